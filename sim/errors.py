@@ -1,0 +1,45 @@
+"""Errors a user can meet: each names the file, the field and the reason in one line."""
+
+from __future__ import annotations
+
+
+class PortobelloError(Exception):
+    """A problem with user input; the command line prints it as one line and exits non-zero."""
+
+    exit_code = 1
+
+    def __init__(self, reason: str, *, source: str | None = None, field: str | None = None):
+        self.reason = reason
+        self.source = source
+        self.field = field
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        where = ""
+        if self.source:
+            where = f"{self.source}: "
+        if self.field:
+            where += f"{self.field}: "
+        return f"{where}{self.reason}"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class BoardError(PortobelloError):
+    """A board file that does not describe a playable board."""
+
+
+class RulesError(PortobelloError):
+    """A rules configuration that is malformed or inconsistent."""
+
+
+class RecordError(PortobelloError):
+    """A game record that cannot be read (malformed JSON, unknown fields...)."""
+
+
+class IllegalActionError(PortobelloError, ValueError):
+    """An action that the rules do not allow in the current state."""
+
+    exit_code = 2

@@ -1,0 +1,302 @@
+"""Game records (SPEC §3): write them from games, read them, replay them.
+
+This is the validating boundary: every action of a record is checked and an illegal one is
+reported as `action INDEX TYPE: reason`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sim import actions as A
+from sim.actions import Action
+from sim.board import Board, load_board
+from sim.errors import BoardError, IllegalActionError, RecordError, RulesError
+from sim.game import CHANCE, PLACE, Game
+from sim.rules import CUSTOMER_CODES, CUSTOMER_NAMES, Rules, rules_from_dict
+
+FORMAT = "portobello-record/1"
+RECORD_KEYS = ("format", "board", "rules", "seed", "agents", "actions")
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "place_bobby": ("district",),
+    "play_token": ("value", "neutral"),
+    "score_district": ("value", "district"),
+    "move_bobby": ("district",),
+    "place_stall": ("lane", "from"),
+    "draw_customer": ("customer",),
+    "place_customer": ("square", "customer"),
+    "end_turn": (),
+}
+
+
+# -- writing ---------------------------------------------------------------------------------
+def actions_to_json(board: Board, log: Sequence[Action]) -> list[dict[str, Any]]:
+    """The record form of a game's action log (two-step customer draws, `from` on new lanes)."""
+    out: list[dict[str, Any]] = []
+    started: set[int] = set()
+    for action in log:
+        k, a = A.kind(action), A.arg(action)
+        if k == A.PLACE_BOBBY:
+            out.append({"type": "place_bobby", "district": board.district_ids[a]})
+        elif k == A.PLAY_TOKEN:
+            obj: dict[str, Any] = {"type": "play_token", "value": a >> 1}
+            if a & 1:
+                obj["neutral"] = True
+            out.append(obj)
+        elif k == A.SCORE_DISTRICT:
+            out.append({"type": "score_district", "value": a >> 8,
+                        "district": board.district_ids[a & 255]})
+        elif k == A.PLACE_STALL:
+            lane, end = a >> 1, a & 1
+            obj = {"type": "place_stall", "lane": board.lane_ids[lane]}
+            if lane not in started:
+                started.add(lane)
+                obj["from"] = board.square_ids[board.lane_ends[lane][end]]
+            out.append(obj)
+        elif k == A.DRAW_CUSTOMER:
+            obj = {"type": "draw_customer"}
+            if a:
+                obj["customer"] = CUSTOMER_NAMES[a]
+            out.append(obj)
+        elif k == A.PLACE_CUSTOMER:
+            out.append({"type": "place_customer", "square": board.square_ids[a]})
+        elif k == A.MOVE_BOBBY:
+            out.append({"type": "move_bobby", "district": board.district_ids[a]})
+        elif k == A.END_TURN:
+            out.append({"type": "end_turn"})
+        else:
+            raise ValueError(f"action {action} has no record form")
+    return out
+
+
+def record_from_game(game: Game, board_ref: str | None = None,
+                     agents: Sequence[str] | None = None) -> dict[str, Any]:
+    """A SPEC §3 record of a game played with `keep_log` on."""
+    if game.log is None:
+        raise ValueError("the game kept no log")
+    rules = game.rules.to_dict(changed_only=True)
+    rules["players"] = game.rules.players
+    if game.line is not None and game.rules.customer_sequence is None:
+        # Engines shuffle differently, so a known-order record carries its line.
+        rules.pop("customer_order", None)
+        rules["customer_sequence"] = [CUSTOMER_NAMES[c] for c in game.line]
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "board": board_ref or game.board.name,
+        "rules": rules,
+        "seed": game.seed,
+    }
+    if agents is not None:
+        record["agents"] = list(agents)
+    record["actions"] = actions_to_json(game.board, game.log)
+    return record
+
+
+def write_record(path: str | Path, record: Mapping[str, Any]) -> None:
+    Path(path).write_text(json.dumps(record, indent=None, separators=(",", ":")) + "\n")
+
+
+# -- reading ---------------------------------------------------------------------------------
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file; malformed JSON or a wrong shape is a RecordError naming the file."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RecordError("no such record file", source=str(p)) from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc}", source=str(p)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read: {exc}", source=str(p)) from None
+    check_record_shape(data, str(p))
+    return data
+
+
+def check_record_shape(data: Any, source: str) -> None:
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object", source=source)
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}",
+                          source=source, field="format")
+    for key in ("board", "actions"):
+        if key not in data:
+            raise RecordError(f"missing field '{key}'", source=source, field=key)
+    if not isinstance(data["board"], str):
+        raise RecordError("must be a board name or path", source=source, field="board")
+    if not isinstance(data.get("rules", {}), dict):
+        raise RecordError("must be an object", source=source, field="rules")
+    seed = data.get("seed", 0)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"must be an integer, got {seed!r}", source=source, field="seed")
+    agents = data.get("agents")
+    if agents is not None and (not isinstance(agents, list)
+                               or not all(isinstance(x, str) for x in agents)):
+        raise RecordError("must be a list of agent names", source=source, field="agents")
+    if not isinstance(data["actions"], list):
+        raise RecordError("must be a list", source=source, field="actions")
+
+
+def game_for_record(data: Mapping[str, Any], base_dir: Path | None = None,
+                    source: str = "<record>", record_events: bool = True) -> Game:
+    """A fresh game set up as the record says (board, rules, seed)."""
+    try:
+        board = load_board(data["board"], base_dir=base_dir)
+    except BoardError as exc:
+        raise RecordError(f"board {data['board']!r}: {exc.message}", source=source,
+                          field="board") from None
+    try:
+        rules = rules_from_dict(data.get("rules", {}))
+        rules.check_board(board)
+    except RulesError as exc:
+        raise RecordError(exc.message, source=source, field="rules") from None
+    return Game(board, rules, seed=data.get("seed", 0), record_events=record_events)
+
+
+class _ActionError(Exception):
+    pass
+
+
+def _lookup(ids: Sequence[str], value: Any, what: str) -> int:
+    if not isinstance(value, str):
+        raise _ActionError(f"{what} must be an id string, got {value!r}")
+    try:
+        return ids.index(value)
+    except ValueError:
+        raise _ActionError(f"unknown {what} {value!r}") from None
+
+
+def _int_field(obj: Mapping[str, Any], key: str) -> int:
+    if key not in obj:
+        raise _ActionError(f"missing field '{key}'")
+    v = obj[key]
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise _ActionError(f"'{key}' must be an integer, got {v!r}")
+    return v
+
+
+def _customer_field(obj: Mapping[str, Any]) -> int:
+    c = obj.get("customer")
+    if c is None:
+        return 0
+    if c not in ("citizen", "aristocrat"):
+        raise _ActionError(f"customer must be citizen or aristocrat, got {c!r}")
+    return CUSTOMER_CODES[c]
+
+
+def parse_action(game: Game, obj: Any) -> list[Action]:
+    """The engine actions one record action stands for (two for the customer shorthand)."""
+    b = game.board
+    if not isinstance(obj, dict):
+        raise _ActionError("an action must be a JSON object")
+    kind = obj.get("type")
+    if kind not in ACTION_FIELDS:
+        raise _ActionError(f"unknown action type {kind!r}")
+    for key in obj:
+        if key != "type" and key not in ACTION_FIELDS[kind]:
+            raise _ActionError(f"unknown field '{key}'")
+    if kind == "place_bobby":
+        return [A.place_bobby(_lookup(b.district_ids, obj.get("district"), "district"))]
+    if kind == "play_token":
+        value = _int_field(obj, "value")
+        neutral = obj.get("neutral", None)
+        if neutral is not None and not isinstance(neutral, bool):
+            raise _ActionError(f"'neutral' must be true or false, got {neutral!r}")
+        if neutral is None:
+            own_up = (value, False) in game.face_up_tokens(game.seat)
+            neutral = not own_up and (value, True) in game.face_up_tokens(game.seat)
+        if not 0 < value < 1 << 14:
+            raise _ActionError(f"no face-up token of value {value}")
+        return [A.play_token(value, neutral)]
+    if kind == "score_district":
+        value = _int_field(obj, "value")
+        if not 0 < value < 256:
+            raise _ActionError(f"a token of value {value} cannot score a district")
+        return [A.score_district(value, _lookup(b.district_ids, obj.get("district"),
+                                                 "district"))]
+    if kind == "move_bobby":
+        return [A.move_bobby(_lookup(b.district_ids, obj.get("district"), "district"))]
+    if kind == "place_stall":
+        lane = _lookup(b.lane_ids, obj.get("lane"), "lane")
+        started = game.lane_count[lane] > 0
+        if "from" in obj:
+            square = _lookup(b.square_ids, obj["from"], "square")
+            ends = b.lane_ends[lane]
+            if square not in ends:
+                raise _ActionError(f"square {obj['from']} is not an end of lane {b.lane_ids[lane]}")
+            end = ends.index(square)
+            if started and end != game.lane_dir[lane]:
+                frm = b.square_ids[ends[game.lane_dir[lane]]]
+                raise _ActionError(f"lane {b.lane_ids[lane]} is built from {frm}, "
+                                   f"not {obj['from']}")
+        elif started:
+            end = game.lane_dir[lane]
+        else:
+            raise _ActionError(f"lane {b.lane_ids[lane]} is empty, so 'from' must name the "
+                               "end square to build from")
+        return [A.place_stall(lane, end)]
+    if kind == "draw_customer":
+        return [A.draw_customer(_customer_field(obj))]
+    if kind == "place_customer":
+        square = _lookup(b.square_ids, obj.get("square"), "square")
+        if game.phase == PLACE:
+            if "customer" in obj and _customer_field(obj) != game.pending:
+                raise _ActionError(f"the drawn customer is {CUSTOMER_NAMES[game.pending]}, "
+                                   f"not {obj['customer']}")
+            return [A.place_customer(square)]
+        return [A.draw_customer(_customer_field(obj)), A.place_customer(square)]
+    return [A.END]
+
+
+def apply_record_action(game: Game, obj: Any, index: int, rng_for_chance: bool = True) -> None:
+    """Check and apply one record action; IllegalActionError names its index and type."""
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    label = f"action {index} {kind if isinstance(kind, str) else 'unknown'}"
+    try:
+        engine_actions = parse_action(game, obj)
+    except _ActionError as exc:
+        raise IllegalActionError(f"{label}: {exc}") from None
+    for action in engine_actions:
+        reason = game.check(action)
+        if reason is not None:
+            raise IllegalActionError(f"{label}: {reason}")
+        game.apply(action)
+        if game.phase == CHANCE and rng_for_chance:
+            # A draw that does not say what it drew: the record's seed decides.
+            game.apply(game.sample_chance())
+
+
+def replay(data: Mapping[str, Any], base_dir: Path | None = None,
+           source: str = "<record>") -> Game:
+    """Replay a record's actions on a fresh game and return the game."""
+    check_record_shape(data, source)
+    game = game_for_record(data, base_dir, source)
+    for i, obj in enumerate(data["actions"]):
+        apply_record_action(game, obj, i)
+    return game
+
+
+def replay_output(game: Game) -> dict[str, Any]:
+    """The SPEC §3 output of `portobello replay --json`."""
+    return {
+        "scores": game.scores[:],
+        "winners": game.winners(),
+        "finished": game.finished,
+        "end_reason": game.end_reason if game.finished else None,
+        "scored_lanes": [game.board.lane_ids[lane] for lane in game.scored_lanes],
+        "round": game.round,
+        "events": game.events or [],
+    }
+
+
+def replay_file(path: str | Path) -> tuple[Game, dict[str, Any]]:
+    p = Path(path)
+    data = load_record(p)
+    game = replay(data, base_dir=p.resolve().parent, source=str(p))
+    return game, replay_output(game)
+
+
+def rules_of(record: Mapping[str, Any]) -> Rules:
+    return rules_from_dict(record.get("rules", {}))
