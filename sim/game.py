@@ -42,12 +42,44 @@ class Game:
     """One game of Portobello Market under given rules on a given board."""
 
     __slots__ = (
-        "actions_left", "board", "bobby", "chance_rng", "customers_left", "district_scored",
-        "end_reason", "events", "lane_count", "lane_dir", "lane_scored", "lane_seat",
-        "line", "line_pos", "log", "mult", "n", "n_full", "neutral_top", "pending", "phase",
-        "bag", "baron_square", "round", "rules", "scored_lanes", "scores", "seat", "seed",
-        "spot_seat", "square_customer", "stalls_left", "stats", "tok_neutral", "tok_up",
-        "tok_val", "turn", "n_tokens",
+        "actions_left",
+        "bag",
+        "baron_square",
+        "board",
+        "bobby",
+        "chance_rng",
+        "customers_left",
+        "district_scored",
+        "end_reason",
+        "events",
+        "lane_count",
+        "lane_dir",
+        "lane_scored",
+        "lane_seat",
+        "line",
+        "line_pos",
+        "log",
+        "mult",
+        "n",
+        "n_full",
+        "n_tokens",
+        "neutral_top",
+        "pending",
+        "phase",
+        "round",
+        "rules",
+        "scored_lanes",
+        "scores",
+        "seat",
+        "seed",
+        "spot_seat",
+        "square_customer",
+        "stalls_left",
+        "stats",
+        "tok_neutral",
+        "tok_up",
+        "tok_val",
+        "turn",
     )
 
     board: Board
@@ -383,7 +415,8 @@ class Game:
             if self.stalls_left[self.seat] <= 0:
                 return "no stalls left"
             if lane not in b.district_lanes[self.bobby]:
-                return f"lane {lid} does not border the Bobby's district {b.district_ids[self.bobby]}"
+                here = b.district_ids[self.bobby]
+                return f"lane {lid} does not border the Bobby's district {here}"
             if self.lane_full(lane):
                 return f"lane {lid} is full"
             if self.lane_dir[lane] != end:
@@ -416,7 +449,8 @@ class Game:
             here = b.district_ids[self.bobby]
             lanes = [lane for d, lane in b.district_neighbours[self.bobby] if d == a]
             if not lanes:
-                return f"district {b.district_ids[a]} is not adjacent to the Bobby's district {here}"
+                return (f"district {b.district_ids[a]} is not adjacent to the Bobby's "
+                        f"district {here}")
             cost = self.move_cost(lanes[0], self.seat)[0]
             return (f"crossing lane {b.lane_ids[lanes[0]]} costs {cost} points but the score is "
                     f"{self.scores[self.seat]} and scores may not go negative")

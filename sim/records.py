@@ -284,7 +284,7 @@ def replay_output(game: Game) -> dict[str, Any]:
         "scores": game.scores[:],
         "winners": game.winners(),
         "finished": game.finished,
-        "end_reason": game.end_reason if game.finished else None,
+        "end_reason": game.end_reason,  # set when the end is triggered, null before
         "scored_lanes": [game.board.lane_ids[lane] for lane in game.scored_lanes],
         "round": game.round,
         "events": game.events or [],

@@ -1,0 +1,46 @@
+"""The random agent: uniform choices, but with the shape of a real turn.
+
+It picks the kind of action first (so the dozens of district-scoring options do not drown
+out playing a token), uses the actions it has, moves the Bobby only a few times per turn,
+and ends its turn when nothing useful is left.
+"""
+
+from __future__ import annotations
+
+from sim import actions as A
+from sim.actions import Action
+from sim.agents.base import BaseAgent
+from sim.game import ACTIONS, TURN_START, Game
+
+
+class RandomAgent(BaseAgent):
+    name = "random"
+
+    def __init__(self, seed: int | None = 0, spec: str | None = None, move_chance: float = 0.25,
+                 max_moves: int = 2) -> None:
+        super().__init__(seed, spec)
+        self.move_chance = move_chance
+        self.max_moves = max_moves
+        self._moves = 0
+        self._turn = -1
+
+    def choose(self, game: Game) -> Action:
+        legal = game.legal_actions()
+        rng = self.rng
+        if game.phase == ACTIONS:
+            if game.turn != self._turn:
+                self._turn, self._moves = game.turn, 0
+            useful = [a for a in legal if a >> A.SHIFT in (A.PLACE_STALL, A.DRAW_CUSTOMER)]
+            moves = [a for a in legal if a >> A.SHIFT == A.MOVE_BOBBY]
+            if moves and self._moves < self.max_moves and (
+                    not useful or rng.random() < self.move_chance):
+                self._moves += 1
+                return rng.choice(moves)
+            if useful:
+                return rng.choice(useful)
+            return A.END
+        if game.phase == TURN_START and len(legal) > 1:
+            kinds = sorted({a >> A.SHIFT for a in legal})
+            k = rng.choice(kinds)
+            return rng.choice([a for a in legal if a >> A.SHIFT == k])
+        return rng.choice(legal)
