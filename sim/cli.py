@@ -23,7 +23,7 @@ from sim.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
 
 
 # Modules with `add_parser(subparsers, agents_help)` that add their own commands.
-PLUGIN_COMMANDS: tuple[str, ...] = ()
+PLUGIN_COMMANDS: tuple[str, ...] = ("sim.simulate_cli", )
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,5 @@
+"""Loading run logs, statistics with confidence intervals, comparisons, charts, reports."""
+
+from analysis.load import RunData, load_run, load_runs
+
+__all__ = ["RunData", "load_run", "load_runs"]

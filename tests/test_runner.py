@@ -1,0 +1,178 @@
+"""The runner: identical tables whatever the jobs, chunking or backend; resumes; refuses."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis.load import LoadError, load_run
+from sim.board import load_board
+from sim.rules import Rules
+from sim.runner import Run, RunConfig, RunError, run_lock
+
+BOARD = load_board("standard")
+
+
+def config(games: int = 120, shard_size: int = 25, players: int = 3, **kw: object) -> RunConfig:
+    return RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=players),
+                     agents=("random",) * players, games=games, seed=11,
+                     shard_size=shard_size, **kw)  # type: ignore[arg-type]
+
+
+def checksum(out: Path, table: str) -> str:
+    """sha256 of the table sorted by game (a stable sort keeps each game's event order)."""
+    df = load_run(out).lazy(table).collect()
+    keys = ["game_id", "seat"] if table == "players" else ["game_id"]
+    df = df.sort(keys, maintain_order=True)
+    return hashlib.sha256(df.write_ipc(None).getvalue()).hexdigest()
+
+
+def test_jobs_chunking_and_dask_give_identical_tables(tmp_path: Path) -> None:
+    one = tmp_path / "one"
+    Run(config(events=True), one).execute(jobs=1, quiet=True)
+    two = tmp_path / "two"
+    Run(config(events=True), two).execute(jobs=2, quiet=True)
+    for table in ("games", "players", "events"):
+        assert checksum(one, table) == checksum(two, table), table
+    # Another shard size stores the same games (run_id differs by design: compare the rest).
+    other = tmp_path / "other"
+    Run(config(shard_size=7), other).execute(jobs=2, quiet=True)
+    a = load_run(one).players().collect().sort(["game_id", "seat"])
+    b = load_run(other).players().collect().sort(["game_id", "seat"])
+    assert a.equals(b)
+    dask = tmp_path / "dask"
+    Run(config(events=True), dask).execute(jobs=2, backend="dask", quiet=True)
+    for table in ("games", "players", "events"):
+        assert checksum(one, table) == checksum(dask, table), table
+
+
+def test_seats_rotate_and_every_game_is_stored_once(tmp_path: Path) -> None:
+    c = RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=3),
+                  agents=("random", "random:move_chance=0.5", "random:max_moves=0"),
+                  games=60, seed=3, shard_size=25)
+    Run(c, tmp_path / "r").execute(quiet=True)
+    run = load_run(tmp_path / "r")
+    games = run.games().collect()
+    assert sorted(games["game_id"].to_list()) == list(range(60))
+    players = run.players().collect()
+    counts = players.group_by(["agent", "seat"]).len()
+    # 60 games, 3 agents, 3 seats: each agent sits in each seat 60 / 3 = 20 times.
+    assert counts.height == 9 and set(counts["len"].to_list()) == {20}
+    # Win shares of a game sum to 1; a k-way tie gives 1/k to each winner.
+    sums = players.group_by("game_id").agg(pl.col("win_share").sum())
+    assert (sums["win_share"] - 1).abs().max() < 1e-6
+    pdf = run.pandas("players")
+    assert len(pdf) == 180 and str(pdf["agent"].dtype) == "category"
+
+
+def test_killed_run_resumes_to_the_same_tables(tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    args = [sys.executable, "-m", "sim.cli", "simulate", "--games", "6000", "--players", "2",
+            "--shard-size", "50", "--seed", "5", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(args)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if len(list((out / "games").glob("part-*.parquet"))) >= 3:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    written = len(list((out / "games").glob("part-*.parquet")))
+    assert 3 <= written < 120, "the run should have been killed part-way"
+    with pytest.raises(LoadError, match="not complete"):
+        load_run(out)
+    # The same command resumes: finished shards are kept, missing ones are played.
+    subprocess.run(args, check=True)
+    full = tmp_path / "full"
+    subprocess.run(args[:-3] + ["--out", str(full), "--quiet", "--jobs", "2"], check=True)
+    ids = load_run(out).games().select("game_id").collect()["game_id"]
+    assert ids.len() == 6000 and ids.n_unique() == 6000
+    for table in ("games", "players"):
+        assert checksum(out, table) == checksum(full, table)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["timings"]["games_resumed"] >= 150
+    assert not (out / ".lock").exists()
+
+
+def test_corrupted_and_foreign_shards_are_reported(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    Run(config(), a).execute(quiet=True)
+    Run(config(games=50), b).execute(quiet=True)
+    # A foreign shard (from another run) in a's folder.
+    shutil.copy(b / "players" / "part-00001.parquet", a / "players" / "part-00001.parquet")
+    with pytest.raises(LoadError, match="belongs to another run"):
+        load_run(a).players().collect()
+    with pytest.raises(RunError, match="belongs to another run"):
+        Run(config(), a).execute(quiet=True)
+    # A truncated shard.
+    path = a / "players" / "part-00001.parquet"
+    path.write_bytes((b / "players" / "part-00000.parquet").read_bytes()[:100])
+    with pytest.raises(LoadError, match="damaged"):
+        load_run(a).players().collect()
+    with pytest.raises(RunError, match="damaged"):
+        Run(config(), a).execute(quiet=True)
+    # Deleting it, as the message says, and running again mends the run.
+    path.unlink()
+    Run(config(), a).execute(quiet=True)
+    assert load_run(a).players().collect().height == 120 * 3
+
+
+def test_other_configuration_on_a_run_folder_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    Run(config(), out).execute(quiet=True)
+    before = {p: p.read_bytes() for p in out.rglob("*.parquet")}
+    with pytest.raises(RunError, match="different configuration.*seed"):
+        Run(RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=3),
+                      agents=("random",) * 3, games=120, seed=12, shard_size=25), out).execute(
+            quiet=True)
+    assert before == {p: p.read_bytes() for p in out.rglob("*.parquet")}
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not empty"):
+        Run(config(), junk).execute(quiet=True)
+    with pytest.raises(LoadError, match="no manifest"):
+        load_run(junk)
+
+
+def test_lock_refuses_a_second_writer_and_takes_a_dead_ones(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    out.mkdir()
+    with run_lock(out), pytest.raises(RunError, match="another run is writing"):
+        Run(config(), out).execute(quiet=True)
+    # A lock left by a process that no longer exists is taken over.
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (out / ".lock").write_text(f"{os.uname().nodename} {dead.pid}")
+    Run(config(games=30), out).execute(quiet=True)
+    assert load_run(out).games().collect().height == 30
+
+
+def test_cli_simulate_flags_and_errors(tmp_path: Path) -> None:
+    out = tmp_path / "cli"
+    res = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--players", "4",
+                          "--customers", "known", "--neutral-stack", "1,1,2,2,3,3,1,1",
+                          "--agents", "random", "--games", "40", "--seed", "9", "--out",
+                          str(out), "--records", "--quiet", "--json"],
+                         capture_output=True, text=True, check=True)
+    info = json.loads(res.stdout)
+    assert info["games_played"] == 40
+    games = load_run(out).games().collect()
+    assert set(games["customer_order"].cast(pl.Utf8)) == {"known"}
+    assert set(games["neutral_stack"].cast(pl.Utf8)) == {"1,1,2,2,3,3,1,1"}
+    assert set(games["players"].to_list()) == {4}
+    bad = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--agents", "nosuch",
+                          "--out", str(tmp_path / "x")], capture_output=True, text=True)
+    assert bad.returncode != 0 and "unknown agent 'nosuch'" in bad.stderr
+    assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
