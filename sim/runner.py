@@ -131,7 +131,7 @@ class RunConfig:
                          shard_size=p["shard_size"], events=p["events"], records=p["records"])
 
 
-# -- playing a shard (runs in workers) ------------------------------------------------------------
+# -- playing a shard (runs in workers) ---------------------------------------------------------
 _WORKER_CACHE: dict[str, tuple[RunConfig, dict[str, Any]]] = {}
 
 
@@ -243,7 +243,8 @@ def run_lock(out: Path) -> Iterator[None]:
                 path.unlink(missing_ok=True)  # left by a killed run
                 continue
             raise RunError(f"another run is writing this folder (lock held by {holder or '?'}); "
-                           f"wait for it, or delete {path} if it is gone", source=str(out))
+                           f"wait for it, or delete {path} if it is gone",
+                           source=str(out)) from None
         with os.fdopen(fd, "w") as f:
             f.write(me)
         break

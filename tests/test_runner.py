@@ -94,7 +94,7 @@ def test_killed_run_resumes_to_the_same_tables(tmp_path: Path) -> None:
     # The same command resumes: finished shards are kept, missing ones are played.
     subprocess.run(args, check=True)
     full = tmp_path / "full"
-    subprocess.run(args[:-3] + ["--out", str(full), "--quiet", "--jobs", "2"], check=True)
+    subprocess.run([*args[:-3], "--out", str(full), "--quiet", "--jobs", "2"], check=True)
     ids = load_run(out).games().select("game_id").collect()["game_id"]
     assert ids.len() == 6000 and ids.n_unique() == 6000
     for table in ("games", "players"):
@@ -131,7 +131,7 @@ def test_other_configuration_on_a_run_folder_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "r"
     Run(config(), out).execute(quiet=True)
     before = {p: p.read_bytes() for p in out.rglob("*.parquet")}
-    with pytest.raises(RunError, match="different configuration.*seed"):
+    with pytest.raises(RunError, match=r"different configuration.*seed"):
         Run(RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=3),
                       agents=("random",) * 3, games=120, seed=12, shard_size=25), out).execute(
             quiet=True)
