@@ -209,7 +209,7 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     return out
 
 
-# -- the run folder ---------------------------------------------------------------------------------
+# -- the run folder ---------------------------------------------------------------------------
 def shard_path(out: Path, table: str, shard: int) -> Path:
     suffix = "jsonl.gz" if table == "records" else "parquet"
     return out / table / f"part-{shard:05d}.{suffix}"
