@@ -440,6 +440,7 @@ class Game:
                     return "no actions left this turn"
                 if self.customers_left <= 0:
                     return "no customers left to place"
+                return "no customer has been drawn (draw_customer comes first)"
             if a >= b.n_squares:
                 return f"no square with index {a}"
             return f"square {b.square_ids[a]} is not empty"
