@@ -180,7 +180,7 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
             raise BoardError(f"lane {lid} must have exactly two ends, got {len(ends)}",
                              source=source, field=where)
         for e in ends:
-            if e not in square_index:
+            if not isinstance(e, str) or e not in square_index:
                 raise BoardError(f"lane {lid} ends at unknown square {e!r}", source=source,
                                  field=where)
         if ends[0] == ends[1]:
@@ -220,7 +220,7 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
             raise BoardError(f"district {did} has no lanes", source=source, field=where)
         seen: set[str] = set()
         for lid in dl:
-            if lid not in lane_index:
+            if not isinstance(lid, str) or lid not in lane_index:
                 raise BoardError(f"district {did} lists unknown lane {lid!r}", source=source,
                                  field=where)
             if lid in seen:

@@ -21,7 +21,6 @@ from sim.errors import IllegalActionError, PortobelloError
 from sim.play import derive_seed, play_game
 from sim.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
 
-
 # Modules with `add_parser(subparsers, agents_help)` that add their own commands.
 PLUGIN_COMMANDS: tuple[str, ...] = ("sim.simulate_cli", )
 

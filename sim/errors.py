@@ -21,7 +21,8 @@ class PortobelloError(Exception):
             where = f"{self.source}: "
         if self.field:
             where += f"{self.field}: "
-        return f"{where}{self.reason}"
+        # One line whatever the ids in it hold (a square id may contain a newline).
+        return f"{where}{self.reason}".replace("\r", "\\r").replace("\n", "\\n")
 
     def __str__(self) -> str:
         return self.message

@@ -102,13 +102,15 @@ class Rules:
     def check_board(self, board: Any, source: str | None = None) -> None:
         """Rules checks that need the board: the bag must fit its squares."""
         n = board.n_squares
+        # Name the switch the user set: an explicit line replaces the bag counts.
+        where = "customers" if self.customer_sequence is None else "customer_sequence"
         if self.baron and self.bag_size != n - 1:
             raise RulesError(f"with the baron on, the bag must hold exactly squares - 1 = {n - 1} "
                              f"customers for board {board.name}, but it holds {self.bag_size}",
-                             source=source, field="customers")
+                             source=source, field=where)
         if not self.baron and self.bag_size > n:
             raise RulesError(f"the bag holds {self.bag_size} customers but board {board.name} "
-                             f"has only {n} squares", source=source, field="customers")
+                             f"has only {n} squares", source=source, field=where)
 
     # -- validation ----------------------------------------------------------------------
     def _validate(self) -> None:
