@@ -328,6 +328,10 @@ def load_board(name_or_path: str | Path = "standard", base_dir: Path | None = No
     source = str(path)
     if not path.exists():
         shipped = ", ".join(sorted(p.stem for p in BOARDS_DIR.glob("*.toml")))
+        text = str(name_or_path)
+        if "/" not in text and not text.endswith(".toml"):
+            raise BoardError(f"no shipped board named {text!r} and no such file (shipped "
+                             f"boards: {shipped})", source=source)
         raise BoardError(f"no such board file (shipped boards: {shipped})", source=source)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
