@@ -689,7 +689,7 @@ def _cli_cases(tmp: Path) -> dict[str, tuple[list[str], int, str]]:
         "replay-wrong-format": (["replay", record("fmt", record_with(format="pm/1")), "--json"],
                                 1, "format must be 'portobello-record/1'"),
         "replay-unknown-board": (["replay", record("nob", record_with(board="nosuch")),
-                                  "--json"], 1, "no such board file"),
+                                  "--json"], 1, "no shipped board named 'nosuch'"),
         "replay-bad-rules": (["replay", record("badrules", record_with(rules={"players": 9})),
                               "--json"], 1, "stalls_per_player"),
         "replay-stall-not-bordering": (
