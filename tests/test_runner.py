@@ -50,10 +50,18 @@ def test_jobs_chunking_and_dask_give_identical_tables(tmp_path: Path) -> None:
     a = load_run(one).players().collect().sort(["game_id", "seat"])
     b = load_run(other).players().collect().sort(["game_id", "seat"])
     assert a.equals(b)
-    dask = tmp_path / "dask"
-    Run(config(events=True), dask).execute(jobs=2, backend="dask", quiet=True)
+    # A Dask cluster on loopback, reached by its scheduler address as a remote one would be.
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        dask = tmp_path / "dask"
+        Run(config(events=True), dask).execute(scheduler=cluster.scheduler_address,
+                                                quiet=True)
     for table in ("games", "players", "events"):
         assert checksum(one, table) == checksum(dask, table), table
+    manifest = json.loads((dask / "manifest.json").read_text())
+    assert manifest["timings"]["backend"].startswith("dask@tcp://127.0.0.1")
 
 
 def test_seats_rotate_and_every_game_is_stored_once(tmp_path: Path) -> None:
@@ -176,3 +184,10 @@ def test_cli_simulate_flags_and_errors(tmp_path: Path) -> None:
     assert bad.returncode != 0 and "unknown agent 'nosuch'" in bad.stderr
     assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_backend_dask_starts_its_own_local_cluster(tmp_path: Path) -> None:
+    Run(config(games=40), tmp_path / "loky").execute(jobs=1, quiet=True)
+    Run(config(games=40), tmp_path / "dask").execute(jobs=2, backend="dask", quiet=True)
+    for table in ("games", "players"):
+        assert checksum(tmp_path / "loky", table) == checksum(tmp_path / "dask", table)
