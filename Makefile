@@ -21,9 +21,13 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
 
+# A reduced customer-order study (300 games per cell instead of ~4,000; resumable), then the
+# path of its HTML report. The full study: see README, "Balance studies".
+DEMO_GAMES ?= 300
+DEMO_JOBS ?= 2
 demo: $(STAMP)
-	$(BIN)/portobello play --players 3 --agents random --seed 1 --record data/runs/demo-record.json
-	$(BIN)/portobello replay data/runs/demo-record.json
+	$(BIN)/portobello study data/studies/customer-order.toml --games $(DEMO_GAMES) \
+		--jobs $(DEMO_JOBS) --out data/runs/studies/customer-order-demo --quiet
 
 bench: $(STAMP)
 	$(BIN)/portobello bench --games 2000 --players 2

@@ -15,7 +15,9 @@ import pandas as pd
 import polars as pl
 import pyarrow.parquet as pq
 
+from sim.board import Board, board_from_dict
 from sim.errors import PortobelloError
+from sim.rules import Rules, rules_from_dict
 
 RUN_FORMAT = "portobello-run/1"
 
@@ -62,6 +64,15 @@ class RunData:
     def pandas(self, table: str) -> pd.DataFrame:
         """A table as a pandas DataFrame (categorical strings kept as categories)."""
         return self.lazy(table).collect().to_pandas()
+
+    def board(self) -> Board:
+        """The board the run was played on, rebuilt from the manifest's full content."""
+        b = self.manifest["board"]
+        return board_from_dict(b["content"], source=str(b.get("ref", b.get("name"))))
+
+    def rules(self) -> Rules:
+        """The run's rules configuration (every switch), from the manifest."""
+        return rules_from_dict(self.manifest["rules"], source=str(self.paths[0]))
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from sim.play import derive_seed, play_game
 from sim.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
 
 # Modules with `add_parser(subparsers, agents_help)` that add their own commands.
-PLUGIN_COMMANDS: tuple[str, ...] = ("sim.simulate_cli", )
+PLUGIN_COMMANDS: tuple[str, ...] = ("sim.simulate_cli", "sim.study_cli", "sim.tournament")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -128,11 +128,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # -- bench -----------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
+    """Games and decisions per second on one core, and each agent's own decisions per second
+    (decisions over the seconds spent inside its `choose`, engine time excluded)."""
+    from sim.agents.timing import TimedAgent
+
     rules = _rules_from_args(args, players=args.players)
     board = load_board(args.board)
     rules.check_board(board, source=args.board)
     specs = _agent_specs(args.agents, rules.players)
-    agents = [make_agent(s, seed=seat) for seat, s in enumerate(specs)]
+    agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]
     decisions = 0
     start = time.perf_counter()
     for i in range(args.games):
@@ -140,6 +144,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                          validate=False)
         decisions += d
     seconds = time.perf_counter() - start
+    per_agent: dict[str, dict[str, float]] = {}
+    for agent in agents:
+        entry = per_agent.setdefault(agent.spec, {"decisions": 0, "seconds": 0.0,
+                                                  "slowest": 0.0})
+        entry["decisions"] += agent.decisions
+        entry["seconds"] += agent.seconds
+        entry["slowest"] = max(entry["slowest"], agent.slowest)
     out = {
         "agents": specs,
         "players": rules.players,
@@ -147,6 +158,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "seconds": round(seconds, 4),
         "games_per_second": round(args.games / seconds, 2),
         "decisions_per_second": round(decisions / seconds, 1),
+        "per_agent": {
+            spec: {"decisions": int(e["decisions"]), "seconds": round(e["seconds"], 4),
+                   "decisions_per_second": round(e["decisions"] / e["seconds"], 1)
+                   if e["seconds"] > 0 else None,
+                   "slowest_decision_ms": round(1000 * e["slowest"], 2)}
+            for spec, e in per_agent.items()},
     }
     if args.json:
         print(json.dumps(out))
@@ -155,6 +172,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"  {seconds:.2f} s: {out['games_per_second']:.1f} games/s, "
               f"{out['decisions_per_second']:.0f} decisions/s "
               f"({decisions / args.games:.0f} decisions per game)")
+        for spec, e in out["per_agent"].items():  # type: ignore[union-attr]
+            rate = e["decisions_per_second"]
+            print(f"  {spec}: {e['decisions']} decisions in {e['seconds']:.2f} s thinking: "
+                  f"{rate if rate is not None else 'n/a'} decisions/s, slowest "
+                  f"{e['slowest_decision_ms']} ms")
     return 0
 
 

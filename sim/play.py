@@ -22,6 +22,19 @@ class AgentError(PortobelloError):
         super().__init__(f"agent {agent} (seat {seat}) in game seed {seed}: {reason}; "
                          f"state: {state}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Worker processes send errors back pickled; keep the same message and fields.
+        return (_restore_agent_error, (self.reason, self.seed, self.seat, self.agent,
+                                       self.state))
+
+
+def _restore_agent_error(message: str, seed: int | None, seat: int, agent: str,
+                         state: str) -> AgentError:
+    err = AgentError.__new__(AgentError)
+    err.seed, err.seat, err.agent, err.state = seed, seat, agent, state
+    PortobelloError.__init__(err, message)
+    return err
+
 
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any parts (run seed, game index, seat...), stable across runs."""

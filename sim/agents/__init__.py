@@ -1,6 +1,9 @@
-"""Agents by spec string (`random`, `greedy`, ...), each seeded for reproducible play."""
+"""Agents by spec string (`random`, `greedy`, `heuristic`, `mcts`, and restricted wrappers
+such as `no-district(heuristic)`), each seeded for reproducible play."""
 
-from sim.agents.base import Agent, BaseAgent
-from sim.agents.registry import AGENTS, make_agent, parse_spec
+from sim.agents.base import Agent, BaseAgent, Restrictions
+from sim.agents.registry import AGENTS, AgentSpecError, make_agent, parse_spec
+from sim.agents.restricted import WRAPPERS
 
-__all__ = ["AGENTS", "Agent", "BaseAgent", "make_agent", "parse_spec"]
+__all__ = ["AGENTS", "WRAPPERS", "Agent", "AgentSpecError", "BaseAgent", "Restrictions",
+           "make_agent", "parse_spec"]

@@ -1,13 +1,60 @@
 """The agent protocol: an agent sees the game through the engine's public API and returns a
-legal action; it owns a seeded random generator so that its play is reproducible."""
+legal action; it owns a seeded random generator so that its play is reproducible.
+
+Restricted play (balance by restriction, `sim.agents.restricted`) is a property of the
+agent: `restrict` names the features it may not use, and every agent draws its choices from
+`legal_actions(game)`, which leaves those actions out.
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from sim import actions as A
 from sim.actions import Action
-from sim.game import Game
+from sim.game import ACTIONS, Game
+
+
+@dataclass(frozen=True)
+class Restrictions:
+    """Features an agent may not use (all allowed by default).
+
+    - `district`: never score a district;
+    - `customers`: never draw (so never place) a customer;
+    - `bobby`: never move the Bobby (placing it before the first turn is still required);
+    - `first_end`: start every empty lane from its first listed end (`ends[0]`).
+    """
+
+    district: bool = False
+    customers: bool = False
+    bobby: bool = False
+    first_end: bool = False
+
+    @property
+    def any(self) -> bool:
+        return self.district or self.customers or self.bobby or self.first_end
+
+    def allows(self, action: Action, game: Game) -> bool:
+        """Whether the restriction lets the agent take `action` now (legality aside)."""
+        k = action >> A.SHIFT
+        if k == A.SCORE_DISTRICT:
+            return not self.district
+        if k == A.DRAW_CUSTOMER:
+            return not self.customers
+        if k == A.MOVE_BOBBY:
+            return not self.bobby
+        if k == A.PLACE_STALL and self.first_end and action & 1:
+            return game.lane_count[(action & A.MASK) >> 1] > 0  # a started lane has its end
+        return True
+
+    def merged(self, other: Restrictions) -> Restrictions:
+        return Restrictions(self.district or other.district, self.customers or other.customers,
+                            self.bobby or other.bobby, self.first_end or other.first_end)
+
+
+NO_RESTRICTIONS = Restrictions()
 
 
 @runtime_checkable
@@ -23,16 +70,32 @@ class Agent(Protocol):
 
 
 class BaseAgent:
-    """Common parts: the spec string it was made from and its generator."""
+    """Common parts: the spec string it was made from, its generator and its restrictions."""
 
     name = "base"
 
     def __init__(self, seed: int | str | None = 0, spec: str | None = None) -> None:
         self.rng = random.Random(seed)
         self.spec = spec or self.name
+        self.restrict: Restrictions = NO_RESTRICTIONS
 
     def reseed(self, seed: int) -> None:
+        """Start a new game: reseed the generator and forget any per-game memory."""
         self.rng.seed(seed)
+
+    def legal_actions(self, game: Game) -> list[Action]:
+        """The legal actions this agent may take: the engine's list minus restricted ones.
+
+        A restriction never leaves the agent without a move: a stall on a started lane
+        obeys `first_end` trivially, and `end_turn` is always left once a token is played.
+        """
+        legal = game.legal_actions()
+        if not self.restrict.any:
+            return legal
+        allowed = [a for a in legal if self.restrict.allows(a, game)]
+        if not allowed and game.phase == ACTIONS:  # pragma: no cover - end_turn is legal
+            return [A.END]
+        return allowed or legal
 
     def choose(self, game: Game) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -24,8 +24,12 @@ class RandomAgent(BaseAgent):
         self._moves = 0
         self._turn = -1
 
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._moves, self._turn = 0, -1  # a new game must not inherit the last one's turn
+
     def choose(self, game: Game) -> Action:
-        legal = game.legal_actions()
+        legal = self.legal_actions(game)
         rng = self.rng
         if game.phase == ACTIONS:
             if game.turn != self._turn:

@@ -1,13 +1,20 @@
-"""Agent specs: `name` or `name:key=value,key=value`, e.g. `random:move_chance=0.1`."""
+"""Agent specs: `name` or `name:key=value,key=value`, e.g. `random:move_chance=0.1`, and
+restricted agents `wrapper(spec)`, e.g. `no-district(heuristic:district=0.8)` (nesting
+allowed). Unknown names and parameters are errors that list what exists."""
 
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
 from sim.agents.base import BaseAgent
+from sim.agents.greedy import GreedyAgent
+from sim.agents.heuristic import HeuristicAgent
+from sim.agents.mcts import MCTSAgent
 from sim.agents.random_agent import RandomAgent
+from sim.agents.restricted import WRAPPERS, RestrictedAgent
 from sim.errors import PortobelloError
 
 
@@ -17,7 +24,18 @@ class AgentSpecError(PortobelloError):
 
 AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "mcts": MCTSAgent,
 }
+
+_WRAPPED = re.compile(r"([A-Za-z][\w-]*)\((.*)\)", re.DOTALL)
+
+
+def available() -> str:
+    """What exists, for error messages and help: agents and restriction wrappers."""
+    return (f"agents: {', '.join(sorted(AGENTS))}; restricted: "
+            f"{', '.join(f'{w}(AGENT)' for w in WRAPPERS)}")
 
 
 def _convert(text: str, default: Any) -> Any:
@@ -42,11 +60,29 @@ def agent_params(name: str) -> dict[str, Any]:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split and check an agent spec; errors list what exists."""
-    name, _, rest = spec.strip().partition(":")
-    if name not in AGENTS:
-        raise AgentSpecError(f"unknown agent {name!r} (agents: {', '.join(sorted(AGENTS))})",
+    """Split and check an agent spec; errors list what exists.
+
+    A restricted agent `wrapper(inner)` parses to `(wrapper, {"agent": inner})` after the
+    inner spec has been checked the same way."""
+    spec = spec.strip()
+    wrapped = _WRAPPED.fullmatch(spec)
+    if wrapped:
+        wrapper, inner = wrapped.group(1), wrapped.group(2).strip()
+        if wrapper not in WRAPPERS:
+            raise AgentSpecError(f"unknown restriction {wrapper!r} in {spec!r} "
+                                 f"({available()})", field="agents")
+        if not inner:
+            raise AgentSpecError(f"{wrapper}() needs an agent inside, e.g. {wrapper}(heuristic)",
+                                 field="agents")
+        parse_spec(inner)
+        return wrapper, {"agent": inner}
+    if "(" in spec or ")" in spec:
+        raise AgentSpecError(f"malformed agent spec {spec!r}: a restricted agent is written "
+                             f"WRAPPER(AGENT), e.g. no-district(heuristic) ({available()})",
                              field="agents")
+    name, _, rest = spec.partition(":")
+    if name not in AGENTS:
+        raise AgentSpecError(f"unknown agent {name!r} ({available()})", field="agents")
     defaults = agent_params(name)
     params: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
@@ -69,7 +105,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str, seed: int | None = 0) -> BaseAgent:
     """An agent from its spec string, seeded."""
     name, params = parse_spec(spec)
-    return AGENTS[name](seed=seed, spec=spec, **params)
+    if name in WRAPPERS:
+        return RestrictedAgent(make_agent(params["agent"], seed), name, spec=spec.strip())
+    try:
+        return AGENTS[name](seed=seed, spec=spec.strip(), **params)
+    except ValueError as exc:  # a value the agent refuses (a budget of 0, an unknown mode)
+        raise AgentSpecError(f"agent {name}: {exc}", field="agents") from None
 
 
 def split_specs(text: str) -> list[str]:

@@ -1,0 +1,24 @@
+"""The greedy agent: the best immediate change in its own points margin over the turn.
+
+It counts only points that change hands now: lanes completed (by a stall or a customer),
+district scorings and Bobby fees. A token is priced by the points the turn it gives can
+bring (a greedy plan on a copy); ties are broken at random, a token before a district
+scoring worth nothing, and an action before the end of the turn.
+"""
+
+from __future__ import annotations
+
+from sim.agents.evaluate import Evaluator
+from sim.agents.planning import Planner, PlannerAgent
+from sim.game import Game
+
+
+class GreedyAgent(PlannerAgent):
+    name = "greedy"
+
+    def __init__(self, seed: int | None = 0, spec: str | None = None) -> None:
+        super().__init__(seed, spec)
+
+    def make_planner(self, game: Game) -> Planner:
+        ev = Evaluator(game.board, game.rules, immediate=True)
+        return Planner(ev, self.restrict, simulate=True, min_gain=0.0)

@@ -1,0 +1,398 @@
+"""`portobello tournament`: agents x player counts x games, with seats rotated and the same
+seeds across matchups, summarised as head-to-head win rates with Wilson intervals and as
+ratings, and written as Parquet (one row per game and seat).
+
+Design. A matchup is `A vs B` in 2 players (A and B alternate seats) and `A vs (n-1)xB` in
+n > 2 players: one A against n-1 copies of B, A rotated through every seat. Games come in
+blocks of n that share one game seed (one game per rotation), and block k has the same
+seed in every matchup, so matchups differ only by their agents. A's win share (a tie shares
+the win, 1/k each) is compared with parity 1/n: "A beats B" when the whole 95% Wilson
+interval lies above parity. For n > 2 both directions are played (`A vs 2xB`, `B vs 2xA`).
+
+An agent that raises or returns an illegal action does not stop the run: the game is
+reported (seed, seat, state; `sim.play.AgentError`) and left out, and the command exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.agents.registry import make_agent, parse_spec, split_specs
+from sim.agents.timing import TimedAgent
+from sim.board import Board, load_board
+from sim.errors import PortobelloError
+from sim.play import AgentError, derive_seed, play_game
+from sim.rules import Rules
+from sim.stats_util import bradley_terry, wilson_interval
+
+PAIRINGS = ("all", "ladder", "first")
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One agent (`focus`) against `players - 1` copies of another (`field`)."""
+
+    focus: str
+    field: str
+    players: int
+
+    @property
+    def label(self) -> str:
+        if self.players == 2:
+            return f"{self.focus} vs {self.field}"
+        return f"{self.focus} vs {self.players - 1}x {self.field}"
+
+    def lineup(self, rotation: int) -> list[str]:
+        """Seats for one rotation: the focus agent sits in seat `rotation`."""
+        seats = [self.field] * self.players
+        seats[rotation] = self.focus
+        return seats
+
+
+def pairs_of(agents: Sequence[str], pairing: str) -> list[tuple[str, str]]:
+    """Which agents meet: every pair, neighbours in the given order, or the first against
+    each other one. The earlier-listed agent is the focus."""
+    if pairing not in PAIRINGS:
+        raise PortobelloError(f"unknown pairing {pairing!r} (pairings: {', '.join(PAIRINGS)})",
+                              field="--pairs")
+    if pairing == "ladder":
+        return [(agents[i], agents[i + 1]) for i in range(len(agents) - 1)]
+    if pairing == "first":
+        return [(agents[0], b) for b in agents[1:]]
+    return [(agents[i], agents[j]) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+
+
+def matchups(agents: Sequence[str], players: Sequence[int], pairing: str = "all"
+             ) -> list[Matchup]:
+    """The matchups of a tournament: for each player count and pair, `A vs B` (and, with
+    more than 2 players, `B vs (n-1)xA` too)."""
+    out = []
+    for n in players:
+        for a, b in pairs_of(agents, pairing):
+            out.append(Matchup(a, b, n))
+            if n > 2:
+                out.append(Matchup(b, a, n))
+    return out
+
+
+def block_seed(seed: int, players: int, block: int) -> int:
+    """The game seed of a block: the same in every matchup of a tournament."""
+    return derive_seed(seed, "tournament", players, block)
+
+
+@dataclass
+class TournamentConfig:
+    """Everything that decides a tournament's games."""
+
+    agents: tuple[str, ...]
+    players: tuple[int, ...] = (2,)
+    games: int = 100  # per matchup (rounded up to whole blocks of n games)
+    seed: int = 1
+    board: Board | None = None
+    board_ref: str = "standard"
+    rules: Rules = field(default_factory=Rules)
+    pairing: str = "all"
+    jobs: int = 1
+
+    def __post_init__(self) -> None:
+        if len(self.agents) < 2:
+            raise PortobelloError("a tournament needs at least two agents", field="--agents")
+        if len(set(self.agents)) != len(self.agents):
+            raise PortobelloError("the same agent is listed twice", field="--agents")
+        for spec in self.agents:
+            parse_spec(spec)
+        for n in self.players:
+            self.rules.with_changes(players=n)  # validates the player count
+        if self.games < 1:
+            raise PortobelloError("games must be at least 1", field="--games")
+        if self.board is None:
+            self.board = load_board(self.board_ref)
+
+    @property
+    def tournament_id(self) -> str:
+        text = json.dumps([list(self.agents), list(self.players), self.games, self.seed,
+                           self.board_ref, self.rules.to_dict(changed_only=True),
+                           self.pairing], sort_keys=True)
+        return f"t{self.seed}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
+
+    def tasks(self) -> list[tuple[int, Matchup, int]]:
+        """(matchup index, matchup, block): each task plays the block's n rotations."""
+        out = []
+        for i, m in enumerate(matchups(self.agents, self.players, self.pairing)):
+            blocks = math.ceil(self.games / m.players)
+            out.extend((i, m, b) for b in range(blocks))
+        return out
+
+
+def play_block(board: Board, rules: Rules, matchup: Matchup, index: int, block: int,
+               seed: int, tid: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Play the n rotations of one block: rows per (game, seat), and errors."""
+    n = matchup.players
+    game_rules = rules.with_changes(players=n)
+    gseed = block_seed(seed, n, block)
+    rows: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for rotation in range(n):
+        lineup = matchup.lineup(rotation)
+        agents = [TimedAgent(make_agent(spec, seed=seat)) for seat, spec in enumerate(lineup)]
+        try:
+            game, _ = play_game(board, game_rules, agents, gseed)
+        except AgentError as exc:
+            errors.append({"tournament": tid, "matchup": matchup.label, "players": n,
+                           "block": block, "rotation": rotation, "game_seed": gseed,
+                           "seat": exc.seat, "agent": exc.agent, "message": str(exc)})
+            continue
+        scores = game.scores
+        winners = game.winners()
+        for seat, agent in enumerate(agents):
+            others = [scores[q] for q in range(n) if q != seat]
+            rows.append({
+                "tournament": tid,
+                "matchup": matchup.label,
+                "matchup_index": index,
+                "focus": matchup.focus,
+                "field": matchup.field,
+                "players": n,
+                "block": block,
+                "rotation": rotation,
+                "game": f"{n}-{index}-{block}-{rotation}",
+                "game_seed": gseed,
+                "agent": lineup[seat],
+                "role": "focus" if seat == rotation else "field",
+                "seat": seat,
+                "score": scores[seat],
+                "rank": 1 + sum(1 for s in scores if s > scores[seat]),
+                "win_share": 1.0 / len(winners) if seat in winners else 0.0,
+                "margin": scores[seat] - max(others),
+                "decisions": agent.decisions,
+                "decision_time": agent.seconds,
+                "max_decision_time": agent.slowest,
+                "decision_cpu_time": agent.cpu_seconds,
+                "max_decision_cpu_time": agent.slowest_cpu,
+                "rounds": game.round,
+                "end_reason": game.end_reason,
+            })
+    return rows, errors
+
+
+def run_tournament(config: TournamentConfig, progress: bool = False
+                   ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """Play every game (in parallel with `jobs` > 1); the per-seat table and the errors.
+    The table does not depend on `jobs`: every game depends only on its seed and lineup."""
+    tasks = config.tasks()
+    tid = config.tournament_id
+    board = config.board
+    assert board is not None
+    results: Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]
+    if config.jobs > 1:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=config.jobs, return_as="generator")(
+            delayed(play_block)(board, config.rules, m, i, b, config.seed, tid)
+            for i, m, b in tasks)
+    else:
+        results = (play_block(board, config.rules, m, i, b, config.seed, tid)
+                   for i, m, b in tasks)
+    if progress:
+        from tqdm import tqdm
+
+        results = iter(tqdm(results, total=len(tasks), unit="block", file=sys.stderr))
+    rows: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for r, e in results:
+        rows.extend(r)
+        errors.extend(e)
+    return pd.DataFrame(rows), errors
+
+
+# -- summaries ---------------------------------------------------------------------------------
+def summary(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per matchup: games, the focus agent's win rate with its 95% Wilson interval
+    against parity 1/n, mean scores and margins, and milliseconds per decision."""
+    out = []
+    for (n, _, label), g in df.groupby(["players", "matchup_index", "matchup"], sort=True):
+        focus = g[g.role == "focus"]
+        fieldrows = g[g.role == "field"]
+        games = len(focus)
+        wins = float(focus.win_share.sum())
+        lo, hi = wilson_interval(wins, games)
+        parity = 1.0 / n
+        out.append({
+            "players": n,
+            "matchup": label,
+            "games": games,
+            "win_rate": wins / games,
+            "ci_low": lo,
+            "ci_high": hi,
+            "parity": parity,
+            "verdict": "above" if lo > parity else ("below" if hi < parity else "even"),
+            "focus_score": focus.score.mean(),
+            "field_score": fieldrows.score.mean(),
+            "focus_margin": focus.margin.mean(),
+            "focus_ms": 1000 * focus.decision_time.sum() / max(1, focus.decisions.sum()),
+            "field_ms": 1000 * fieldrows.decision_time.sum() / max(1, fieldrows.decisions.sum()),
+            "focus_max_ms": 1000 * focus.max_decision_time.max(),
+            "focus_max_cpu_ms": 1000 * focus.max_decision_cpu_time.max(),
+        })
+    return pd.DataFrame(out)
+
+
+def ratings(df: pd.DataFrame) -> pd.DataFrame:
+    """openskill (Plackett-Luce, games in table order, ties share a rank) and
+    Bradley-Terry (every pair of seats with different agents in a game) per agent."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current = {name: model.rating(name=name) for name in sorted(df.agent.unique())}
+    pairs: list[tuple[str, str, float]] = []
+    for _, g in df.groupby(["players", "matchup_index", "block", "rotation"], sort=True):
+        g = g.sort_values("seat")
+        agents = list(g.agent)
+        scores = list(g.score)
+        teams = [[current[a]] for a in agents]
+        ranks = [1 + sum(1 for s in scores if s > score) for score in scores]
+        rated = model.rate(teams, ranks=ranks)
+        new: dict[str, list[tuple[float, float]]] = {}
+        for a, team in zip(agents, rated, strict=True):
+            new.setdefault(a, []).append((team[0].mu, team[0].sigma))
+        for a, values in new.items():  # an agent in several seats moves by the mean update
+            r = current[a]
+            r.mu = sum(v[0] for v in values) / len(values)
+            r.sigma = sum(v[1] for v in values) / len(values)
+        for i in range(len(agents)):
+            for j in range(i + 1, len(agents)):
+                if agents[i] != agents[j]:
+                    s = 1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0
+                    pairs.append((agents[i], agents[j], s))
+    bt = bradley_terry(pairs)
+    out = [{"agent": a, "games": int((df.agent == a).groupby(
+                [df.players, df.matchup_index, df.block, df.rotation]).any().sum()),
+            "openskill_mu": r.mu, "openskill_sigma": r.sigma,
+            "openskill_ordinal": r.mu - 3 * r.sigma, "bradley_terry_elo": bt.get(a, 0.0)}
+           for a, r in current.items()]
+    return pd.DataFrame(out).sort_values("openskill_ordinal", ascending=False,
+                                         ignore_index=True)
+
+
+def format_summary(table: pd.DataFrame) -> str:
+    """The summary as a Markdown table (prints well and pastes into a README)."""
+    lines = ["| players | matchup (focus vs field) | games | focus win rate [95% CI] | "
+             "parity | verdict | score focus / field | focus margin | ms/decision focus / "
+             "field | focus slowest ms (wall / cpu) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in table.itertuples():
+        lines.append(
+            f"| {r.players} | {r.matchup} | {r.games} | {r.win_rate:.3f} "
+            f"[{r.ci_low:.3f}, {r.ci_high:.3f}] | {r.parity:.3f} | {r.verdict} | "
+            f"{r.focus_score:.1f} / {r.field_score:.1f} | {r.focus_margin:+.1f} | "
+            f"{r.focus_ms:.2f} / {r.field_ms:.2f} | {r.focus_max_ms:.0f} / "
+            f"{r.focus_max_cpu_ms:.0f} |")
+    return "\n".join(lines)
+
+
+def format_ratings(table: pd.DataFrame) -> str:
+    lines = ["| agent | games | openskill mu | sigma | ordinal (mu - 3 sigma) | "
+             "Bradley-Terry Elo |", "|---|---|---|---|---|---|"]
+    for r in table.itertuples():
+        lines.append(f"| {r.agent} | {r.games} | {r.openskill_mu:.2f} | "
+                     f"{r.openskill_sigma:.2f} | {r.openskill_ordinal:.2f} | "
+                     f"{r.bradley_terry_elo:+.0f} |")
+    return "\n".join(lines)
+
+
+def write_parquet(df: pd.DataFrame, path: Path) -> None:
+    """Write atomically (temporary file, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    df.to_parquet(tmp, index=False)
+    tmp.replace(path)
+
+
+# -- command line -----------------------------------------------------------------------------
+def _players(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of player counts "
+                                         "like 2,3,4") from None
+    if not values or any(v < 2 for v in values):
+        raise argparse.ArgumentTypeError(f"player counts must be at least 2, got {text!r}")
+    return values
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from sim.cli import _rules_from_args
+
+    rules = _rules_from_args(args)
+    specs = tuple(split_specs(args.agents))
+    config = TournamentConfig(agents=specs, players=args.players, games=args.games,
+                              seed=args.seed, board_ref=args.board, rules=rules,
+                              pairing=args.pairs, jobs=args.jobs)
+    start = time.perf_counter()
+    df, errors = run_tournament(config, progress=not args.quiet)
+    seconds = time.perf_counter() - start
+    out = Path(args.out) if args.out else \
+        Path("data/runs") / f"tournament-{config.tournament_id}.parquet"
+    if not df.empty:
+        write_parquet(df, out)
+    print(f"tournament {config.tournament_id}: {', '.join(specs)}; players "
+          f"{', '.join(map(str, config.players))}; {args.games} games per matchup; seed "
+          f"{args.seed}; {seconds:.0f} s with {args.jobs} job(s)")
+    if not df.empty:
+        print()
+        print(format_summary(summary(df)))
+        print()
+        print(format_ratings(ratings(df)))
+        print()
+        print(f"results: {out} ({len(df)} rows, one per game and seat)")
+    for e in errors:
+        print(f"portobello: agent error: {e['message']}", file=sys.stderr)
+    if errors:
+        err_path = out.with_suffix(".errors.json")
+        err_path.parent.mkdir(parents=True, exist_ok=True)
+        err_path.write_text(json.dumps(errors, indent=1))
+        print(f"portobello: {len(errors)} game(s) failed and were left out (details in "
+              f"{err_path})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_parser(subparsers: Any, agents_help: str) -> None:
+    """Register `portobello tournament` (called by sim.cli)."""
+    p = subparsers.add_parser(
+        "tournament", help="agents against each other over player counts; win rates with "
+        "Wilson intervals, ratings, Parquet",
+        description=__doc__.split("\n\n")[1] if __doc__ else None)
+    p.add_argument("--agents", required=True,
+                   help="two or more agent specs separated by commas, earlier = focus of a "
+                   f"pair ({agents_help.split('(', 1)[-1].rstrip(')')}; restricted: "
+                   "no-district(AGENT), no-customers(AGENT), no-bobby(AGENT), "
+                   "first-end(AGENT))")
+    p.add_argument("--players", type=_players, default=(2,),
+                   help="player counts, e.g. 2,3,4 (default 2)")
+    p.add_argument("--games", type=int, default=100,
+                   help="games per matchup and player count, rounded up to whole seat "
+                   "rotations (default 100)")
+    p.add_argument("--pairs", choices=PAIRINGS, default="all",
+                   help="all pairs, neighbours in the listed order (ladder), or the first "
+                   "agent against each other one (default all)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="parallel processes (joblib)")
+    p.add_argument("--board", default="standard", help="board name or TOML file")
+    p.add_argument("--out", metavar="FILE",
+                   help="Parquet file (default data/runs/tournament-<id>.parquet)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--preset", help="named rules preset (see `portobello rules list`)")
+    p.add_argument("--rules", metavar="FILE", help="rules TOML file (SPEC §3)")
+    p.set_defaults(func=cmd_tournament)
