@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
+def rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
     """Rules from --preset, then --rules FILE, then explicit flags, in that order."""
     base = preset(args.preset) if getattr(args, "preset", None) else Rules()
     if getattr(args, "rules", None):
@@ -39,7 +39,7 @@ def _rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
     return rules_from_dict(changes, base=base, source="command line") if changes else base
 
 
-def _agent_specs(text: str, players: int) -> list[str]:
+def agent_specs(text: str, players: int) -> list[str]:
     specs = split_specs(text)
     if len(specs) == 1:
         specs = specs * players
@@ -69,7 +69,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- board -----------------------------------------------------------------------------------
 def cmd_board_check(args: argparse.Namespace) -> int:
     board = load_board(args.file)
-    rules = _rules_from_args(args)
+    rules = rules_from_args(args)
     rules.check_board(board, source=str(args.file))
     print(f"{args.file}: board {board.name!r} is valid: {board.n_squares} squares, "
           f"{board.n_lanes} lanes, {board.n_districts} districts, {board.total_spots} spots "
@@ -93,7 +93,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name, note in PRESET_NOTES.items():
             print(f"{name:16} {note}")
         return 0
-    rules = _rules_from_args(args)
+    rules = rules_from_args(args)
     print(json.dumps(rules.to_dict(), indent=2))
     return 0
 
@@ -102,10 +102,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from sim.records import record_from_game, write_record
 
-    rules = _rules_from_args(args, players=args.players)
+    rules = rules_from_args(args, players=args.players)
     board = load_board(args.board)
     rules.check_board(board, source=args.board)
-    specs = _agent_specs(args.agents, rules.players)
+    specs = agent_specs(args.agents, rules.players)
     agents = [make_agent(s, seed=seat) for seat, s in enumerate(specs)]
     game, _ = play_game(board, rules, agents, args.seed)
     record = record_from_game(game, board_ref=args.board, agents=specs)
@@ -132,10 +132,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     (decisions over the seconds spent inside its `choose`, engine time excluded)."""
     from sim.agents.timing import TimedAgent
 
-    rules = _rules_from_args(args, players=args.players)
+    rules = rules_from_args(args, players=args.players)
     board = load_board(args.board)
     rules.check_board(board, source=args.board)
-    specs = _agent_specs(args.agents, rules.players)
+    specs = agent_specs(args.agents, rules.players)
     agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]
     decisions = 0
     start = time.perf_counter()
@@ -186,7 +186,7 @@ def _add_rules_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", metavar="FILE", help="rules TOML file (SPEC §3)")
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="games per second between agents on one core")
     p.add_argument("--players", type=int, default=None, help="number of players (default 2)")
-    p.add_argument("--games", type=_positive, default=500)
+    p.add_argument("--games", type=positive_int, default=500)
     p.add_argument("--agents", default="random", help=agents_help)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--board", default="standard", help="board name or TOML file")

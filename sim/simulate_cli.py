@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim.agents.registry import split_specs
 from sim.board import load_board
+from sim.cli import agent_specs, rules_from_args
 from sim.errors import PortobelloError
-from sim.rules import Rules, load_rules, preset, rules_from_dict
 from sim.runner import Run, RunConfig
 
 
@@ -23,30 +22,11 @@ def _stack(text: str) -> list[int]:
     return values
 
 
-def rules_from_flags(args: argparse.Namespace) -> Rules:
-    """--preset, then --rules FILE, then --players/--customers/--neutral-stack."""
-    base = preset(args.preset) if args.preset else Rules()
-    if args.rules:
-        base = load_rules(args.rules, base=base)
-    changes: dict[str, Any] = {}
-    if args.players is not None:
-        changes["players"] = args.players
-    if args.customers is not None:
-        changes["customer_order"] = args.customers
-    if args.neutral_stack is not None:
-        changes["neutral_stack"] = args.neutral_stack
-    return rules_from_dict(changes, base=base, source="command line") if changes else base
-
-
 def config_from_flags(args: argparse.Namespace) -> RunConfig:
-    rules = rules_from_flags(args)
+    rules = rules_from_args(args, players=args.players, customer_order=args.customers,
+                            neutral_stack=args.neutral_stack)
     board = load_board(args.board)
-    specs = split_specs(args.agents)
-    if len(specs) == 1:
-        specs = specs * rules.players
-    if len(specs) != rules.players:
-        raise PortobelloError(f"{len(specs)} agent specs for {rules.players} players: give one "
-                              "for every seat or one for all", field="--agents")
+    specs = agent_specs(args.agents, rules.players)
     return RunConfig(board=board, board_ref=args.board, rules=rules, agents=tuple(specs),
                      games=args.games, seed=args.seed, shard_size=args.shard_size,
                      events=args.events, records=args.records)

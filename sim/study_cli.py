@@ -8,15 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+from sim.cli import positive_int
 
 
 def cmd_study(args: argparse.Namespace) -> int:
@@ -78,8 +70,8 @@ def add_parser(sub: Any, agents_help: str) -> None:
     p.add_argument("file", help="study spec (TOML)")
     p.add_argument("--out", help="study folder (default data/runs/studies/<name>)")
     p.add_argument("--report", metavar="DIR", help="report folder (default OUT/report)")
-    p.add_argument("--jobs", type=_positive, default=1, help="parallel worker processes")
-    p.add_argument("--games", type=_positive, default=None,
+    p.add_argument("--jobs", type=positive_int, default=1, help="parallel worker processes")
+    p.add_argument("--games", type=positive_int, default=None,
                    help="games per cell, overriding the spec (for a quick, reduced study)")
     p.add_argument("--agents", default=None, help="override the spec's agents: " + agents_help)
     p.add_argument("--no-report", action="store_true", help="only run the cells")

@@ -332,9 +332,9 @@ def _players(text: str) -> tuple[int, ...]:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from sim.cli import _rules_from_args
+    from sim.cli import rules_from_args
 
-    rules = _rules_from_args(args)
+    rules = rules_from_args(args)
     specs = tuple(split_specs(args.agents))
     config = TournamentConfig(agents=specs, players=args.players, games=args.games,
                               seed=args.seed, board_ref=args.board, rules=rules,
