@@ -16,10 +16,9 @@ from sim.actions import Action
 from sim.board import Board, load_board
 from sim.errors import BoardError, IllegalActionError, RecordError, RulesError
 from sim.game import CHANCE, PLACE, Game
-from sim.rules import CUSTOMER_CODES, CUSTOMER_NAMES, Rules, rules_from_dict
+from sim.rules import CUSTOMER_CODES, CUSTOMER_NAMES, rules_from_dict
 
 FORMAT = "portobello-record/1"
-RECORD_KEYS = ("format", "board", "rules", "seed", "agents", "actions")
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "place_bobby": ("district",),
     "play_token": ("value", "neutral"),
@@ -297,6 +296,3 @@ def replay_file(path: str | Path) -> tuple[Game, dict[str, Any]]:
     game = replay(data, base_dir=p.resolve().parent, source=str(p))
     return game, replay_output(game)
 
-
-def rules_of(record: Mapping[str, Any]) -> Rules:
-    return rules_from_dict(record.get("rules", {}))

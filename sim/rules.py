@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -300,10 +300,3 @@ def load_rules(path: str | Path, base: Rules | None = None) -> Rules:
         raise RulesError(f"cannot read: {exc}", source=str(p)) from None
     return rules_from_dict(data, base=base, source=str(p))
 
-
-def rules_summary(rules: Rules) -> dict[str, Any]:
-    """Every switch with its value (for manifests and reports)."""
-    out = asdict(rules)
-    out["customers"] = dict(rules.customers)
-    out["multipliers"] = dict(rules.multipliers)
-    return out

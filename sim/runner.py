@@ -111,17 +111,8 @@ class RunConfig:
 
     def payload(self) -> dict[str, Any]:
         """Plain data a worker rebuilds the configuration from (cheap to send)."""
-        return {
-            "board": self.board.to_dict(),
-            "board_ref": self.board_ref,
-            "rules": self.rules.to_dict(),
-            "agents": list(self.agents),
-            "games": self.games,
-            "seed": self.seed,
-            "shard_size": self.shard_size,
-            "events": self.events,
-            "records": self.records,
-        }
+        data = {k: v for k, v in self.identity().items() if k != "board_hash"}
+        return data | {"board": self.board.to_dict(), "board_ref": self.board_ref}
 
     @staticmethod
     def from_payload(p: dict[str, Any]) -> RunConfig:
