@@ -1,0 +1,1 @@
+"""Compiled (numba) fast paths for the simulator."""

@@ -1,0 +1,114 @@
+"""The random agent (`sim.agents.random_agent`) and agent restrictions, compiled.
+
+Same choices as the reference agent for the same generator state: the same filtering of
+restricted actions, the same lists in the same order and the same calls to the generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.fast import rng as R
+from sim.fast.engine import (
+    ACTIONS,
+    END,
+    K_DRAW,
+    K_MOVE_BOBBY,
+    K_PLACE_STALL,
+    K_SCORE_DISTRICT,
+    MASK,
+    SHIFT,
+    TURN_START,
+    legal_actions,
+)
+from sim.fast.layout import PHASE, S_LC, TURN
+
+# Restriction flags (sim.agents.base.Restrictions), one int64 each.
+R_DISTRICT, R_CUSTOMERS, R_BOBBY, R_FIRST_END = range(4)
+# Random agent parameters (float64) and per-game memory (int64).
+P_MOVE_CHANCE, P_MAX_MOVES = 0, 1
+M_MOVES, M_TURN = 0, 1
+
+
+@njit(cache=True)
+def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> bool:
+    """`Restrictions.allows`."""
+    k = action >> SHIFT
+    if k == K_SCORE_DISTRICT:
+        return not restrict[R_DISTRICT]
+    if k == K_DRAW:
+        return not restrict[R_CUSTOMERS]
+    if k == K_MOVE_BOBBY:
+        return not restrict[R_BOBBY]
+    if k == K_PLACE_STALL and restrict[R_FIRST_END] and action & 1:
+        return S[B[S_LC] + ((action & MASK) >> 1)] > 0
+    return True
+
+
+@njit(cache=True)
+def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndarray) -> int:
+    """`BaseAgent.legal_actions`: the legal actions minus the restricted ones."""
+    m = legal_actions(B, S, out)
+    if not (restrict[0] or restrict[1] or restrict[2] or restrict[3]):
+        return m
+    k = 0
+    for i in range(m):
+        if allows(B, S, restrict, out[i]):
+            out[k] = out[i]
+            k += 1
+    if k == 0:
+        if S[PHASE] == ACTIONS:
+            out[0] = END
+            return 1
+        return legal_actions(B, S, out)
+    return k
+
+
+@njit(cache=True)
+def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
+                  restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
+                  buf2: np.ndarray) -> int:
+    """`RandomAgent.choose`."""
+    m = agent_legal(B, S, restrict, buf)
+    phase = S[PHASE]
+    if phase == ACTIONS:
+        if S[TURN] != memory[M_TURN]:
+            memory[M_TURN] = S[TURN]
+            memory[M_MOVES] = 0
+        n_useful = 0
+        for i in range(m):
+            k = buf[i] >> SHIFT
+            if k in (K_PLACE_STALL, K_DRAW):
+                buf2[n_useful] = buf[i]
+                n_useful += 1
+        n_moves = 0
+        for i in range(m):
+            if buf[i] >> SHIFT == K_MOVE_BOBBY:
+                buf[n_moves] = buf[i]  # compacts in place: n_moves <= i
+                n_moves += 1
+        if n_moves and memory[M_MOVES] < params[P_MAX_MOVES] and (
+                n_useful == 0 or R.random(rng) < params[P_MOVE_CHANCE]):
+            memory[M_MOVES] += 1
+            return buf[R.below(rng, n_moves)]
+        if n_useful:
+            return buf2[R.below(rng, n_useful)]
+        return END
+    if phase == TURN_START and m > 1:
+        # The kinds present, ascending (sorted set), then one action of the chosen kind.
+        present = 0
+        for i in range(m):
+            present |= 1 << (buf[i] >> SHIFT)
+        n_kinds = 0
+        for k in range(16):
+            if present >> k & 1:
+                buf2[n_kinds] = k
+                n_kinds += 1
+        kind = buf2[R.below(rng, n_kinds)]
+        n_of = 0
+        for i in range(m):
+            if buf[i] >> SHIFT == kind:
+                buf2[n_of] = buf[i]
+                n_of += 1
+        return buf2[R.below(rng, n_of)]
+    return buf[R.below(rng, m)]

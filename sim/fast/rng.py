@@ -1,0 +1,257 @@
+"""CPython's `random.Random` (MT19937) as numba functions, bit for bit.
+
+The pure-Python agents and the engine draw from `random.Random(seed)`. A compiled game
+loop must replay exactly the same choices from the same seed, so this module reproduces
+CPython 3.11's Mersenne Twister, its int seeding and the few methods the simulator uses
+(`random`, `randrange(n)`, `choice`, `shuffle`) with identical output, not merely the
+same distribution.
+
+A generator is one numpy `uint32` array of length 625 (`new_state()`): the 624 words of
+the twister in slots 0..623 and the read index `mti` in slot 624. This is the layout of
+the middle item of `random.Random.getstate()`, so `getstate_from_python` and
+`setstate_to_python` hand a generator over between the Python and compiled paths.
+
+Equivalences (for a state and a `random.Random` that start equal):
+
+* `seed(state, s)`           == `rng.seed(s)` for an int with abs(s) < 2**64
+* `next_u32(state)`          == `rng.getrandbits(32)`
+* `random(state)`            == `rng.random()`
+* `below(state, n)`          == `rng.randrange(n)` == `rng._randbelow(n)`, 1 <= n < 2**32
+* `seq[below(state, len(seq))]` == `rng.choice(seq)` (no separate function needed)
+* `shuffle(state, arr, n)`   == `rng.shuffle(lst)` applied to `arr[:n]`
+
+`gauss`/`normalvariate` (which keep `gauss_next`) and the other methods are not ported.
+Seeds of other types (str, bytes, ints >= 2**64) can be taken over with
+`getstate_from_python(random.Random(s))`.
+
+All compiled functions use `cache=True`: the first call in a fresh environment compiles
+and writes the cache in `__pycache__`, later processes load it.
+"""
+
+from __future__ import annotations
+
+import random as _pyrandom
+
+import numba
+import numpy as np
+
+N = 624
+M = 397
+STATE_SIZE = N + 1  # 624 words + the index
+INDEX = N  # slot holding the index `mti`
+
+# Everything is computed in uint64 and masked to 32 bits: numba widens uint32 arithmetic
+# to uint64, and mixing it with int64 literals would give float64, so every constant is a
+# typed uint64.
+_MASK32 = np.uint64(0xFFFFFFFF)
+_UPPER = np.uint64(0x80000000)
+_LOWER = np.uint64(0x7FFFFFFF)
+_MATRIX_A = np.uint64(0x9908B0DF)
+_TEMPER_B = np.uint64(0x9D2C5680)
+_TEMPER_C = np.uint64(0xEFC60000)
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_S5 = np.uint64(5)
+_S6 = np.uint64(6)
+_S7 = np.uint64(7)
+_S11 = np.uint64(11)
+_S15 = np.uint64(15)
+_S18 = np.uint64(18)
+_S30 = np.uint64(30)
+_S32 = np.uint64(32)
+_INIT_MULT = np.uint64(1812433253)
+_ARRAY_MULT1 = np.uint64(1664525)
+_ARRAY_MULT2 = np.uint64(1566083941)
+_INIT_SEED = np.uint64(19650218)
+
+
+def new_state() -> np.ndarray:
+    """An unseeded generator state (all zeros): call `seed` before drawing from it."""
+    return np.zeros(STATE_SIZE, np.uint32)
+
+
+@numba.njit(cache=True)
+def _init_genrand(state: np.ndarray, s: np.uint64) -> None:
+    """CPython `init_genrand`: fill the words from one 32-bit value, index = 624."""
+    state[0] = np.uint32(s & _MASK32)
+    prev = s & _MASK32
+    for i in range(1, N):
+        prev = (_INIT_MULT * (prev ^ (prev >> _S30)) + np.uint64(i)) & _MASK32
+        state[i] = np.uint32(prev)
+    state[INDEX] = np.uint32(N)
+
+
+def _initial_table() -> np.ndarray:
+    """The words `_init_genrand(19650218)` leaves: every seeding starts from them."""
+    state = np.zeros(STATE_SIZE, np.uint32)
+    prev = 19650218
+    state[0] = prev
+    for i in range(1, N):
+        prev = (1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF
+        state[i] = prev
+    return state[:N].copy()
+
+
+_INIT_TABLE = _initial_table()
+
+
+@numba.njit(cache=True)
+def init_by_array(state: np.ndarray, key: np.ndarray) -> None:
+    """CPython `init_by_array` with a non-empty array of 32-bit key words."""
+    key_length = key.shape[0]
+    state[:N] = _INIT_TABLE  # `_init_genrand(state, 19650218)`, computed once
+    state[INDEX] = np.uint32(N)
+    i = 1
+    j = 0
+    for _ in range(max(N, key_length)):
+        prev = np.uint64(state[i - 1])
+        cur = np.uint64(state[i])
+        cur = (cur ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT1)) + np.uint64(key[j]) + np.uint64(j)
+        state[i] = np.uint32(cur & _MASK32)
+        i += 1
+        j += 1
+        if i >= N:
+            state[0] = state[N - 1]
+            i = 1
+        if j >= key_length:
+            j = 0
+    for _ in range(N - 1):
+        prev = np.uint64(state[i - 1])
+        cur = np.uint64(state[i])
+        cur = (cur ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT2)) - np.uint64(i)
+        state[i] = np.uint32(cur & _MASK32)
+        i += 1
+        if i >= N:
+            state[0] = state[N - 1]
+            i = 1
+    state[0] = np.uint32(0x80000000)  # MSB is 1, assuring a non-zero initial array
+    state[INDEX] = np.uint32(N)
+
+
+@numba.njit(cache=True)
+def seed(state: np.ndarray, s: int) -> None:
+    """Same as `random.Random(s)` / `rng.seed(s)` for an int with abs(s) < 2**64.
+
+    CPython seeds with the little-endian 32-bit words of abs(s) (the key [0] for s == 0).
+    `s` may be int64 (the simulator's 63-bit seeds) or uint64. From Python, numba's
+    dispatcher converts a plain int to int64, so pass a seed >= 2**63 as `np.uint64(s)`.
+    """
+    u = np.uint64(-s) if s < 0 else np.uint64(s)  # two's complement: right for -2**63 too
+    hi = u >> _S32
+    if hi == _U0:
+        key = np.empty(1, np.uint32)
+    else:
+        key = np.empty(2, np.uint32)
+        key[1] = np.uint32(hi)
+    key[0] = np.uint32(u & _MASK32)
+    init_by_array(state, key)
+
+
+@numba.njit(cache=True)
+def _twist(state: np.ndarray) -> None:
+    """Regenerate the 624 words (the first half of CPython's `genrand_uint32`)."""
+    for kk in range(N - M):
+        y = (np.uint64(state[kk]) & _UPPER) | (np.uint64(state[kk + 1]) & _LOWER)
+        v = np.uint64(state[kk + M]) ^ (y >> _U1)
+        v ^= (_U0 - (y & _U1)) & _MATRIX_A  # branch-free: the loop vectorises
+        state[kk] = np.uint32(v)
+    for kk in range(N - M, N - 1):
+        y = (np.uint64(state[kk]) & _UPPER) | (np.uint64(state[kk + 1]) & _LOWER)
+        v = np.uint64(state[kk + M - N]) ^ (y >> _U1)
+        v ^= (_U0 - (y & _U1)) & _MATRIX_A  # branch-free: the loop vectorises
+        state[kk] = np.uint32(v)
+    y = (np.uint64(state[N - 1]) & _UPPER) | (np.uint64(state[0]) & _LOWER)
+    v = np.uint64(state[M - 1]) ^ (y >> _U1)
+    v ^= (_U0 - (y & _U1)) & _MATRIX_A
+    state[N - 1] = np.uint32(v)
+    state[INDEX] = np.uint32(0)
+
+
+@numba.njit(cache=True)
+def _next_u64(state: np.ndarray) -> np.uint64:
+    """The next tempered 32-bit output, widened to uint64 for further arithmetic."""
+    if state[INDEX] >= N:
+        _twist(state)
+    mti = np.int64(state[INDEX])
+    y = np.uint64(state[mti])
+    state[INDEX] = np.uint32(mti + 1)
+    y ^= y >> _S11
+    y ^= (y << _S7) & _TEMPER_B
+    y ^= (y << _S15) & _TEMPER_C
+    y ^= y >> _S18
+    return y
+
+
+@numba.njit(cache=True)
+def next_u32(state: np.ndarray) -> np.uint32:
+    """CPython `genrand_uint32`: equals `rng.getrandbits(32)`."""
+    return np.uint32(_next_u64(state))
+
+
+@numba.njit(cache=True)
+def random(state: np.ndarray) -> float:
+    """Equals `rng.random()`: a 53-bit float in [0, 1) from two 32-bit outputs."""
+    a = _next_u64(state) >> _S5
+    b = _next_u64(state) >> _S6
+    return (np.float64(a) * 67108864.0 + np.float64(b)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True)
+def below(state: np.ndarray, n: int) -> int:
+    """Equals `rng.randrange(n)` (`_randbelow`): uniform int in [0, n), 1 <= n < 2**32.
+
+    Like CPython: k = n.bit_length(), take the top k bits of one 32-bit output
+    (`getrandbits(k)`) and retry while the result is >= n. `choice(seq)` is
+    `seq[below(state, len(seq))]`.
+    """
+    if n <= 0 or n > 0xFFFFFFFF:
+        raise ValueError("below(n) needs 1 <= n < 2**32")
+    k = 0
+    t = n
+    while t:
+        k += 1
+        t >>= 1
+    shift = np.uint64(32 - k)
+    un = np.uint64(n)
+    r = _next_u64(state) >> shift
+    while r >= un:
+        r = _next_u64(state) >> shift
+    return np.int64(r)
+
+
+@numba.njit(cache=True)
+def shuffle(state: np.ndarray, arr: np.ndarray, n: int) -> None:
+    """Equals `rng.shuffle(lst)` applied in place to the first n items of `arr`."""
+    for i in range(n - 1, 0, -1):
+        j = below(state, i + 1)
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp
+
+
+def getstate_from_python(rng: _pyrandom.Random) -> np.ndarray:
+    """A new state array equal to `rng`'s current state (`rng` itself is not touched).
+
+    Raises ValueError when `rng` holds a cached `gauss` value, which the compiled path
+    cannot carry (it would silently change the next `gauss()` call).
+    """
+    version, internal, gauss_next = rng.getstate()
+    if version != 3 or len(internal) != STATE_SIZE:
+        raise ValueError(f"unsupported random.Random state (version {version})")
+    if gauss_next is not None:
+        raise ValueError("random.Random holds a cached gauss() value; cannot hand it over")
+    return np.array(internal, dtype=np.uint32)
+
+
+def setstate_to_python(state: np.ndarray, rng: _pyrandom.Random | None = None
+                       ) -> _pyrandom.Random:
+    """Put `state` into `rng` (a new `random.Random` when None) and return it.
+
+    The state array is copied, not shared: later draws on either side do not affect
+    the other.
+    """
+    if state.shape != (STATE_SIZE,):
+        raise ValueError(f"state must have shape ({STATE_SIZE},), not {state.shape}")
+    rng = rng if rng is not None else _pyrandom.Random()
+    rng.setstate((3, tuple(int(x) for x in state), None))
+    return rng
