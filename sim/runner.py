@@ -36,7 +36,7 @@ from sim.game import Game
 from sim.play import derive_seed, play_game
 from sim.records import actions_to_json, record_from_game
 from sim.rules import Rules, rules_from_dict
-from sim.tables import event_rows, game_row, player_rows, to_table
+from sim.tables import event_rows, results_from_games, results_tables, to_table
 
 RUN_FORMAT = "portobello-run/1"
 TABLES = ("games", "players", "events", "records")
@@ -123,16 +123,39 @@ class RunConfig:
 
 
 # -- playing a shard (runs in workers) ---------------------------------------------------------
-_WORKER_CACHE: dict[str, tuple[RunConfig, dict[str, Any]]] = {}
+_WORKER_CACHE: dict[str, tuple[RunConfig, dict[str, Any], Any]] = {}
+ENGINES = ("auto", "compiled", "python")
 
 
-def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, dict[str, Any]]:
+def fast_games(config: RunConfig, engine: str = "auto") -> Any:
+    """The compiled player of a run's line-up (`sim.fast`), or None for the reference one.
+
+    `auto` takes the compiled path whenever every agent has a compiled twin; both paths
+    give the same games (the differential tests hold them to it)."""
+    if engine not in ENGINES:
+        raise RunError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})",
+                       field="--engine")
+    if engine == "python":
+        return None
+    from sim.fast.batch import FastGames, supports
+
+    if not supports(config.agents):
+        if engine == "compiled":
+            raise RunError("no compiled version of some of these agents: "
+                           f"{', '.join(config.agents)} (compiled: random, greedy, heuristic "
+                           "and their restricted forms)", field="--engine")
+        return None
+    return FastGames(config.board, config.rules, config.agents)
+
+
+def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, dict[str, Any], Any]:
     key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     if key not in _WORKER_CACHE:
         config = RunConfig.from_payload(payload)
-        agents = {spec: make_agent(spec) for spec in set(config.agents)}
+        fast = fast_games(config, payload.get("engine", "auto"))
+        agents = {} if fast else {spec: make_agent(spec) for spec in set(config.agents)}
         _WORKER_CACHE.clear()
-        _WORKER_CACHE[key] = (config, agents)
+        _WORKER_CACHE[key] = (config, agents, fast)
     return _WORKER_CACHE[key]
 
 
@@ -162,40 +185,51 @@ def timed_events(game: Game) -> list[dict[str, Any]]:
     return g.events
 
 
+def _replayed(config: RunConfig, seed: int, log: Sequence[int]) -> Game:
+    """The reference game of a compiled game's log (for events and records)."""
+    game = Game(config.board, config.rules, seed=seed)
+    for action in log:
+        game.apply(action)
+    return game
+
+
 def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     """Play one shard's games; return its tables encoded as files, and timings."""
-    config, agents = _worker_state(payload)
+    config, agents, fast = _worker_state(payload)
     run_id = config.run_id
     start = time.perf_counter()
-    games_rows: list[dict[str, Any]] = []
-    player_rows_: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    records: list[str] = []
-    decisions = 0
-    for game_id in config.shard_range(shard):
-        specs = config.seats(game_id)
-        seat_agents = [agents[s] for s in specs]
-        game, d = play_game(config.board, config.rules, seat_agents, config.game_seed(game_id),
-                            keep_log=config.events or config.records)
-        decisions += d
-        games_rows.append(game_row(game, run_id, game_id, config.board.name))
-        player_rows_.extend(player_rows(game, game_id, specs))
-        if config.events:
-            events.extend(event_rows(game_id, timed_events(game)))
-        if config.records:
-            rec = record_from_game(game, board_ref=config.board_ref, agents=specs)
-            records.append(json.dumps({"game_id": game_id, **rec}, separators=(",", ":")))
+    ids = list(config.shard_range(shard))
+    seeds = [config.game_seed(i) for i in ids]
+    lineups = [config.seats(i) for i in ids]
+    keep_log = config.events or config.records
+    if fast is not None:
+        res = fast.play(seeds, lineups, keep_log=keep_log)
+        games = [_replayed(config, s, log) for s, log in zip(seeds, res.logs or [], strict=False)]
+    else:
+        played = [play_game(config.board, config.rules, [agents[s] for s in lineup], seed,
+                            keep_log=keep_log) for seed, lineup in zip(seeds, lineups,
+                                                                       strict=True)]
+        games = [g for g, _ in played]
+        res = results_from_games(games, [d for _, d in played])
+    games_table, players_table = results_tables(res, run_id, ids, seeds, lineups, config.rules,
+                                                config.board.name)
     out: dict[str, Any] = {
         "shard": shard,
-        "games": _parquet_bytes(to_table("games", games_rows), run_id),
-        "players": _parquet_bytes(to_table("players", player_rows_), run_id),
-        "n": len(games_rows),
-        "decisions": decisions,
+        "games": _parquet_bytes(games_table, run_id),
+        "players": _parquet_bytes(players_table, run_id),
+        "n": len(ids),
+        "decisions": int(res.decisions.sum()),
         "seconds": time.perf_counter() - start,
     }
     if config.events:
+        events: list[dict[str, Any]] = []
+        for game_id, game in zip(ids, games, strict=True):
+            events.extend(event_rows(game_id, timed_events(game)))
         out["events"] = _parquet_bytes(to_table("events", events), run_id)
     if config.records:
+        records = [json.dumps({"game_id": game_id, **record_from_game(
+            game, board_ref=config.board_ref, agents=lineup)}, separators=(",", ":"))
+            for game_id, game, lineup in zip(ids, games, lineups, strict=True)]
         out["records"] = gzip.compress(("\n".join(records) + "\n").encode(), mtime=0)
     return out
 
@@ -381,9 +415,11 @@ class Run:
 
     # Execution -----------------------------------------------------------------------------
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
-                quiet: bool = False, progress: Callable[[int], None] | None = None
-                ) -> dict[str, Any]:
-        """Play every missing shard; returns the manifest's timings."""
+                quiet: bool = False, progress: Callable[[int], None] | None = None,
+                engine: str = "auto") -> dict[str, Any]:
+        """Play every missing shard; returns the manifest's timings. `engine` picks the
+        compiled or the reference path (`fast_games`); the tables are the same."""
+        compiled = fast_games(self.config, engine) is not None
         self.out.mkdir(parents=True, exist_ok=True)
         self._check_folder()
         with run_lock(self.out):
@@ -399,7 +435,8 @@ class Run:
             played = decisions = 0
             bar = _progress_bar(self.config.games, already, quiet)
             try:
-                for result in _results(self.config.payload(), todo, jobs, backend, scheduler):
+                payload = self.config.payload() | {"engine": engine}
+                for result in _results(payload, todo, jobs, backend, scheduler):
                     self._write_shard(result)
                     played += result["n"]
                     decisions += result["decisions"]
@@ -417,6 +454,7 @@ class Run:
                 "decisions": decisions,
                 "jobs": jobs,
                 "backend": backend if scheduler is None else f"dask@{scheduler}",
+                "engine": "compiled" if compiled else "python",
             }
             write_json_atomic(self.out / "manifest.json", self.manifest("complete", timings))
             return timings

@@ -38,7 +38,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise PortobelloError("must be at least 1", field="--jobs")
     timings = Run(config, out).execute(jobs=args.jobs, backend=args.backend,
-                                       scheduler=args.scheduler, quiet=args.quiet)
+                                       scheduler=args.scheduler, quiet=args.quiet,
+                                       engine=args.engine)
     if args.json:
         print(json.dumps({"out": str(out), "run_id": config.run_id, **timings}))
     elif not args.quiet:
@@ -75,6 +76,10 @@ def add_parser(sub: Any, agents_help: str) -> None:
                    help="loky: local processes; dask: a local Dask cluster or --scheduler")
     p.add_argument("--scheduler", metavar="ADDRESS", help="existing Dask scheduler, e.g. "
                    "tcp://host:8786 (implies --backend dask)")
+    p.add_argument("--engine", choices=["auto", "compiled", "python"], default="auto",
+                   help="auto: the compiled engine when every agent has a compiled version "
+                   "(random, greedy, heuristic), else the reference one; both give the "
+                   "same games")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the timings as JSON")
     p.set_defaults(func=cmd_simulate)

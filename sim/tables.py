@@ -6,11 +6,14 @@ One place defines each table's schema, so the runner, the loaders and the docs a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from sim.game import N_STATS, STAT_NAMES, Game
+from sim.rules import Rules
 
 GAMES_SCHEMA = pa.schema([
     ("run_id", pa.dictionary(pa.int8(), pa.string())),
@@ -145,3 +148,107 @@ def event_rows(game_id: int, events: Sequence[dict[str, Any]]) -> list[dict[str,
 
 def to_table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=SCHEMAS[name])
+
+
+# -- whole batches as columns (the runner's fast road) ----------------------------------------
+END_REASON_CODES: tuple[str | None, ...] = (None, "last_stall", "board_exhausted",
+                                            "round_limit")
+
+
+@dataclass
+class Results:
+    """A batch of finished games as arrays, one row per game: what the games and players
+    tables keep, and each game's action log when asked for. The compiled path fills it
+    directly; `results_from_games` fills it from reference games."""
+
+    n: int
+    end_code: np.ndarray  # index into END_REASON_CODES
+    rounds: np.ndarray
+    turns: np.ndarray
+    baron_square: np.ndarray
+    decisions: np.ndarray
+    scores: np.ndarray  # (games, n)
+    stalls_left: np.ndarray  # (games, n)
+    stats: np.ndarray  # (games, n, N_STATS) in STAT_NAMES order
+    logs: list[list[int]] | None = None
+
+    @property
+    def end_reasons(self) -> list[str | None]:
+        return [END_REASON_CODES[c] for c in self.end_code]
+
+
+def results_from_games(games: Sequence[Game], decisions: Sequence[int]) -> Results:
+    """The arrays of finished reference games."""
+    n = games[0].n if games else 0
+    g = len(games)
+    return Results(
+        n=n,
+        end_code=np.array([END_REASON_CODES.index(x.end_reason) for x in games], np.int64),
+        rounds=np.array([x.round for x in games], np.int64),
+        turns=np.array([x.turn for x in games], np.int64),
+        baron_square=np.array([x.baron_square for x in games], np.int64),
+        decisions=np.array(decisions, np.int64),
+        scores=np.array([x.scores for x in games], np.int64).reshape(g, n),
+        stalls_left=np.array([x.stalls_left for x in games], np.int64).reshape(g, n),
+        stats=np.array([x.stats for x in games], np.int64).reshape(g, n, N_STATS),
+        logs=[list(x.log) for x in games] if all(x.log is not None for x in games) else None)
+
+
+def _dictionary(values: Sequence[str | None]) -> pa.Array:
+    return pa.array(values, pa.string()).dictionary_encode().cast(
+        pa.dictionary(pa.int8(), pa.string()))
+
+
+def _repeat(value: str, count: int) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, np.int8)),
+                                          pa.array([value], pa.string()))
+
+
+def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Sequence[int],
+                   lineups: Sequence[Sequence[str]], rules: Rules,
+                   board_name: str) -> tuple[pa.Table, pa.Table]:
+    """The games and players tables of a batch (the same rows as `game_row` and
+    `player_rows` give game by game)."""
+    g, n = len(game_ids), res.n
+    best = res.scores.max(axis=1, initial=np.iinfo(np.int64).min) if g else np.zeros(0)
+    is_winner = res.scores == best[:, None] if g else np.zeros((0, n), bool)
+    n_winners = is_winner.sum(axis=1)
+    winner_seats = np.nonzero(is_winner)[1].astype(np.int8)
+    offsets = np.concatenate([[0], np.cumsum(n_winners)]).astype(np.int32)
+    games = pa.Table.from_arrays([
+        _repeat(run_id, g),
+        pa.array(np.asarray(game_ids, np.int64)),
+        pa.array(np.asarray(seeds, np.int64)),
+        pa.array(np.full(g, n, np.int8)),
+        _repeat(rules.customer_order, g),
+        _repeat(",".join(map(str, rules.neutral_stack)), g),
+        _repeat(board_name, g),
+        _dictionary(res.end_reasons),
+        pa.array(res.rounds.astype(np.int16)),
+        pa.array(res.turns.astype(np.int16)),
+        pa.array(res.baron_square >= 0),
+        pa.ListArray.from_arrays(pa.array(offsets), pa.array(winner_seats, pa.int8())),
+    ], schema=GAMES_SCHEMA)
+    # Players: one row per game and seat, seats in order within each game.
+    better = (res.scores[:, None, :] > res.scores[:, :, None]).sum(axis=2)
+    share = np.where(is_winner, 1.0 / np.maximum(n_winners, 1)[:, None], 0.0)
+    agents = [spec for lineup in lineups for spec in lineup]
+    stat = {name: res.stats[:, :, _STAT_INDEX[name]].reshape(-1) for name in _PLAYER_STATS}
+    columns: dict[str, Any] = {
+        "game_id": np.repeat(np.asarray(game_ids, np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), g),
+        "agent": _dictionary(agents),
+        "score": res.scores.reshape(-1).astype(np.int16),
+        "rank": (1 + better).reshape(-1).astype(np.int8),
+        "win_share": share.reshape(-1).astype(np.float32),
+        "stalls_placed": stat["stalls_placed"].astype(np.int16),
+        "stalls_left": res.stalls_left.reshape(-1).astype(np.int16),
+    }
+    for name in _PLAYER_STATS[1:]:
+        columns[name] = stat[name].astype(np.int8 if name in ("districts_scored",
+                                                               "customers_placed")
+                                          else np.int16)
+    players = pa.Table.from_arrays([pa.array(columns[f.name]) if not isinstance(
+        columns[f.name], pa.Array) else columns[f.name] for f in PLAYERS_SCHEMA],
+        schema=PLAYERS_SCHEMA)
+    return games, players

@@ -191,3 +191,53 @@ def test_backend_dask_starts_its_own_local_cluster(tmp_path: Path) -> None:
     Run(config(games=40), tmp_path / "dask").execute(jobs=2, backend="dask", quiet=True)
     for table in ("games", "players"):
         assert checksum(tmp_path / "loky", table) == checksum(tmp_path / "dask", table)
+
+
+@pytest.mark.parametrize("agents", [("random", "no-bobby(random)", "first-end(random)")])
+def test_compiled_and_reference_engines_write_the_same_files(tmp_path: Path,
+                                                             agents: tuple[str, ...]) -> None:
+    """The compiled path is only faster: every stored file is byte for byte the same."""
+    conf = RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=3), agents=agents,
+                     games=60, seed=5, shard_size=25, events=True, records=True)
+    fast, ref = tmp_path / "fast", tmp_path / "ref"
+    t_fast = Run(conf, fast).execute(quiet=True, engine="compiled")
+    t_ref = Run(conf, ref).execute(quiet=True, engine="python")
+    assert (t_fast["engine"], t_ref["engine"]) == ("compiled", "python")
+    files = sorted(p.relative_to(fast) for p in fast.rglob("*") if p.is_file()
+                   and p.name != "manifest.json")
+    assert len(files) == 4 * conf.n_shards
+    for rel in files:
+        assert (fast / rel).read_bytes() == (ref / rel).read_bytes(), rel
+
+
+def test_compiled_engine_refuses_agents_without_a_compiled_version(tmp_path: Path) -> None:
+    conf = RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=2),
+                     agents=("mcts:iterations=5", "random"), games=2, seed=1)
+    with pytest.raises(RunError, match="no compiled version"):
+        Run(conf, tmp_path / "x").execute(quiet=True, engine="compiled")
+    assert not (tmp_path / "x").exists()
+
+
+def test_columnar_tables_equal_the_row_by_row_tables() -> None:
+    """The runner builds its tables from arrays; they must be the rows `game_row` and
+    `player_rows` describe game by game (ties included: several winners share a win)."""
+    from sim.agents.registry import make_agent
+    from sim.play import derive_seed, play_game
+    from sim.tables import game_row, player_rows, results_from_games, results_tables, to_table
+
+    rules = Rules(players=3, max_rounds=1)  # one round: tied scores are common
+    specs = [["random", "greedy", "random"], ["no-bobby(random)", "random", "random"]] * 30
+    played = [play_game(BOARD, rules, [make_agent(s) for s in lineup], derive_seed(3, i))
+              for i, lineup in enumerate(specs)]
+    games = [g for g, _ in played]
+    assert any(len(g.winners()) > 1 for g in games)
+    ids = list(range(100, 100 + len(games)))
+    res = results_from_games(games, [d for _, d in played])
+    g_table, p_table = results_tables(res, "abc", ids, [g.seed for g in games], specs, rules,
+                                      BOARD.name)
+    rows = to_table("games", [game_row(g, "abc", i, BOARD.name) for g, i in zip(games, ids,
+                                                                                  strict=True)])
+    prow = to_table("players", [r for g, i, s in zip(games, ids, specs, strict=True)
+                                for r in player_rows(g, i, s)])
+    assert g_table.equals(rows)
+    assert p_table.equals(prow)

@@ -11,7 +11,6 @@ either path; the differential tests hold the two to that.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,9 +20,10 @@ from sim.agents.registry import make_agent
 from sim.board import Board
 from sim.errors import PortobelloError
 from sim.fast import play as FP
-from sim.fast.layout import END_REASONS, pack
+from sim.fast.layout import pack
 from sim.play import derive_seed
 from sim.rules import Rules
+from sim.tables import Results
 
 LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
 
@@ -60,26 +60,6 @@ def compiled_agent(spec: str) -> tuple[int, np.ndarray, np.ndarray] | None:
 def supports(specs: Sequence[str]) -> bool:
     """Whether every agent of a line-up can play on the compiled path."""
     return all(compiled_agent(s) is not None for s in specs)
-
-
-@dataclass
-class Results:
-    """A batch of finished games as arrays (one row per game; see `sim.fast.play`)."""
-
-    n: int
-    end_code: np.ndarray
-    rounds: np.ndarray
-    turns: np.ndarray
-    baron_square: np.ndarray
-    decisions: np.ndarray
-    scores: np.ndarray  # (games, n)
-    stalls_left: np.ndarray  # (games, n)
-    stats: np.ndarray  # (games, n, 8) in sim.game.STAT_NAMES order
-    logs: list[list[int]] | None
-
-    @property
-    def end_reasons(self) -> list[str | None]:
-        return [END_REASONS[c] for c in self.end_code]
 
 
 class FastGames:

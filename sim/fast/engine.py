@@ -172,7 +172,7 @@ def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int,
     return k, k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_loss(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> int:
     """The points the mover loses crossing `lane` (see `move_cost`)."""
     n = B[N]
@@ -196,7 +196,7 @@ def move_loss(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> int:
     return leaders
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions into `out` in `Game.legal_actions` order; return how many."""
     phase = S[PHASE]
