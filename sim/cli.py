@@ -128,8 +128,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # -- bench -----------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Games and decisions per second on one core, and each agent's own decisions per second
-    (decisions over the seconds spent inside its `choose`, engine time excluded)."""
+    """`portobello bench [agents]`: games and decisions per second on one core, and each
+    agent's own decisions per second (decisions over the seconds spent inside its `choose`,
+    engine time excluded). The other modes are in sim.bench_cli."""
     from sim.agents.timing import TimedAgent
 
     rules = rules_from_args(args, players=args.players)
@@ -234,15 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_flags(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("bench", help="games per second between agents on one core")
-    p.add_argument("--players", type=int, default=None, help="number of players (default 2)")
-    p.add_argument("--games", type=positive_int, default=500)
-    p.add_argument("--agents", default="random", help=agents_help)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--board", default="standard", help="board name or TOML file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_rules_flags(p)
-    p.set_defaults(func=cmd_bench)
+    # `portobello bench [MODE]`: the modes live in sim.bench_cli (`agents`, the default, is
+    # cmd_bench above).
+    importlib.import_module("sim.bench_cli").add_parser(sub, agents_help)
 
     # Commands that live in their own modules register themselves here.
     for module in PLUGIN_COMMANDS:

@@ -1,0 +1,11 @@
+"""`portobello bench load` as a script (same code, same flags): see benchmarks/README.md.
+
+    .venv/bin/python benchmarks/bench_load.py --help
+"""
+
+import sys
+
+from sim.bench_cli import bench_main
+
+if __name__ == "__main__":
+    sys.exit(bench_main("load"))
