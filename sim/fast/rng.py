@@ -101,13 +101,16 @@ def init_by_array(state: np.ndarray, key: np.ndarray) -> None:
     key_length = key.shape[0]
     state[:N] = _INIT_TABLE  # `_init_genrand(state, 19650218)`, computed once
     state[INDEX] = np.uint32(N)
+    # The previous word is carried in a register: each step depends on the last one, so
+    # reloading it from memory would put a store-to-load delay on the critical path.
     i = 1
     j = 0
+    prev = np.uint64(state[0])
     for _ in range(max(N, key_length)):
-        prev = np.uint64(state[i - 1])
-        cur = np.uint64(state[i])
-        cur = (cur ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT1)) + np.uint64(key[j]) + np.uint64(j)
-        state[i] = np.uint32(cur & _MASK32)
+        cur = (np.uint64(state[i]) ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT1)) \
+            + np.uint64(key[j]) + np.uint64(j)
+        prev = cur & _MASK32
+        state[i] = np.uint32(prev)
         i += 1
         j += 1
         if i >= N:
@@ -115,11 +118,11 @@ def init_by_array(state: np.ndarray, key: np.ndarray) -> None:
             i = 1
         if j >= key_length:
             j = 0
+    prev = np.uint64(state[i - 1])
     for _ in range(N - 1):
-        prev = np.uint64(state[i - 1])
-        cur = np.uint64(state[i])
-        cur = (cur ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT2)) - np.uint64(i)
-        state[i] = np.uint32(cur & _MASK32)
+        cur = (np.uint64(state[i]) ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT2)) - np.uint64(i)
+        prev = cur & _MASK32
+        state[i] = np.uint32(prev)
         i += 1
         if i >= N:
             state[0] = state[N - 1]
