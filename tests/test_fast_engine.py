@@ -153,3 +153,33 @@ def test_which_agents_have_a_compiled_twin() -> None:
     assert supports(["random", "no-bobby(random)", "random:move_chance=0.1"])
     assert not supports(["mcts"])
     assert compiled_agent("no-such-agent") is None
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
+    """Step by step: the same legal actions in the same order, and after each action the
+    compiled state equals the reference position converted (every field, every table)."""
+    from sim.fast.convert import state_from_game
+    from sim.fast.engine import apply, legal_actions
+    from sim.fast.layout import LOG_OVERFLOW, LOGN, pack
+
+    board_dict = data.draw(boards())
+    board = board_from_dict(board_dict)
+    rules = rules_from_dict(data.draw(rules_for(board_dict)))
+    game = Game(board, rules, seed=data.draw(st.integers(0, 2**32)))
+    B = pack(board, rules)
+    S = state_from_game(B, game)
+    buf = np.zeros(1024, np.int64)
+    no_log = np.zeros(0, np.int64)
+    pick = data.draw(st.randoms(use_true_random=False))
+    while not game.is_over:
+        legal = game.legal_actions()
+        m = legal_actions(B, S, buf)
+        assert buf[:m].tolist() == legal
+        action = game.sample_chance() if game.is_chance else pick.choice(legal)
+        game.apply(action)
+        apply(B, S, action, no_log)
+        now = state_from_game(B, game)
+        S[LOGN] = S[LOG_OVERFLOW] = 0
+        assert np.array_equal(S, now)
