@@ -290,7 +290,7 @@ class Planner:
             for value, action in tokens.items():
                 out.append(Option(plan[value] + ev.token_delta(st, seat, value), (action,)))
         if not self.restrict.district:
-            for value, neutral in set(game.face_up_tokens(seat)):
+            for value, neutral in dict.fromkeys(game.face_up_tokens(seat)):
                 if neutral or value not in ev.dtokens:
                     continue
                 for d, scored in enumerate(game.district_scored):

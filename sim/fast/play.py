@@ -13,11 +13,14 @@ from numba import njit
 
 from sim.fast import rng as R
 from sim.fast.engine import CHANCE, OVER, apply, new_game, sample_chance
+from sim.fast.evaluate import N_PARAMS as PLANNER_PARAMS
+from sim.fast.evaluate import planner_params
 from sim.fast.layout import (
     BSQ,
     ENDR,
     LOG_OVERFLOW,
     LOGN,
+    ND,
     PHASE,
     ROUND,
     S_SCORES,
@@ -27,11 +30,19 @@ from sim.fast.layout import (
     TURN,
     N,
 )
+from sim.fast.planner import (
+    M_ACTED,
+    M_QTURN,
+    board_fits,
+    choose_planner,
+    memory_size,
+    new_work,
+)
 from sim.fast.random_agent import M_TURN, choose_random
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
-N_PARAMS = 16
-N_MEMORY = 8
+N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)
+N_MEMORY = 8  # per-seat memory slots, plus the planner's queue (see `play_batch`)
 BUF = 1024
 
 # Columns of a result row: then scores[n], stalls_left[n], stats[n * 8].
@@ -43,12 +54,15 @@ def result_width(n: int) -> int:
     return R_HEAD + n * 10
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
-           restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
-           buf2: np.ndarray) -> int:
-    """The action of an agent of `kind` for the seat to move."""
-    return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
+           restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
+           WF: np.ndarray, WI: np.ndarray) -> int:
+    """The action of an agent of `kind` for the seat to move (WF, WI: the planner's work
+    space, `sim.fast.planner.new_work`)."""
+    if kind == KIND_RANDOM:
+        return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
+    return choose_planner(B, S, rng, params, restrict, memory, buf, WF, WI)
 
 
 @njit(cache=True)
@@ -65,7 +79,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     no_log = np.zeros(0, np.int64)
     chance = np.zeros(625, np.uint32)
     rngs = np.zeros((n, 625), np.uint32)
-    memory = np.zeros((n, N_MEMORY), np.int64)
+    memory = np.zeros((n, max(N_MEMORY, memory_size(B[ND]))), np.int64)
+    WF, WI = new_work(B)
+    for a in range(agent_kind.shape[0]):
+        if agent_kind[a] != KIND_RANDOM and not board_fits(B):
+            raise ValueError("a lane is longer than the planner's power table (44 spots)")
     buf = np.zeros(BUF, np.int64)
     buf2 = np.zeros(BUF, np.int64)
     for g in range(g_count):
@@ -74,7 +92,9 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
         for seat in range(n):
             R.seed(rngs[seat], seat_seeds[g, seat])
             memory[seat, :] = 0
-            memory[seat, M_TURN] = -1
+            memory[seat, M_TURN] = -1  # the random agent's turn / the planner's queue turn
+            memory[seat, M_QTURN] = -1
+            memory[seat, M_ACTED] = -1
         log = logs[g] if log_cap > 0 else no_log
         decisions = 0
         while S[PHASE] != OVER:
@@ -84,7 +104,7 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             seat = S[SEAT]
             a = seat_agent[g, seat]
             action = choose(agent_kind[a], B, S, rngs[seat], agent_params[a],
-                            agent_restrict[a], memory[seat], buf, buf2)
+                            agent_restrict[a], memory[seat], buf, buf2, WF, WI)
             apply(B, S, action, log)
             decisions += 1
         row = results[g]
@@ -104,5 +124,14 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
 
 
 def planner_row(agent: object) -> tuple[int, np.ndarray] | None:
-    """(kind, parameters) of a greedy or heuristic agent's compiled twin, or None."""
+    """(kind, parameters) of a greedy or heuristic agent's compiled twin, or None (pass the
+    playing agent, under any restriction wrapper; restrictions are a separate row)."""
+    from sim.agents.greedy import GreedyAgent
+    from sim.agents.heuristic import HeuristicAgent
+
+    if type(agent) is GreedyAgent:
+        return KIND_GREEDY, planner_params(immediate=True, simulate=True, min_gain=0.0)
+    if type(agent) is HeuristicAgent:
+        return KIND_HEURISTIC, planner_params(agent.weights, simulate=agent.simulate,
+                                              min_gain=agent.min_gain)
     return None
