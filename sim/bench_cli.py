@@ -431,6 +431,8 @@ def add_agents_arguments(p: argparse.ArgumentParser, agents_help: str) -> None:
     p.add_argument("--agents", default="random", help=agents_help)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--board", default="standard", help="board name or TOML file")
+    p.add_argument("--engine", choices=["auto", "compiled", "python"], default="auto",
+                   help="auto: the compiled engine when every agent has a compiled version")
     _add_json(p)
     _add_rules_flags(p)
 
@@ -439,6 +441,85 @@ def cmd_agents(args: argparse.Namespace) -> int:
     from sim.cli import cmd_bench
 
     return cmd_bench(args)  # its errors keep their own exit status (as before the modes)
+
+
+# -- mcts -------------------------------------------------------------------------------------
+def add_mcts_arguments(p: argparse.ArgumentParser, agents_help: str) -> None:
+    from sim.cli import _add_rules_flags, positive_int
+
+    p.add_argument("--agent", default="fastmcts:iterations=3000",
+                   help="the searching agent's spec (fastmcts or mcts)")
+    p.add_argument("--players", type=int, default=None, help="number of players (default 2)")
+    p.add_argument("--positions", type=positive_int, default=24,
+                   help="positions searched (taken from heuristic games)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--board", default="standard", help="board name or TOML file")
+    _add_json(p)
+    _add_rules_flags(p)
+
+
+def mcts_positions(board: Any, rules: Any, count: int, seed: int) -> list[Any]:
+    """Decision points of heuristic games, spread over whole games (not chance nodes)."""
+    from sim.agents.registry import make_agent
+    from sim.game import SETUP, Game
+    from sim.play import derive_seed, play_game
+
+    out: list[Any] = []
+    g = 0
+    while len(out) < count:
+        seed_g = derive_seed(seed, "bench-mcts", g)
+        game, _ = play_game(board, rules, [make_agent("heuristic") for _ in
+                                           range(rules.players)], seed_g)
+        assert game.log is not None
+        replay = Game(board, rules, seed=seed_g)
+        for i, action in enumerate(game.log):
+            if i % 23 == 11 and replay.phase != SETUP and len(out) < count:
+                out.append(replay.copy(keep_log=True))
+            replay.apply(action)
+        g += 1
+    return out
+
+
+def cmd_mcts(args: argparse.Namespace) -> int:
+    """Playouts (search iterations) per second of an MCTS agent on one core, over positions
+    of real games; the first search (loading or compiling the code) is timed apart."""
+    from sim.agents.registry import make_agent
+    from sim.board import load_board
+    from sim.cli import rules_from_args
+
+    rules = rules_from_args(args, players=args.players)
+    board = load_board(args.board)
+    rules.check_board(board, source=args.board)
+    agent = make_agent(args.agent)
+    if not hasattr(agent, "last_iterations"):
+        raise BenchError(f"{args.agent} is not a search agent (mcts or fastmcts)")
+    positions = mcts_positions(board, rules, args.positions, args.seed)
+    start = time.perf_counter()
+    agent.reseed(0)
+    agent.choose(positions[0])
+    warm = time.perf_counter() - start
+    iterations, seconds, slowest = 0, 0.0, 0.0
+    for i, game in enumerate(positions):
+        agent.reseed(i)
+        start = time.perf_counter()
+        agent.choose(game)
+        took = time.perf_counter() - start
+        seconds += took
+        slowest = max(slowest, took)
+        iterations += agent.last_iterations
+    out = {"agent": args.agent, "players": rules.players, "positions": len(positions),
+           "playouts": iterations, "seconds": round(seconds, 4),
+           "playouts_per_second": round(iterations / seconds, 1) if seconds else None,
+           "mean_playouts_per_decision": round(iterations / len(positions), 1),
+           "slowest_decision_ms": round(1000 * slowest, 2),
+           "first_decision_seconds": round(warm, 3)}
+    lines = [f"{args.agent}, {rules.players} players, {len(positions)} positions of heuristic "
+             "games, one core",
+             f"  {iterations:,} playouts in {seconds:.2f} s: "
+             f"{out['playouts_per_second']:,} playouts/s "
+             f"({out['mean_playouts_per_decision']} per decision, slowest decision "
+             f"{out['slowest_decision_ms']} ms); first decision {warm:.2f} s"]
+    return emit(args, out, lines)
 
 
 # -- the modes --------------------------------------------------------------------------------
@@ -460,7 +541,8 @@ MODES: dict[str, Mode] = {
                  "and peak memory", add_load_arguments, cmd_load),
     "disk": Mode("bytes per game on disk for each table of a run", add_disk_arguments,
                  cmd_disk),
-    # To come: "mcts" (search speed) and compiled agents; add their Mode entries here.
+    "mcts": Mode("playouts per second of an MCTS agent on one core, over positions of real "
+                 "games", add_mcts_arguments, bad_input_exits_2(cmd_mcts)),
 }
 
 

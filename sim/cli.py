@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from sim.agents.registry import AGENTS, make_agent, split_specs
-from sim.board import load_board
+from sim.board import Board, load_board
 from sim.errors import IllegalActionError, PortobelloError
 from sim.play import derive_seed, play_game
 from sim.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
@@ -137,6 +137,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     board = load_board(args.board)
     rules.check_board(board, source=args.board)
     specs = agent_specs(args.agents, rules.players)
+    engine = getattr(args, "engine", "auto")
+    if engine != "python":
+        from sim.fast.batch import supports
+
+        if supports(specs):
+            return _bench_compiled(args, board, rules, specs)
+        if engine == "compiled":
+            raise PortobelloError(f"no compiled version of {', '.join(specs)} (compiled: "
+                                  "random, greedy, heuristic, restricted or not)",
+                                  field="--engine")
     agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]
     decisions = 0
     start = time.perf_counter()
@@ -178,6 +188,44 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(f"  {spec}: {e['decisions']} decisions in {e['seconds']:.2f} s thinking: "
                   f"{rate if rate is not None else 'n/a'} decisions/s, slowest "
                   f"{e['slowest_decision_ms']} ms")
+    return 0
+
+
+def _bench_compiled(args: argparse.Namespace, board: Board, rules: Rules,
+                    specs: list[str]) -> int:
+    """The agents bench on the compiled engine: seats rotate as in a run, one core."""
+    from sim.fast.batch import FastGames
+
+    fast = FastGames(board, rules, specs)
+    n = rules.players
+    lineups = [[specs[(s + i) % n] for s in range(n)] for i in range(args.games)]
+    seeds = [derive_seed(args.seed, i) for i in range(args.games)]
+    start = time.perf_counter()
+    fast.play(seeds[:1], lineups[:1])  # loads (or compiles) the compiled code
+    warm = time.perf_counter() - start
+    start = time.perf_counter()
+    res = fast.play(seeds, lineups)
+    seconds = time.perf_counter() - start
+    decisions = int(res.decisions.sum())
+    out = {
+        "agents": specs,
+        "players": n,
+        "games": args.games,
+        "engine": "compiled",
+        "seconds": round(seconds, 4),
+        "games_per_second": round(args.games / seconds, 2),
+        "decisions_per_second": round(decisions / seconds, 1),
+        "first_game_seconds": round(warm, 3),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.games} games, {n} players, agents {', '.join(specs)}, compiled engine, "
+              "one core")
+        print(f"  {seconds:.2f} s: {out['games_per_second']:.1f} games/s, "
+              f"{out['decisions_per_second']:.0f} decisions/s "
+              f"({decisions / args.games:.0f} decisions per game); first game (loading or "
+              f"compiling the compiled code) {warm:.2f} s")
     return 0
 
 

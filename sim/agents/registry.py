@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sim.agents.base import BaseAgent
+from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
 from sim.agents.mcts import MCTSAgent
@@ -27,6 +28,7 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "mcts": MCTSAgent,
+    "fastmcts": FastMCTSAgent,
 }
 
 _WRAPPED = re.compile(r"([A-Za-z][\w-]*)\((.*)\)", re.DOTALL)

@@ -1,0 +1,84 @@
+"""The compiled MCTS agent (`fastmcts`): legal, reproducible, and the same search as the
+reference MCTS where the two must agree.
+
+Its strength against the reference MCTS at the same time budget is measured by a
+tournament (README, Performance), not here: a test must not depend on the clock.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.agents.registry import AgentSpecError, make_agent
+from sim.board import load_board
+from sim.game import SETUP, Game
+from sim.play import derive_seed, play_game
+from sim.rules import Rules
+
+STANDARD = load_board("standard")
+
+
+def positions(rules: Rules, seed: int, every: int = 7) -> list[Game]:
+    """Decision points of a heuristic game (no chance nodes, no Bobby placement)."""
+    game, _ = play_game(STANDARD, rules, [make_agent("heuristic") for _ in
+                                          range(rules.players)], seed)
+    assert game.log is not None
+    replay = Game(STANDARD, rules, seed=seed)
+    out = []
+    for i, action in enumerate(game.log):
+        if i % every == 3 and replay.phase != SETUP:
+            out.append(replay.copy(keep_log=True))
+        replay.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_plays_legal_games_and_the_same_seed_gives_the_same_game(players: int) -> None:
+    """Iterations-only budgets make play a function of the seed (play_game validates every
+    action, so an illegal choice would raise)."""
+    rules = Rules(players=players)
+    specs = ["fastmcts:iterations=40"] + ["heuristic"] * (players - 1)
+    seed = derive_seed("fastmcts", players)
+    logs = []
+    for _ in range(2):
+        game, _ = play_game(STANDARD, rules, [make_agent(s) for s in specs], seed)
+        assert game.is_over
+        logs.append(game.log)
+    assert logs[0] == logs[1]
+
+
+def test_one_iteration_takes_the_reference_mcts_choice() -> None:
+    """With one iteration both searches visit the edge of the highest prior (every score
+    is fpu + c x prior), so they choose the same: the heuristic's best option, priced
+    identically by the compiled planner."""
+    rules = Rules(players=2)
+    fast, ref = make_agent("fastmcts:iterations=1"), make_agent("mcts:iterations=1")
+    checked = 0
+    for game in positions(rules, derive_seed("fastmcts", "prior"))[:25]:
+        fast.reseed(1)
+        ref.reseed(1)
+        assert fast.choose(game) == ref.choose(game), f"turn {game.turn}"
+        checked += 1
+    assert checked >= 20
+
+
+def test_searching_more_changes_some_choices() -> None:
+    """The search is not the prior: with 400 iterations some decisions differ from one."""
+    rules = Rules(players=2)
+    few, many = make_agent("fastmcts:iterations=1"), make_agent("fastmcts:iterations=400")
+    differ = 0
+    for game in positions(rules, derive_seed("fastmcts", "search"), every=5)[:30]:
+        few.reseed(2)
+        many.reseed(2)
+        differ += few.choose(game) != many.choose(game)
+    assert differ >= 1
+
+
+@pytest.mark.parametrize(("bad", "reason"), [
+    ("fastmcts:iterations=0", "needs a budget"),
+    ("fastmcts:rollout=smart", "rollout must be one of heuristic, random"),
+    ("fastmcts:returns=money", "returns must be one of margin, rank"),
+    ("fastmcts:width=0", "must be at least 1")])
+def test_bad_parameters_are_refused(bad: str, reason: str) -> None:
+    with pytest.raises(AgentSpecError, match=reason):
+        make_agent(bad)
