@@ -42,6 +42,15 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "little") >> 1
 
 
+def seat_seeds(game_seed: int, players: int) -> list[int]:
+    """`derive_seed(game_seed, "agent", seat)` for every seat: the agents' seeds in a game
+    (the same values, without re-joining the common part for each seat)."""
+    prefix = f"{game_seed}/agent/".encode()
+    blake2b = hashlib.blake2b
+    return [int.from_bytes(blake2b(prefix + str(seat).encode(), digest_size=8).digest(),
+                           "little") >> 1 for seat in range(players)]
+
+
 def play_game(board: Board, rules: Rules, agents: Sequence[BaseAgent], seed: int,
               *, record_events: bool = False, keep_log: bool = True,
               validate: bool = True) -> tuple[Game, int]:
@@ -52,8 +61,8 @@ def play_game(board: Board, rules: Rules, agents: Sequence[BaseAgent], seed: int
     """
     if len(agents) != rules.players:
         raise ValueError(f"{len(agents)} agents for {rules.players} players")
-    for seat, agent in enumerate(agents):
-        agent.reseed(derive_seed(seed, "agent", seat))
+    for agent, agent_seed in zip(agents, seat_seeds(seed, len(agents)), strict=True):
+        agent.reseed(agent_seed)
     game = Game(board, rules, seed=seed, record_events=record_events, keep_log=keep_log)
     decisions = 0
     while not game.is_over:

@@ -183,3 +183,11 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
         now = state_from_game(B, game)
         S[LOGN] = S[LOG_OVERFLOW] = 0
         assert np.array_equal(S, now)
+
+
+def test_seat_seeds_are_derive_seed() -> None:
+    from sim.play import seat_seeds
+
+    for game_seed in (0, 7, 2**63 - 1, derive_seed("x", 1)):
+        assert seat_seeds(game_seed, 4) == [derive_seed(game_seed, "agent", p)
+                                            for p in range(4)]

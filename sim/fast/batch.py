@@ -21,7 +21,7 @@ from sim.board import Board
 from sim.errors import PortobelloError
 from sim.fast import play as FP
 from sim.fast.layout import pack
-from sim.play import derive_seed
+from sim.play import seat_seeds
 from sim.rules import Rules
 from sim.tables import Results
 
@@ -87,11 +87,10 @@ class FastGames:
         n = self.rules.players
         g = len(seeds)
         game_seeds = np.array(seeds, np.int64)
-        seat_seeds = np.array([[derive_seed(s, "agent", p) for p in range(n)] for s in seeds],
-                              np.int64).reshape(g, n)
+        per_seat = np.array([seat_seeds(s, n) for s in seeds], np.int64).reshape(g, n)
         seat_agent = np.array([[self.index[s] for s in lineup] for lineup in lineups],
                               np.int64).reshape(g, n)
-        res, logs = FP.play_batch(self.B, game_seeds, seat_seeds, seat_agent, self.kinds,
+        res, logs = FP.play_batch(self.B, game_seeds, per_seat, seat_agent, self.kinds,
                                   self.params, self.restrict, LOG_START if keep_log else 0)
         h = FP.R_HEAD
         out_logs = None
@@ -101,7 +100,7 @@ class FastGames:
             long = np.flatnonzero(res[:, FP.R_OVERFLOW])
             while long.size:  # the same games again (same seeds, same play) with more room
                 cap *= 4
-                res2, more = FP.play_batch(self.B, game_seeds[long], seat_seeds[long],
+                res2, more = FP.play_batch(self.B, game_seeds[long], per_seat[long],
                                            seat_agent[long], self.kinds, self.params,
                                            self.restrict, cap)
                 for j, i in enumerate(long):

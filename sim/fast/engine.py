@@ -143,7 +143,7 @@ def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:
 
 
 # -- queries ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int,
               gainers: np.ndarray) -> tuple[int, int]:
     """(points the mover loses, number of seats in `gainers` that gain 1 point each)."""
@@ -172,7 +172,7 @@ def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int,
     return k, k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def move_loss(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> int:
     """The points the mover loses crossing `lane` (see `move_cost`)."""
     n = B[N]
@@ -196,7 +196,7 @@ def move_loss(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> int:
     return leaders
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions into `out` in `Game.legal_actions` order; return how many."""
     phase = S[PHASE]
@@ -279,7 +279,7 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_chance(S: np.ndarray, chance_rng: np.ndarray) -> int:
     """`Game.sample_chance`: a customer drawn from the bag with the game's generator."""
     c = S[BAG1]
@@ -288,7 +288,7 @@ def sample_chance(S: np.ndarray, chance_rng: np.ndarray) -> int:
 
 
 # -- the trusted door ----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log(S: np.ndarray, log: np.ndarray, action: int) -> None:
     if S[LOGN] < log.shape[0]:
         log[S[LOGN]] = action
@@ -297,7 +297,7 @@ def _log(S: np.ndarray, log: np.ndarray, action: int) -> None:
         S[LOG_OVERFLOW] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(B: np.ndarray, S: np.ndarray, action: int, log: np.ndarray) -> None:
     """`Game.apply`: a legal action, unchecked; logged into `log` (a record's actions) when
     `log` has room (an empty log array keeps none)."""
@@ -333,7 +333,7 @@ def apply(B: np.ndarray, S: np.ndarray, action: int, log: np.ndarray) -> None:
         S[PHASE] = TURN_START
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_token(B: np.ndarray, S: np.ndarray, value: int, neutral: int) -> None:
     t = B[T]
     lo = S[SEAT] * t
@@ -345,7 +345,7 @@ def _play_token(B: np.ndarray, S: np.ndarray, value: int, neutral: int) -> None:
     S[PHASE] = ACTIONS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score_district(B: np.ndarray, S: np.ndarray, value: int, district: int) -> None:
     seat = S[SEAT]
     n = B[N]
@@ -375,7 +375,7 @@ def _score_district(B: np.ndarray, S: np.ndarray, value: int, district: int) -> 
     _end_turn(B, S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
     seat = S[SEAT]
     c = S[B[S_LC] + lane]
@@ -397,7 +397,7 @@ def _place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
         S[ENDR] = LAST_STALL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw(B: np.ndarray, S: np.ndarray, forced: int, log: np.ndarray) -> None:
     S[ACT] -= 1
     if B[KNOWN]:
@@ -413,7 +413,7 @@ def _draw(B: np.ndarray, S: np.ndarray, forced: int, log: np.ndarray) -> None:
         S[PHASE] = CHANCE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reveal(S: np.ndarray, customer: int) -> None:
     S[BAG1 + customer - 1] -= 1
     S[CLEFT] -= 1
@@ -421,7 +421,7 @@ def _reveal(S: np.ndarray, customer: int) -> None:
     S[PHASE] = PLACE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _place_customer(B: np.ndarray, S: np.ndarray, square: int) -> None:
     seat = S[SEAT]
     customer = S[PEND]
@@ -440,7 +440,7 @@ def _place_customer(B: np.ndarray, S: np.ndarray, square: int) -> None:
         _score_lanes_at(B, S, baron_square)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
     sqc = B[S_SQC]
     for i in range(B[B[O_SQS] + square], B[B[O_SQS] + square + 1]):
@@ -451,7 +451,7 @@ def _score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
             _score_lane(B, S, lane, LANE_POINTS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _score_lane(B: np.ndarray, S: np.ndarray, lane: int, stat: int) -> None:
     sqc = B[S_SQC]
     mult = B[B[O_MULT] + S[sqc + B[B[O_EA] + lane]] * 4 + S[sqc + B[B[O_EB] + lane]]]
@@ -475,7 +475,7 @@ def _score_lane(B: np.ndarray, S: np.ndarray, lane: int, stat: int) -> None:
     S[NSCL] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_bobby(B: np.ndarray, S: np.ndarray, district: int) -> None:
     seat = S[SEAT]
     bobby = S[BOBBY]
@@ -502,7 +502,7 @@ def _move_bobby(B: np.ndarray, S: np.ndarray, district: int) -> None:
     S[BOBBY] = district
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_turn(B: np.ndarray, S: np.ndarray) -> None:
     seat = S[SEAT]
     t = B[T]
@@ -532,7 +532,7 @@ def _end_turn(B: np.ndarray, S: np.ndarray) -> None:
     S[PHASE] = TURN_START
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(B: np.ndarray, S: np.ndarray) -> None:
     baron = S[BSQ]
     if baron >= 0:

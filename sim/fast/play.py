@@ -77,8 +77,10 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     results = np.zeros((g_count, R_HEAD + n * 10), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
     no_log = np.zeros(0, np.int64)
-    chance = np.zeros(625, np.uint32)
-    rngs = np.zeros((n, 625), np.uint32)
+    # Generators: the seats' (rows 0..n-1) and the game's own for chance (row n).
+    rngs = np.zeros((n + 1, 625), np.uint32)
+    chance = rngs[n]
+    seeds = np.zeros(n + 1, np.int64)
     memory = np.zeros((n, max(N_MEMORY, memory_size(B[ND]))), np.int64)
     WF, WI = new_work(B)
     for a in range(agent_kind.shape[0]):
@@ -87,10 +89,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     buf = np.zeros(BUF, np.int64)
     buf2 = np.zeros(BUF, np.int64)
     for g in range(g_count):
-        R.seed(chance, game_seeds[g])
+        seeds[:n] = seat_seeds[g]
+        seeds[n] = game_seeds[g]
+        R.seed_rows(rngs, seeds, n + 1)
         S = new_game(B, chance)
         for seat in range(n):
-            R.seed(rngs[seat], seat_seeds[g, seat])
             memory[seat, :] = 0
             memory[seat, M_TURN] = -1  # the random agent's turn / the planner's queue turn
             memory[seat, M_QTURN] = -1

@@ -31,7 +31,7 @@ P_MOVE_CHANCE, P_MAX_MOVES = 0, 1
 M_MOVES, M_TURN = 0, 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> bool:
     """`Restrictions.allows`."""
     k = action >> SHIFT
@@ -46,7 +46,7 @@ def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> b
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndarray) -> int:
     """`BaseAgent.legal_actions`: the legal actions minus the restricted ones."""
     m = legal_actions(B, S, out)
@@ -65,7 +65,7 @@ def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndar
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
                   restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
                   buf2: np.ndarray) -> int:

@@ -151,6 +151,71 @@ def seed(state: np.ndarray, s: int) -> None:
 
 
 @numba.njit(cache=True)
+def _seed_pair(a: np.ndarray, b: np.ndarray, sa: int, sb: int) -> None:
+    """`seed(a, sa)` and `seed(b, sb)` stepped side by side (non-negative seeds)."""
+    ua, ub = np.uint64(sa), np.uint64(sb)
+    ka0, ka1 = ua & _MASK32, ua >> _S32
+    kb0, kb1 = ub & _MASK32, ub >> _S32
+    ma = _U1 if ka1 != _U0 else _U0  # key index mask: key length 1 or 2
+    mb = _U1 if kb1 != _U0 else _U0
+    a[:N] = _INIT_TABLE
+    b[:N] = _INIT_TABLE
+    pa = np.uint64(a[0])
+    pb = np.uint64(b[0])
+    i = 1
+    for t in range(N):  # max(N, key length) steps
+        ja = np.uint64(t) & ma
+        jb = np.uint64(t) & mb
+        ca = (np.uint64(a[i]) ^ ((pa ^ (pa >> _S30)) * _ARRAY_MULT1)) \
+            + (ka1 if ja else ka0) + ja
+        cb = (np.uint64(b[i]) ^ ((pb ^ (pb >> _S30)) * _ARRAY_MULT1)) \
+            + (kb1 if jb else kb0) + jb
+        pa = ca & _MASK32
+        pb = cb & _MASK32
+        a[i] = np.uint32(pa)
+        b[i] = np.uint32(pb)
+        i += 1
+        if i >= N:
+            a[0] = a[N - 1]
+            b[0] = b[N - 1]
+            i = 1
+    pa = np.uint64(a[i - 1])
+    pb = np.uint64(b[i - 1])
+    for _ in range(N - 1):
+        ui = np.uint64(i)
+        ca = (np.uint64(a[i]) ^ ((pa ^ (pa >> _S30)) * _ARRAY_MULT2)) - ui
+        cb = (np.uint64(b[i]) ^ ((pb ^ (pb >> _S30)) * _ARRAY_MULT2)) - ui
+        pa = ca & _MASK32
+        pb = cb & _MASK32
+        a[i] = np.uint32(pa)
+        b[i] = np.uint32(pb)
+        i += 1
+        if i >= N:
+            a[0] = a[N - 1]
+            b[0] = b[N - 1]
+            i = 1
+    a[0] = np.uint32(0x80000000)
+    b[0] = np.uint32(0x80000000)
+    a[INDEX] = np.uint32(N)
+    b[INDEX] = np.uint32(N)
+
+
+@numba.njit(cache=True)
+def seed_rows(states: np.ndarray, seeds: np.ndarray, k: int) -> None:
+    """`seed(states[g], seeds[g])` for rows g < k (non-negative int64 seeds), two at a time.
+
+    Seeding is one long chain of dependent multiplications; stepping two chains side by
+    side lets the processor overlap them, so two generators cost little more than one.
+    """
+    g = 0
+    while g + 1 < k:
+        _seed_pair(states[g], states[g + 1], seeds[g], seeds[g + 1])
+        g += 2
+    if g < k:
+        seed(states[g], seeds[g])
+
+
+@numba.njit(cache=True)
 def _twist(state: np.ndarray) -> None:
     """Regenerate the 624 words (the first half of CPython's `genrand_uint32`)."""
     for kk in range(N - M):
