@@ -29,9 +29,14 @@ demo: $(STAMP)
 	$(BIN)/portobello study data/studies/customer-order.toml --games $(DEMO_GAMES) \
 		--jobs $(DEMO_JOBS) --out data/runs/studies/customer-order-demo --quiet
 
+# The speed and size figures of README "Performance" (a few minutes; see benchmarks/).
 bench: $(STAMP)
-	$(BIN)/portobello bench --games 2000 --players 2
-	$(BIN)/portobello bench --games 2000 --players 4
+	$(BIN)/portobello bench --games 30000 --players 2
+	$(BIN)/portobello bench --games 30000 --players 4
+	$(BIN)/portobello bench --games 4000 --players 3 --agents heuristic
+	$(BIN)/portobello bench mcts --agent fastmcts:iterations=3000
+	$(BIN)/portobello bench simulate --agents heuristic --players 3 --games 40000 --jobs-list 1,2
+	$(BIN)/portobello bench load --games 1000000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

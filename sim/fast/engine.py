@@ -143,38 +143,10 @@ def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:
 
 
 # -- queries ------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int,
-              gainers: np.ndarray) -> tuple[int, int]:
-    """(points the mover loses, number of seats in `gainers` that gain 1 point each)."""
-    n = B[N]
-    base = B[S_LSEAT] + lane * n
-    most = 0
-    for p in range(n):
-        if S[base + p] > most:
-            most = S[base + p]
-    if most == 0:
-        return 1, 0
-    leaders = 0
-    for p in range(n):
-        if S[base + p] == most:
-            leaders += 1
-    if S[base + mover] == most:
-        if leaders == 1:
-            return 0, 0
-        if B[PAY_BANK]:
-            return 1, 0
-    k = 0
-    for p in range(n):
-        if p != mover and S[base + p] == most:
-            gainers[k] = p
-            k += 1
-    return k, k
-
-
 @njit(cache=True, inline="always", _nrt=False)
-def move_loss(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> int:
-    """The points the mover loses crossing `lane` (see `move_cost`)."""
+def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> tuple[int, int, int]:
+    """`Game.move_cost`: (points the mover loses crossing `lane`, how many seats gain 1 point
+    each, the lane's largest stall count: the gainers are the other seats with that many)."""
     n = B[N]
     base = B[S_LSEAT] + lane * n
     most = 0
@@ -182,18 +154,18 @@ def move_loss(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> int:
         if S[base + p] > most:
             most = S[base + p]
     if most == 0:
-        return 1
+        return 1, 0, 0
     leaders = 0
     for p in range(n):
         if S[base + p] == most:
             leaders += 1
     if S[base + mover] == most:
         if leaders == 1:
-            return 0
+            return 0, 0, most
         if B[PAY_BANK]:
-            return 1
-        return leaders - 1
-    return leaders
+            return 1, 0, most
+        return leaders - 1, leaders - 1, most
+    return leaders, leaders, most
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -224,7 +196,7 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
         neg = B[NEG]
         score = S[B[S_SCORES] + seat]
         for i in range(B[B[O_DNS] + bobby], B[B[O_DNS] + bobby + 1]):
-            if neg or move_loss(B, S, B[B[O_DNL] + i], seat) <= score:
+            if neg or move_cost(B, S, B[B[O_DNL] + i], seat)[0] <= score:
                 out[k] = K_MOVE_BOBBY << SHIFT | B[B[O_DND] + i]
                 k += 1
         out[k] = END
@@ -486,19 +458,15 @@ def _move_bobby(B: np.ndarray, S: np.ndarray, district: int) -> None:
             break
     n = B[N]
     base = B[S_LSEAT] + lane * n
-    loss = move_loss(B, S, lane, seat)
+    loss, gainers, most = move_cost(B, S, lane, seat)
     if loss:
         S[B[S_SCORES] + seat] -= loss
         S[B[S_STATS] + seat * N_STATS + BOBBY_PAID] += loss
-        most = 0
+    if gainers:
         for p in range(n):
-            if S[base + p] > most:
-                most = S[base + p]
-        if most > 0 and not (S[base + seat] == most and B[PAY_BANK]):
-            for p in range(n):
-                if p != seat and S[base + p] == most:
-                    S[B[S_SCORES] + p] += 1
-                    S[B[S_STATS] + p * N_STATS + BOBBY_RECEIVED] += 1
+            if p != seat and S[base + p] == most:
+                S[B[S_SCORES] + p] += 1
+                S[B[S_STATS] + p * N_STATS + BOBBY_RECEIVED] += 1
     S[BOBBY] = district
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from sim.agents.evaluate import STALLS_PER_TURN, Weights
-from sim.fast.engine import BARON
+from sim.fast.engine import BARON, move_cost
 from sim.fast.layout import (
     BAG1,
     BAG2,
@@ -58,7 +58,6 @@ from sim.fast.layout import (
     O_SQL,
     O_SQS,
     O_STACK,
-    PAY_BANK,
     S_DSC,
     S_LC,
     S_LDIR,
@@ -759,27 +758,7 @@ def move_margin(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
     reference's left-to-right `sum(delta) - delta[seat]` is exactly k and its margin is
     exactly `(0.0 - loss) - rival * k / (n - 1)`, computed here without the list."""
     n = B[N]
-    base = B[S_LSEAT] + lane * n
-    most = 0
-    for p in range(n):
-        if S[base + p] > most:
-            most = S[base + p]
-    if most == 0:
-        loss, k = 1, 0
-    else:
-        leaders = 0
-        for p in range(n):
-            if S[base + p] == most:
-                leaders += 1
-        if S[base + seat] == most:
-            if leaders == 1:
-                loss, k = 0, 0
-            elif B[PAY_BANK]:
-                loss, k = 1, 0
-            else:
-                loss, k = leaders - 1, leaders - 1
-        else:
-            loss, k = leaders, leaders
+    loss, k, _ = move_cost(B, S, lane, seat)
     mover = 0.0 - loss
     if n == 1:
         return mover, loss
