@@ -166,6 +166,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         "agents": specs,
         "players": rules.players,
         "games": args.games,
+        "engine": "python",
         "seconds": round(seconds, 4),
         "games_per_second": round(args.games / seconds, 2),
         "decisions_per_second": round(decisions / seconds, 1),

@@ -133,6 +133,24 @@ def test_plain_bench_is_the_agents_mode(capsys: pytest.CaptureFixture[str]) -> N
     assert a["agents"] == b["agents"] == ["random", "random"]
 
 
+def test_mcts_playouts_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """Iterations-only budgets: every searched decision runs exactly that many playouts, so
+    the total is a multiple of it and the rate is total over seconds."""
+    out = _json(capsys, ["bench", "mcts", "--agent", "fastmcts:iterations=7", "--positions",
+                         "4", "--json"])
+    assert out["positions"] == 4 and out["playouts"] % 7 == 0 and 0 < out["playouts"] <= 28
+    assert out["playouts_per_second"] == pytest.approx(out["playouts"] / out["seconds"],
+                                                       rel=0.01)
+
+
+def test_agents_mode_says_which_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    fast = _json(capsys, ["bench", "--games", "20", "--players", "3", "--json"])
+    ref = _json(capsys, ["bench", "--games", "20", "--players", "3", "--engine", "python",
+                         "--json"])
+    assert (fast["engine"], ref["engine"]) == ("compiled", "python") and "per_agent" in ref
+    assert fast["games"] == ref["games"] == 20
+
+
 def test_every_script_is_a_wrapper_of_a_mode() -> None:
     scripts = sorted((REPO / "benchmarks").glob("bench_*.py"))
     assert scripts
@@ -201,6 +219,10 @@ def _bad_cases(tmp: Path, run: Path) -> dict[str, tuple[list[str], str]]:
                                "unknown agent 'nosuch'"),
         "simulate-bad-players": (["simulate", "--players", "9", "--games", "2"], "players"),
         "unknown-mode": (["nosuch"], "invalid choice: 'nosuch'"),
+        "mcts-not-a-search": (["mcts", "--agent", "greedy", "--positions", "1"],
+                              "greedy is not a search agent"),
+        "mcts-bad-agent": (["mcts", "--agent", "fastmcts:iterations=0", "--positions", "1"],
+                           "needs a budget"),
     }
 
 
