@@ -139,8 +139,9 @@ def test_mcts_playouts_add_up(capsys: pytest.CaptureFixture[str]) -> None:
     out = _json(capsys, ["bench", "mcts", "--agent", "fastmcts:iterations=7", "--positions",
                          "4", "--json"])
     assert out["positions"] == 4 and out["playouts"] % 7 == 0 and 0 < out["playouts"] <= 28
+    # `seconds` is printed to 0.1 ms, so the rate agrees with it to a few percent.
     assert out["playouts_per_second"] == pytest.approx(out["playouts"] / out["seconds"],
-                                                       rel=0.01)
+                                                       rel=0.05)
 
 
 def test_agents_mode_says_which_engine(capsys: pytest.CaptureFixture[str]) -> None:
