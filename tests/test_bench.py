@@ -136,9 +136,9 @@ def test_plain_bench_is_the_agents_mode(capsys: pytest.CaptureFixture[str]) -> N
 def test_mcts_playouts_add_up(capsys: pytest.CaptureFixture[str]) -> None:
     """Iterations-only budgets: every searched decision runs exactly that many playouts, so
     the total is a multiple of it and the rate is total over seconds."""
-    out = _json(capsys, ["bench", "mcts", "--agent", "fastmcts:iterations=7", "--positions",
-                         "4", "--json"])
-    assert out["positions"] == 4 and out["playouts"] % 7 == 0 and 0 < out["playouts"] <= 28
+    out = _json(capsys, ["bench", "mcts", "--agent", "fastmcts:iterations=60", "--positions",
+                         "6", "--json"])
+    assert out["positions"] == 6 and out["playouts"] % 60 == 0 and 0 < out["playouts"] <= 360
     # `seconds` is printed to 0.1 ms, so the rate agrees with it to a few percent.
     assert out["playouts_per_second"] == pytest.approx(out["playouts"] / out["seconds"],
                                                        rel=0.05)
