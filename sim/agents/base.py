@@ -57,6 +57,40 @@ class Restrictions:
 NO_RESTRICTIONS = Restrictions()
 
 
+class Plan:
+    """An option being carried out over several decisions: its steps still to take (Bobby
+    moves before the stall they lead to) within the turn it was chosen in, and the last turn
+    in which the agent placed a stall or drew a customer (a turn is not passed idle)."""
+
+    __slots__ = ("acted_turn", "broken", "steps", "turn")
+
+    def __init__(self) -> None:
+        self.steps: list[Action] = []
+        self.turn = -1
+        self.acted_turn = -1
+        self.broken = False  # the last queued step no longer applied
+
+    def next_step(self, game: Game) -> Action | None:
+        """The next queued step while it still applies (same turn, still legal); None
+        otherwise, and the rest is dropped (`broken` says whether a step was dropped)."""
+        self.broken = False
+        if self.steps and self.turn == game.turn and game.phase == ACTIONS:
+            action = self.steps.pop(0)
+            if action in game.legal_actions():
+                return action
+            self.broken = True
+        self.steps = []
+        return None
+
+    def start(self, game: Game, steps: tuple[Action, ...] | list[Action]) -> Action:
+        """Take an option's first step now and queue the others for this turn."""
+        if steps[-1] >> A.SHIFT in (A.PLACE_STALL, A.DRAW_CUSTOMER):
+            self.acted_turn = game.turn
+        self.steps = list(steps[1:])
+        self.turn = game.turn
+        return steps[0]
+
+
 @runtime_checkable
 class Agent(Protocol):
     """Anything with a name, a seeded generator and `choose`."""

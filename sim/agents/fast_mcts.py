@@ -18,8 +18,8 @@ from typing import Any
 
 from sim import actions as A
 from sim.actions import Action
-from sim.agents.base import BaseAgent
-from sim.game import ACTIONS, SETUP, Game
+from sim.agents.base import BaseAgent, Plan
+from sim.game import SETUP, Game
 
 CLOCKS = {"wall": _time.perf_counter, "cpu": _time.process_time}
 RETURNS = ("margin", "rank")
@@ -51,9 +51,7 @@ class FastMCTSAgent(BaseAgent):
         self.rollout, self.expand, self.tree_sim = rollout, expand, tree_sim
         self.rollout_sim, self.clock, self.chunk, self.nodes = rollout_sim, clock, chunk, nodes
         super().__init__(seed, spec)
-        self._queue: list[Action] = []
-        self._queue_turn = -1
-        self._acted_turn = -1
+        self._plan = Plan()
         self._tools: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._state: Any = None  # the compiled generator, seeded on first use
         self._seed: int | str | None = seed
@@ -61,7 +59,7 @@ class FastMCTSAgent(BaseAgent):
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._queue, self._queue_turn, self._acted_turn = [], -1, -1
+        self._plan = Plan()
         self._seed, self._state = seed, None
 
     def _generator(self) -> Any:
@@ -111,11 +109,10 @@ class FastMCTSAgent(BaseAgent):
         return t
 
     def choose(self, game: Game) -> Action:
-        if self._queue and self._queue_turn == game.turn and game.phase == ACTIONS:
-            action = self._queue.pop(0)
-            if action in game.legal_actions():
-                return action
-        self._queue = []
+        plan = self._plan
+        action = plan.next_step(game)
+        if action is not None:
+            return action
         from sim.fast import mcts as M
         from sim.fast import rng as R
         from sim.fast.convert import state_from_game
@@ -128,7 +125,7 @@ class FastMCTSAgent(BaseAgent):
         S = state_from_game(t["B"], game)
         tree = t["tree"]
         k = M.begin(t["B"], S, tree, t["P_root"], t["Rs_me"], t["WF"], t["WI"], rng,
-                    t["settings"], self._acted_turn != game.turn)
+                    t["settings"], plan.acted_turn != game.turn)
         done = 0
         if k > 1:
             now = CLOCKS[self.clock]
@@ -147,8 +144,4 @@ class FastMCTSAgent(BaseAgent):
         e = M.best(tree)
         first = tree[2][e, M.ESTEP0]
         steps = [int(a) for a in tree[4][first:first + tree[2][e, M.ENSTEPS]]]
-        if steps[-1] >> A.SHIFT in (A.PLACE_STALL, A.DRAW_CUSTOMER):
-            self._acted_turn = game.turn
-        self._queue = steps[1:]
-        self._queue_turn = game.turn
-        return steps[0]
+        return plan.start(game, steps)

@@ -32,7 +32,7 @@ import time as _time
 
 from sim import actions as A
 from sim.actions import Action
-from sim.agents.base import BaseAgent, Restrictions
+from sim.agents.base import BaseAgent, Plan, Restrictions
 from sim.agents.evaluate import Evaluator, Weights
 from sim.agents.planning import Option, Planner
 from sim.board import Board
@@ -84,17 +84,15 @@ class MCTSAgent(BaseAgent):
         self.rollout = rollout
         self.clock = clock
         self.rollout_sim = rollout_sim
-        self._queue: list[Action] = []
-        self._queue_turn = -1
+        self._plan = Plan()
         self._kept: tuple[Node, int, Action] | None = None
-        self._acted_turn = -1  # the last turn in which this agent placed something
         self._tools: dict[tuple[Board, Rules, Restrictions],
                           tuple[Planner, Planner, Planner, Planner]] = {}
         self.last_iterations = 0
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._queue, self._queue_turn, self._kept, self._acted_turn = [], -1, None, -1
+        self._plan, self._kept = Plan(), None
 
     # -- tools ------------------------------------------------------------------------------
     def tools(self, game: Game) -> tuple[Planner, Planner, Planner, Planner]:
@@ -115,12 +113,12 @@ class MCTSAgent(BaseAgent):
 
     # -- the decision -----------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
-        if self._queue and self._queue_turn == game.turn and game.phase == ACTIONS:
-            action = self._queue.pop(0)
-            if action in game.legal_actions():
-                return action
+        plan = self._plan
+        action = plan.next_step(game)
+        if action is not None:
+            return action
+        if plan.broken:
             self._kept = None  # not where the plan expected: search afresh
-        self._queue = []
         if game.phase == SETUP:
             legal = self.legal_actions(game)
             return legal[self.rng.randrange(len(legal))]
@@ -128,7 +126,7 @@ class MCTSAgent(BaseAgent):
         root = self._reused_root(game)
         self._expand(root, game, me)
         assert root.options is not None
-        if game.phase == ACTIONS and self._acted_turn != game.turn and \
+        if game.phase == ACTIONS and plan.acted_turn != game.turn and \
                 any(o.kind != A.END_TURN for o in root.options):
             # A turn is not passed idle while an action is open (see Planner.turn_step).
             keep = [i for i, o in enumerate(root.options) if o.kind != A.END_TURN]
@@ -141,14 +139,10 @@ class MCTSAgent(BaseAgent):
         else:
             best = 0
         option = root.options[best]
-        if option.kind in (A.PLACE_STALL, A.DRAW_CUSTOMER):
-            self._acted_turn = game.turn
-        self._queue = list(option.steps[1:])
-        self._queue_turn = game.turn
         last = option.steps[-1]
         child = root.children.get(last)
         self._kept = (child, game.turn, last) if child is not None and self.reuse else None
-        return option.steps[0]
+        return plan.start(game, option.steps)
 
     def _rank(self, node: Node, i: int) -> tuple[int, float, float]:
         """Most visits, then best mean value, then best prior."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sim import actions as A
 from sim.actions import Action
-from sim.agents.base import NO_RESTRICTIONS, BaseAgent, Restrictions
+from sim.agents.base import NO_RESTRICTIONS, BaseAgent, Plan, Restrictions
 from sim.agents.evaluate import Evaluator, State
 from sim.board import Board
 from sim.game import ACTIONS, PLACE, SETUP, TURN_START, Game
@@ -343,14 +343,12 @@ class PlannerAgent(BaseAgent):
 
     def __init__(self, seed: int | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
-        self._queue: list[Action] = []
-        self._queue_turn = -1
-        self._acted_turn = -1  # the last turn in which this agent placed something
+        self._plan = Plan()
         self._planners: dict[tuple[Board, Rules, Restrictions], Planner] = {}
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._queue, self._queue_turn, self._acted_turn = [], -1, -1
+        self._plan = Plan()
 
     def make_planner(self, game: Game) -> Planner:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -364,15 +362,9 @@ class PlannerAgent(BaseAgent):
         return p
 
     def choose(self, game: Game) -> Action:
-        if self._queue and self._queue_turn == game.turn and game.phase == ACTIONS:
-            action = self._queue.pop(0)
-            if action in game.legal_actions():
-                return action
-        self._queue = []
-        option = self.planner(game).step(game, self.rng,
-                                         must_act=self._acted_turn != game.turn)
-        if option.kind in (A.PLACE_STALL, A.DRAW_CUSTOMER):
-            self._acted_turn = game.turn
-        self._queue = list(option.steps[1:])
-        self._queue_turn = game.turn
-        return option.steps[0]
+        plan = self._plan
+        action = plan.next_step(game)
+        if action is not None:
+            return action
+        option = self.planner(game).step(game, self.rng, must_act=plan.acted_turn != game.turn)
+        return plan.start(game, option.steps)
