@@ -11,6 +11,7 @@ and the same command resumes it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import hashlib
 import io
@@ -48,6 +49,20 @@ class RunError(PortobelloError):
 
 
 # -- configuration -----------------------------------------------------------------------------
+@functools.cache
+def play_code_hash() -> str:
+    """A hash of the sources that decide how games are played: rules, engine, agents and
+    the compiled path."""
+    root = Path(__file__).parent
+    files = [root / name for name in ("actions.py", "board.py", "game.py", "play.py",
+                                      "rules.py")]
+    files += sorted((root / "agents").glob("*.py")) + sorted((root / "fast").glob("*.py"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
 @dataclass(frozen=True)
 class RunConfig:
     """Everything that decides a run's tables (not how it is executed)."""
@@ -92,9 +107,11 @@ class RunConfig:
         return derive_seed(self.seed, "game", game_id)
 
     def identity(self) -> dict[str, Any]:
-        """The fields a resumed run must share with the run already in the folder."""
+        """The fields a resumed run must share with the run already in the folder (the code
+        that plays the games too: a run finished by other code would mix two programs)."""
         return {
             "board_hash": self.board.content_hash,
+            "play_code": play_code_hash(),
             "rules": self.rules.to_dict(),
             "agents": list(self.agents),
             "games": self.games,
@@ -111,7 +128,8 @@ class RunConfig:
 
     def payload(self) -> dict[str, Any]:
         """Plain data a worker rebuilds the configuration from (cheap to send)."""
-        data = {k: v for k, v in self.identity().items() if k != "board_hash"}
+        data = {k: v for k, v in self.identity().items() if k not in ("board_hash",
+                                                                       "play_code")}
         return data | {"board": self.board.to_dict(), "board_ref": self.board_ref}
 
     @staticmethod

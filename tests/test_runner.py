@@ -241,3 +241,19 @@ def test_columnar_tables_equal_the_row_by_row_tables() -> None:
                                 for r in player_rows(g, i, s)])
     assert g_table.equals(rows)
     assert p_table.equals(prow)
+
+
+def test_a_run_played_by_other_code_is_not_resumed(tmp_path: Path) -> None:
+    """Finishing a run with changed rules, engine or agents would mix the games of two
+    programs: the folder is refused, naming the code, and nothing in it changes."""
+    out = tmp_path / "r"
+    Run(config(games=50), out).execute(quiet=True)
+    manifest = out / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["identity"]["play_code"] = "0123456789abcdef"
+    manifest.write_text(json.dumps(data))
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with pytest.raises(RunError, match=r"different configuration.*play_code: folder has "
+                                       r"'0123456789abcdef'"):
+        Run(config(games=50), out).execute(quiet=True)
+    assert before == {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
