@@ -145,8 +145,8 @@ _WORKER_CACHE: dict[str, tuple[RunConfig, dict[str, Any], Any]] = {}
 ENGINES = ("auto", "compiled", "python")
 
 
-def fast_games(config: RunConfig, engine: str = "auto") -> Any:
-    """The compiled player of a run's line-up (`sim.fast`), or None for the reference one.
+def compiled_engine(config: RunConfig, engine: str = "auto") -> bool:
+    """Whether a run plays on the compiled path (`sim.fast`) or the reference one.
 
     `auto` takes the compiled path whenever every agent has a compiled twin; both paths
     give the same games (the differential tests hold them to it)."""
@@ -154,24 +154,30 @@ def fast_games(config: RunConfig, engine: str = "auto") -> Any:
         raise RunError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})",
                        field="--engine")
     if engine == "python":
-        return None
-    from sim.fast.batch import FastGames, supports
+        return False
+    from sim.fast.batch import supports
 
-    if not supports(config.agents):
-        if engine == "compiled":
-            raise RunError("no compiled version of some of these agents: "
-                           f"{', '.join(config.agents)} (compiled: random, greedy, heuristic "
-                           "and their restricted forms)", field="--engine")
-        return None
-    return FastGames(config.board, config.rules, config.agents)
+    if supports(config.agents):
+        return True
+    if engine == "compiled":
+        raise RunError("no compiled version of some of these agents: "
+                       f"{', '.join(config.agents)} (compiled: random, greedy, heuristic "
+                       "and their restricted forms)", field="--engine")
+    return False
 
 
 def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, dict[str, Any], Any]:
     key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     if key not in _WORKER_CACHE:
         config = RunConfig.from_payload(payload)
-        fast = fast_games(config, payload.get("engine", "auto"))
-        agents = {} if fast else {spec: make_agent(spec) for spec in set(config.agents)}
+        fast: Any = None
+        agents: dict[str, Any] = {}
+        if compiled_engine(config, payload.get("engine", "auto")):
+            from sim.fast.batch import FastGames
+
+            fast = FastGames(config.board, config.rules, config.agents)
+        else:
+            agents = {spec: make_agent(spec) for spec in set(config.agents)}
         _WORKER_CACHE.clear()
         _WORKER_CACHE[key] = (config, agents, fast)
     return _WORKER_CACHE[key]
@@ -436,8 +442,8 @@ class Run:
                 quiet: bool = False, progress: Callable[[int], None] | None = None,
                 engine: str = "auto") -> dict[str, Any]:
         """Play every missing shard; returns the manifest's timings. `engine` picks the
-        compiled or the reference path (`fast_games`); the tables are the same."""
-        compiled = fast_games(self.config, engine) is not None
+        compiled or the reference path (`compiled_engine`); the tables are the same."""
+        compiled = compiled_engine(self.config, engine)
         self.out.mkdir(parents=True, exist_ok=True)
         self._check_folder()
         with run_lock(self.out):

@@ -49,6 +49,10 @@ class Restrictions:
             return game.lane_count[(action & A.MASK) >> 1] > 0  # a started lane has its end
         return True
 
+    def flags(self) -> tuple[bool, bool, bool, bool]:
+        """(district, customers, bobby, first_end): the row the compiled agents read."""
+        return self.district, self.customers, self.bobby, self.first_end
+
     def merged(self, other: Restrictions) -> Restrictions:
         return Restrictions(self.district or other.district, self.customers or other.customers,
                             self.bobby or other.bobby, self.first_end or other.first_end)

@@ -13,16 +13,14 @@ playing others never loads numba.
 from __future__ import annotations
 
 import math
-import time as _time
 from typing import Any
 
 from sim import actions as A
 from sim.actions import Action
 from sim.agents.base import BaseAgent, Plan
+from sim.agents.mcts import CLOCKS, check_budget
 from sim.game import SETUP, Game
 
-CLOCKS = {"wall": _time.perf_counter, "cpu": _time.process_time}
-RETURNS = ("margin", "rank")
 ROLLOUTS = ("heuristic", "random")
 
 
@@ -36,14 +34,9 @@ class FastMCTSAgent(BaseAgent):
                  returns: str = "margin", rollout: str = "heuristic",
                  rollout_sim: bool = False, clock: str = "wall",
                  chunk: int = 32, nodes: int = 100_000) -> None:
-        if iterations < 1 and time <= 0:
-            raise ValueError("fastmcts needs a budget: iterations >= 1 or time > 0")
-        if returns not in RETURNS:
-            raise ValueError(f"returns must be one of {', '.join(RETURNS)}, got {returns!r}")
+        check_budget(self.name, iterations, time, returns, clock)
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-        if clock not in CLOCKS:
-            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
         if width < 1 or chunk < 1 or nodes < 2:
             raise ValueError("width, chunk and nodes must be at least 1, 1 and 2")
         self.iterations, self.time, self.c, self.temp = iterations, time, c, temp
@@ -85,7 +78,6 @@ class FastMCTSAgent(BaseAgent):
             from sim.fast.planner import new_work
 
             B = pack(game.board, game.rules)
-            r = self.restrict
             settings = np.zeros(M.N_SETTINGS, np.float64)
             settings[[M.C, M.TEMP, M.WIDTH, M.HORIZON, M.SCALE, M.RANK,
                       M.RANDOM_ROLLOUT, M.EXPAND]] = (
@@ -99,7 +91,7 @@ class FastMCTSAgent(BaseAgent):
                 "P_root": planner_params(simulate=True),
                 "P_tree": planner_params(simulate=self.tree_sim),
                 "P_roll": planner_params(simulate=self.rollout_sim, leave=False),
-                "Rs_me": np.array([r.district, r.customers, r.bobby, r.first_end], np.int64),
+                "Rs_me": np.array(self.restrict.flags(), np.int64),
                 "Rs_free": np.zeros(4, np.int64),
                 "path": np.zeros(4096, np.int64),
                 "order": np.zeros(int(B[BAG_SIZE]) + 1, np.int64),

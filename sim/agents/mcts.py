@@ -43,6 +43,16 @@ RETURNS = ("margin", "rank")
 CLOCKS = {"wall": _time.perf_counter, "cpu": _time.process_time}
 
 
+def check_budget(name: str, iterations: int, time: float, returns: str, clock: str) -> None:
+    """The settings every MCTS agent shares: a budget, a known return and a known clock."""
+    if iterations < 1 and time <= 0:
+        raise ValueError(f"{name} needs a budget: iterations >= 1 or time > 0")
+    if returns not in RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(RETURNS)}, got {returns!r}")
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+
+
 class Node:
     """Statistics of one information set, and the options leaving it."""
 
@@ -66,12 +76,7 @@ class MCTSAgent(BaseAgent):
                  returns: str = "margin", reuse: bool = True, rollout: bool = True,
                  rollout_sim: bool = False, clock: str = "wall") -> None:
         super().__init__(seed, spec)
-        if iterations < 1 and time <= 0:
-            raise ValueError("mcts needs a budget: iterations >= 1 or time > 0")
-        if returns not in RETURNS:
-            raise ValueError(f"returns must be one of {', '.join(RETURNS)}, got {returns!r}")
-        if clock not in CLOCKS:
-            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+        check_budget(self.name, iterations, time, returns, clock)
         self.iterations = iterations
         self.time = time
         self.c = c

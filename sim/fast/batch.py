@@ -29,8 +29,7 @@ LOG_START = 2048  # record actions kept per game at first; a longer game is repl
 
 
 def _restrict_row(agent: BaseAgent) -> np.ndarray:
-    r = agent.restrict
-    return np.array([r.district, r.customers, r.bobby, r.first_end], np.int64)
+    return np.array(agent.restrict.flags(), np.int64)
 
 
 def _playing_agent(agent: BaseAgent) -> BaseAgent:

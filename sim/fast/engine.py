@@ -100,8 +100,6 @@ LANE_POINTS, DISTRICT_POINTS, BARON_POINTS, BOBBY_PAID, BOBBY_RECEIVED, DISTRICT
     STALLS_PLACED, CUSTOMERS_PLACED = range(8)
 N_STATS = 8
 BARON = 3
-MAX_LEGAL = 1024  # room for any legal-action list (tokens x districts, lanes x 2, ...)
-
 
 @njit(cache=True)
 def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:

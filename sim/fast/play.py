@@ -50,10 +50,6 @@ R_END, R_ROUNDS, R_TURNS, R_BARON_SQ, R_DECISIONS, R_LOG_LEN, R_OVERFLOW = range
 R_HEAD = 7
 
 
-def result_width(n: int) -> int:
-    return R_HEAD + n * 10
-
-
 @njit(cache=True, _nrt=False, inline='always')
 def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
            restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
