@@ -2,7 +2,7 @@
 
 Modes (`MODES` below; `portobello bench` alone is `portobello bench agents`):
 
-- `agents`: games and decisions per second between agents on one core (`sim.cli.cmd_bench`).
+- `agents`: games and decisions per second between agents on one core.
 - `simulate`: `portobello simulate` end to end for each `--jobs-list` entry: games per
   second, the ratio to the first entry, and bytes per game on disk.
 - `load`: a run loaded and summarised as a report does it, in a fresh child process:
@@ -438,9 +438,112 @@ def add_agents_arguments(p: argparse.ArgumentParser, agents_help: str) -> None:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from sim.cli import cmd_bench
+    """`portobello bench [agents]`: games and decisions per second on one core; on the
+    reference engine also each agent's own decisions per second (decisions over the seconds
+    spent inside its `choose`, engine time excluded). Its errors keep the command line's
+    exit status."""
+    from sim.agents.registry import make_agent
+    from sim.agents.timing import TimedAgent
+    from sim.board import load_board
+    from sim.cli import agent_specs, rules_from_args
+    from sim.play import derive_seed, play_game
 
-    return cmd_bench(args)  # its errors keep their own exit status (as before the modes)
+    rules = rules_from_args(args, players=args.players)
+    board = load_board(args.board)
+    rules.check_board(board, source=args.board)
+    specs = agent_specs(args.agents, rules.players)
+    engine = getattr(args, "engine", "auto")
+    if engine != "python":
+        from sim.fast.batch import supports
+
+        if supports(specs):
+            return _bench_compiled(args, board, rules, specs)
+        if engine == "compiled":
+            raise PortobelloError(f"no compiled version of {', '.join(specs)} (compiled: "
+                                  "random, greedy, heuristic, restricted or not)",
+                                  field="--engine")
+    agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]
+    decisions = 0
+    start = time.perf_counter()
+    for i in range(args.games):
+        _, d = play_game(board, rules, agents, derive_seed(args.seed, i), keep_log=False,
+                         validate=False)
+        decisions += d
+    seconds = time.perf_counter() - start
+    per_agent: dict[str, dict[str, float]] = {}
+    for agent in agents:
+        entry = per_agent.setdefault(agent.spec, {"decisions": 0, "seconds": 0.0,
+                                                  "slowest": 0.0})
+        entry["decisions"] += agent.decisions
+        entry["seconds"] += agent.seconds
+        entry["slowest"] = max(entry["slowest"], agent.slowest)
+    out = {
+        "agents": specs,
+        "players": rules.players,
+        "games": args.games,
+        "engine": "python",
+        "seconds": round(seconds, 4),
+        "games_per_second": round(args.games / seconds, 2),
+        "decisions_per_second": round(decisions / seconds, 1),
+        "per_agent": {
+            spec: {"decisions": int(e["decisions"]), "seconds": round(e["seconds"], 4),
+                   "decisions_per_second": round(e["decisions"] / e["seconds"], 1)
+                   if e["seconds"] > 0 else None,
+                   "slowest_decision_ms": round(1000 * e["slowest"], 2)}
+            for spec, e in per_agent.items()},
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.games} games, {rules.players} players, agents {', '.join(specs)}, one core")
+        print(f"  {seconds:.2f} s: {out['games_per_second']:.1f} games/s, "
+              f"{out['decisions_per_second']:.0f} decisions/s "
+              f"({decisions / args.games:.0f} decisions per game)")
+        for spec, e in out["per_agent"].items():  # type: ignore[union-attr]
+            rate = e["decisions_per_second"]
+            print(f"  {spec}: {e['decisions']} decisions in {e['seconds']:.2f} s thinking: "
+                  f"{rate if rate is not None else 'n/a'} decisions/s, slowest "
+                  f"{e['slowest_decision_ms']} ms")
+    return 0
+
+
+def _bench_compiled(args: argparse.Namespace, board: Any, rules: Any,
+                    specs: list[str]) -> int:
+    """The agents bench on the compiled engine: seats rotate as in a run, one core."""
+    from sim.fast.batch import FastGames
+    from sim.play import derive_seed
+
+    fast = FastGames(board, rules, specs)
+    n = rules.players
+    lineups = [[specs[(s + i) % n] for s in range(n)] for i in range(args.games)]
+    seeds = [derive_seed(args.seed, i) for i in range(args.games)]
+    start = time.perf_counter()
+    fast.play(seeds[:1], lineups[:1])  # loads (or compiles) the compiled code
+    warm = time.perf_counter() - start
+    start = time.perf_counter()
+    res = fast.play(seeds, lineups)
+    seconds = time.perf_counter() - start
+    decisions = int(res.decisions.sum())
+    out = {
+        "agents": specs,
+        "players": n,
+        "games": args.games,
+        "engine": "compiled",
+        "seconds": round(seconds, 4),
+        "games_per_second": round(args.games / seconds, 2),
+        "decisions_per_second": round(decisions / seconds, 1),
+        "first_game_seconds": round(warm, 3),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.games} games, {n} players, agents {', '.join(specs)}, compiled engine, "
+              "one core")
+        print(f"  {seconds:.2f} s: {out['games_per_second']:.1f} games/s, "
+              f"{out['decisions_per_second']:.0f} decisions/s "
+              f"({decisions / args.games:.0f} decisions per game); first game (loading or "
+              f"compiling the compiled code) {warm:.2f} s")
+    return 0
 
 
 # -- mcts -------------------------------------------------------------------------------------

@@ -10,15 +10,14 @@ import argparse
 import importlib
 import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from sim.agents.registry import AGENTS, make_agent, split_specs
-from sim.board import Board, load_board
+from sim.board import load_board
 from sim.errors import IllegalActionError, PortobelloError
-from sim.play import derive_seed, play_game
+from sim.play import play_game
 from sim.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
 
 # Modules with `add_parser(subparsers, agents_help)` that add their own commands.
@@ -126,110 +125,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- bench -----------------------------------------------------------------------------------
-def cmd_bench(args: argparse.Namespace) -> int:
-    """`portobello bench [agents]`: games and decisions per second on one core, and each
-    agent's own decisions per second (decisions over the seconds spent inside its `choose`,
-    engine time excluded). The other modes are in sim.bench_cli."""
-    from sim.agents.timing import TimedAgent
-
-    rules = rules_from_args(args, players=args.players)
-    board = load_board(args.board)
-    rules.check_board(board, source=args.board)
-    specs = agent_specs(args.agents, rules.players)
-    engine = getattr(args, "engine", "auto")
-    if engine != "python":
-        from sim.fast.batch import supports
-
-        if supports(specs):
-            return _bench_compiled(args, board, rules, specs)
-        if engine == "compiled":
-            raise PortobelloError(f"no compiled version of {', '.join(specs)} (compiled: "
-                                  "random, greedy, heuristic, restricted or not)",
-                                  field="--engine")
-    agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]
-    decisions = 0
-    start = time.perf_counter()
-    for i in range(args.games):
-        _, d = play_game(board, rules, agents, derive_seed(args.seed, i), keep_log=False,
-                         validate=False)
-        decisions += d
-    seconds = time.perf_counter() - start
-    per_agent: dict[str, dict[str, float]] = {}
-    for agent in agents:
-        entry = per_agent.setdefault(agent.spec, {"decisions": 0, "seconds": 0.0,
-                                                  "slowest": 0.0})
-        entry["decisions"] += agent.decisions
-        entry["seconds"] += agent.seconds
-        entry["slowest"] = max(entry["slowest"], agent.slowest)
-    out = {
-        "agents": specs,
-        "players": rules.players,
-        "games": args.games,
-        "engine": "python",
-        "seconds": round(seconds, 4),
-        "games_per_second": round(args.games / seconds, 2),
-        "decisions_per_second": round(decisions / seconds, 1),
-        "per_agent": {
-            spec: {"decisions": int(e["decisions"]), "seconds": round(e["seconds"], 4),
-                   "decisions_per_second": round(e["decisions"] / e["seconds"], 1)
-                   if e["seconds"] > 0 else None,
-                   "slowest_decision_ms": round(1000 * e["slowest"], 2)}
-            for spec, e in per_agent.items()},
-    }
-    if args.json:
-        print(json.dumps(out))
-    else:
-        print(f"{args.games} games, {rules.players} players, agents {', '.join(specs)}, one core")
-        print(f"  {seconds:.2f} s: {out['games_per_second']:.1f} games/s, "
-              f"{out['decisions_per_second']:.0f} decisions/s "
-              f"({decisions / args.games:.0f} decisions per game)")
-        for spec, e in out["per_agent"].items():  # type: ignore[union-attr]
-            rate = e["decisions_per_second"]
-            print(f"  {spec}: {e['decisions']} decisions in {e['seconds']:.2f} s thinking: "
-                  f"{rate if rate is not None else 'n/a'} decisions/s, slowest "
-                  f"{e['slowest_decision_ms']} ms")
-    return 0
-
-
-def _bench_compiled(args: argparse.Namespace, board: Board, rules: Rules,
-                    specs: list[str]) -> int:
-    """The agents bench on the compiled engine: seats rotate as in a run, one core."""
-    from sim.fast.batch import FastGames
-
-    fast = FastGames(board, rules, specs)
-    n = rules.players
-    lineups = [[specs[(s + i) % n] for s in range(n)] for i in range(args.games)]
-    seeds = [derive_seed(args.seed, i) for i in range(args.games)]
-    start = time.perf_counter()
-    fast.play(seeds[:1], lineups[:1])  # loads (or compiles) the compiled code
-    warm = time.perf_counter() - start
-    start = time.perf_counter()
-    res = fast.play(seeds, lineups)
-    seconds = time.perf_counter() - start
-    decisions = int(res.decisions.sum())
-    out = {
-        "agents": specs,
-        "players": n,
-        "games": args.games,
-        "engine": "compiled",
-        "seconds": round(seconds, 4),
-        "games_per_second": round(args.games / seconds, 2),
-        "decisions_per_second": round(decisions / seconds, 1),
-        "first_game_seconds": round(warm, 3),
-    }
-    if args.json:
-        print(json.dumps(out))
-    else:
-        print(f"{args.games} games, {n} players, agents {', '.join(specs)}, compiled engine, "
-              "one core")
-        print(f"  {seconds:.2f} s: {out['games_per_second']:.1f} games/s, "
-              f"{out['decisions_per_second']:.0f} decisions/s "
-              f"({decisions / args.games:.0f} decisions per game); first game (loading or "
-              f"compiling the compiled code) {warm:.2f} s")
-    return 0
-
-
 # -- parser ----------------------------------------------------------------------------------
 def _add_rules_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", help="named rules preset (see `portobello rules list`)")
@@ -284,8 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_flags(p)
     p.set_defaults(func=cmd_play)
 
-    # `portobello bench [MODE]`: the modes live in sim.bench_cli (`agents`, the default, is
-    # cmd_bench above).
+    # `portobello bench [MODE]`: every mode lives in sim.bench_cli (`agents` is the default).
     importlib.import_module("sim.bench_cli").add_parser(sub, agents_help)
 
     # Commands that live in their own modules register themselves here.
