@@ -190,11 +190,16 @@ def _parquet_bytes(table: pa.Table, run_id: str) -> bytes:
     return sink.getvalue()
 
 
-def timed_events(game: Game) -> list[dict[str, Any]]:
-    """The game's events, each tagged with its turn, round and seat (replays the log)."""
-    g = Game(game.board, game.rules, seed=game.seed, record_events=True, keep_log=False)
-    assert g.events is not None and game.log is not None
-    for action, obj in zip(game.log, actions_to_json(game.board, game.log), strict=True):
+def replayed(board: Board, rules: Rules, seed: int, log: Sequence[int],
+             events: bool = False) -> Game:
+    """The game of an action log, replayed by the reference engine; with `events`, its
+    events each tagged with their turn, round and seat (for the events table)."""
+    g = Game(board, rules, seed=seed, record_events=events)
+    if g.events is None:
+        for action in log:
+            g.apply(action)
+        return g
+    for action, obj in zip(log, actions_to_json(board, log), strict=True):
         before = len(g.events)
         when = {"turn": g.turn, "round": g.round}
         seat = g.seat
@@ -206,15 +211,7 @@ def timed_events(game: Game) -> list[dict[str, Any]]:
         g.apply(action)
         for ev in g.events[before:]:
             ev.update(when)
-    return g.events
-
-
-def _replayed(config: RunConfig, seed: int, log: Sequence[int]) -> Game:
-    """The reference game of a compiled game's log (for events and records)."""
-    game = Game(config.board, config.rules, seed=seed)
-    for action in log:
-        game.apply(action)
-    return game
+    return g
 
 
 def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
@@ -228,13 +225,17 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     keep_log = config.events or config.records
     if fast is not None:
         res = fast.play(seeds, lineups, keep_log=keep_log)
-        games = [_replayed(config, s, log) for s, log in zip(seeds, res.logs or [], strict=False)]
+        games: list[Game] = []
     else:
         played = [play_game(config.board, config.rules, [agents[s] for s in lineup], seed,
                             keep_log=keep_log) for seed, lineup in zip(seeds, lineups,
                                                                        strict=True)]
         games = [g for g, _ in played]
         res = results_from_games(games, [d for _, d in played])
+    if config.events or (config.records and not games):
+        # One reference replay per game gives the events and the game a record is made of.
+        games = [replayed(config.board, config.rules, s, log, events=config.events)
+                 for s, log in zip(seeds, res.logs or [], strict=True)]
     games_table, players_table = results_tables(res, run_id, ids, seeds, lineups, config.rules,
                                                 config.board.name)
     out: dict[str, Any] = {
@@ -248,7 +249,8 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     if config.events:
         events: list[dict[str, Any]] = []
         for game_id, game in zip(ids, games, strict=True):
-            events.extend(event_rows(game_id, timed_events(game)))
+            assert game.events is not None
+            events.extend(event_rows(game_id, game.events))
         out["events"] = _parquet_bytes(to_table("events", events), run_id)
     if config.records:
         records = [json.dumps({"game_id": game_id, **record_from_game(
