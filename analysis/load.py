@@ -15,9 +15,9 @@ import pandas as pd
 import polars as pl
 import pyarrow.parquet as pq
 
-from sim.board import Board, board_from_dict
-from sim.errors import PortobelloError
-from sim.rules import Rules, rules_from_dict
+from sim.engine.board import Board, board_from_dict
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import Rules, rules_from_dict
 
 RUN_FORMAT = "portobello-run/1"
 

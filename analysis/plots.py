@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
-from sim.board import Board
+from sim.engine.board import Board
 
 RC: dict[str, object] = {
     "figure.facecolor": "white",
@@ -400,9 +400,9 @@ def board_heat(board: Board, lane_values: Mapping[str, float], title: str,
                out: Path | None = None) -> bytes:
     """The board drawn with lanes coloured by a value per lane (e.g. points per game).
 
-    Uses `sim.draw.draw_board`; returns the PNG bytes (and writes `out` when given).
+    Uses `analysis.draw.draw_board`; returns the PNG bytes (and writes `out` when given).
     """
-    from sim.draw import draw_board, heat_from_mapping
+    from analysis.draw import draw_board, heat_from_mapping
 
     heat = heat_from_mapping(board, lane_values)
     with tempfile.TemporaryDirectory() as tmp:

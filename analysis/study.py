@@ -3,7 +3,7 @@
 A study spec (`data/studies/*.toml`) names the variants to compare (any rules switches, a
 preset, optionally the board), the player counts, the agents, the games per cell and one
 seed. Every cell is an ordinary run folder `DIR/runs/<variant>-<players>p` played by
-`sim.runner.Run`, so a study resumes like any run. All cells use the study seed as their run
+`sim.run.runner.Run`, so a study resumes like any run. All cells use the study seed as their run
 seed: game `i` has the same seed in every variant (common random numbers), so variant
 differences are measured on the same deals and are not noise from different deals.
 
@@ -27,11 +27,11 @@ import polars as pl
 
 from analysis.load import LoadError, RunData, load_run
 from sim.agents.registry import parse_spec, split_specs
-from sim.board import Board, load_board
-from sim.errors import PortobelloError
-from sim.play import AgentError
-from sim.rules import PRESETS, RULE_KEYS, Rules, preset, rules_from_dict
-from sim.runner import Run, RunConfig
+from sim.engine.board import Board, load_board
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import PRESETS, RULE_KEYS, Rules, preset, rules_from_dict
+from sim.run.loop import AgentError
+from sim.run.runner import Run, RunConfig
 
 STUDY_FORMAT = "portobello-study/1"
 STUDY_FILE = "study.json"
@@ -406,7 +406,7 @@ def _check_study_folder(root: Path, spec: StudySpec) -> None:
 
 def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult],
                       status: str) -> None:
-    from sim.runner import write_json_atomic
+    from sim.run.runner import write_json_atomic
 
     done = {r.key: r for r in results}
     cells = []

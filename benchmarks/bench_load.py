@@ -5,7 +5,7 @@
 
 import sys
 
-from sim.bench_cli import bench_main
+from sim.cli.bench import bench_main
 
 if __name__ == "__main__":
     sys.exit(bench_main("load"))

@@ -1,6 +1,6 @@
 """Playouts per second of an MCTS agent: `portobello bench mcts` (see README.md here)."""
 
-from sim.bench_cli import bench_main
+from sim.cli.bench import bench_main
 
 if __name__ == "__main__":
     raise SystemExit(bench_main("mcts"))

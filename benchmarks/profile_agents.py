@@ -1,4 +1,4 @@
-"""Where the pure-Python game loop spends its time: cProfile over `sim.play.play_game`.
+"""Where the pure-Python game loop spends its time: cProfile over `sim.run.loop.play_game`.
 
 For each case (agent, players, games) the games are played once without the profiler (for
 the plain wall time) and once under cProfile, as the runner plays them (`keep_log=False`,
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import make_agent
-from sim.board import load_board
-from sim.play import derive_seed, play_game
-from sim.rules import Rules
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.run.loop import derive_seed, play_game
 
 DEFAULT_CASES = ("random:2:300", "greedy:3:30", "heuristic:3:10")
 ROOT = Path(__file__).resolve().parents[1]

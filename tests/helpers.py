@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sim import actions as A
-from sim.board import Board, board_from_dict
-from sim.game import Game
-from sim.rules import CUSTOMER_CODES, Rules
+from sim.engine import actions as A
+from sim.engine.board import Board, board_from_dict
+from sim.engine.codes import CUSTOMER_CODES
+from sim.engine.game import Game
+from sim.engine.rules import Rules
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
@@ -168,7 +169,7 @@ class Driver:
 
     def stall_lanes(self) -> set[str]:
         """The lanes a stall may be placed in now."""
-        return {self.board.lane_ids[A.arg(a) >> 1] for a in self.game.legal_actions()
+        return {self.board.lane_ids[A.stall_lane(a)] for a in self.game.legal_actions()
                 if A.kind(a) == A.PLACE_STALL}
 
     def move_targets(self) -> set[str]:

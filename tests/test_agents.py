@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 from helpers import Driver, bag, two_triangles_board
 
-from sim import actions as A
-from sim.actions import Action
 from sim.agents.base import BaseAgent
 from sim.agents.evaluate import Evaluator
 from sim.agents.registry import AgentSpecError, make_agent, parse_spec, split_specs
 from sim.agents.restricted import RestrictedAgent
-from sim.board import load_board
-from sim.game import Game
-from sim.play import AgentError, derive_seed, play_game
-from sim.rules import Rules
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.board import load_board
+from sim.engine.game import Game
+from sim.engine.rules import Rules
+from sim.run.loop import AgentError, derive_seed, play_game
 
 BOARD = load_board("standard")
 SPECS = ["random", "greedy", "heuristic", "mcts:iterations=3", "no-district(heuristic)",
@@ -162,14 +162,14 @@ def test_evaluator_deltas_match_a_copy_and_apply() -> None:
     g = d.game
     ev = Evaluator(g.board, g.rules, immediate=True)
     st = ev.state(g)
-    delta = ev.stall_delta(st, 0, completing >> 1 & 0x7FFF, completing & 1)
+    delta = ev.stall_delta(st, 0, A.stall_lane(completing), A.stall_end(completing))
     after = g.copy()
     after.apply(completing)
     assert [a - b for a, b in zip(after.scores, g.scores, strict=True)] == delta
     full = Evaluator(g.board, g.rules)
     st = full.state(g)
-    lane = (completing & A.MASK) >> 1
-    delta = full.stall_delta(st, 0, lane, completing & 1)
+    lane = A.stall_lane(completing)
+    delta = full.stall_delta(st, 0, lane, A.stall_end(completing))
     after_values = full.state(after).values
     for p in range(2):
         assert full.margin(delta, p) == pytest.approx(

@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from sim.board import load_board
-from sim.cli import main
-from sim.errors import BoardError, IllegalActionError, RecordError, RulesError
-from sim.records import replay_file
-from sim.rules import Rules, load_rules
+from sim.cli.main import main
+from sim.engine.board import load_board
+from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError
+from sim.engine.records import replay_file
+from sim.engine.rules import Rules, load_rules
 
 REPO = Path(__file__).resolve().parents[1]
 STANDARD = REPO / "data" / "boards" / "standard.toml"

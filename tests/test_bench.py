@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from sim import bench_cli
-from sim.cli import main
+from sim.cli import bench as bench_cli
+from sim.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = 20

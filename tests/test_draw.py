@@ -1,4 +1,4 @@
-"""Drawing boards (`sim.draw`, `portobello board show`)."""
+"""Drawing boards (`analysis.draw`, `portobello board show`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.board import Board, board_from_dict, load_board
-from sim.draw import (
+from analysis.draw import (
     district_positions,
     draw_board,
     heat_from_mapping,
     lane_bends,
     square_positions,
 )
+from sim.engine.board import Board, board_from_dict, load_board
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -146,7 +146,7 @@ def test_computed_layout_separates_squares_and_parallel_lanes(tiny: Board) -> No
 
 
 def test_cli_board_show(tmp_path: Path) -> None:
-    from sim.cli import main
+    from sim.cli.main import main
 
     out = tmp_path / "cli.png"
     assert main(["board", "show", "standard", "--out", str(out)]) == 0

@@ -1,6 +1,6 @@
 """The compiled engine against the reference: the same seeds must give the same games.
 
-Every game is played twice, by `sim.play.play_game` (the readable engine and agents) and by
+Every game is played twice, by `sim.run.loop.play_game` (the readable engine and agents) and by
 the compiled path (`sim.fast`), and everything a run keeps must agree: the whole action log
 (so the game records are identical), scores, per-seat statistics, stalls left, end reason,
 rounds, turns and where the baron went. Covered: every rules switch in both readings on the
@@ -15,22 +15,18 @@ from typing import Any
 
 import numpy as np
 import pytest
+from differential import engines_agree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import boards, rules_for
 
 from sim.agents.registry import make_agent
-from sim.board import Board, board_from_dict, load_board
-from sim.fast.batch import FastGames, compiled_agent, supports
-from sim.fast.layout import END_REASONS
-from sim.game import Game
-from sim.play import derive_seed, play_game
-from sim.records import record_from_game
-from sim.rules import RULE_KEYS, Rules, rules_from_dict
-
-try:
-    from strategies import boards, rules_for
-except ImportError:  # tests/ made a package
-    from tests.strategies import boards, rules_for
+from sim.engine.board import Board, board_from_dict, load_board
+from sim.engine.game import Game
+from sim.engine.records import record_from_game
+from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
+from sim.run.engines import CompiledEngine, compiled_twin, supports
+from sim.run.loop import derive_seed, play_game
 
 STANDARD = load_board("standard")
 RANDOM_SPECS = ["random", "random:move_chance=0.7,max_moves=4", "no-bobby(random)",
@@ -63,19 +59,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 def both_paths(board: Board, rules: Rules, specs: list[str], seed: int) -> None:
-    """Play one game on both paths and require the same game in every kept detail."""
-    agents = [make_agent(s) for s in specs]
-    game, decisions = play_game(board, rules, agents, seed)
-    res = FastGames(board, rules, specs).play([seed], [specs], keep_log=True)
-    assert res.logs is not None
-    where = f"seed {seed}, agents {specs}"
-    assert res.logs[0] == game.log, f"action logs differ ({where})"
-    assert res.scores[0].tolist() == game.scores, where
-    assert res.stats[0].reshape(-1).tolist() == game.stats, where
-    assert res.stalls_left[0].tolist() == game.stalls_left, where
-    assert END_REASONS[res.end_code[0]] == game.end_reason, where
-    assert (res.rounds[0], res.turns[0], res.baron_square[0], res.decisions[0]) == \
-        (game.round, game.turn, game.baron_square, decisions), where
+    """Play one game on both engines and require the same game in every kept detail."""
+    engines_agree(board, rules, [specs], [seed])
 
 
 def test_every_switch_has_a_variant() -> None:
@@ -108,7 +93,7 @@ def test_many_games_in_one_batch_match_one_by_one() -> None:
     specs = ["random", "no-bobby(random)", "first-end(random)"]
     seeds = [derive_seed("batch", i) for i in range(40)]
     lineups = [specs[i % 3:] + specs[:i % 3] for i in range(40)]
-    fast = FastGames(STANDARD, rules, specs)
+    fast = CompiledEngine(STANDARD, rules, specs)
     whole = fast.play(seeds, lineups, keep_log=True)
     for i in (0, 17, 39):
         one = fast.play([seeds[i]], [lineups[i]], keep_log=True)
@@ -123,7 +108,7 @@ def test_records_from_compiled_logs_are_the_reference_records() -> None:
     specs = ["random", "random"]
     seed = derive_seed("records", 1)
     game, _ = play_game(STANDARD, rules, [make_agent(s) for s in specs], seed)
-    res = FastGames(STANDARD, rules, specs).play([seed], [specs], keep_log=True)
+    res = CompiledEngine(STANDARD, rules, specs).play([seed], [specs], keep_log=True)
     assert res.logs is not None
     rebuilt = Game(STANDARD, rules, seed=seed)
     for action in res.logs[0]:
@@ -134,7 +119,7 @@ def test_records_from_compiled_logs_are_the_reference_records() -> None:
 
 def test_long_games_outgrow_the_first_log_and_are_replayed() -> None:
     """A game longer than the first log room is replayed with more room, not cut short."""
-    import sim.fast.batch as batch
+    import sim.run.engines as batch
 
     rules = Rules(players=2)
     seed = derive_seed("long", 0)
@@ -142,7 +127,7 @@ def test_long_games_outgrow_the_first_log_and_are_replayed() -> None:
     old = batch.LOG_START
     batch.LOG_START = 16
     try:
-        res = FastGames(STANDARD, rules, ["random"]).play([seed], [["random", "random"]],
+        res = CompiledEngine(STANDARD, rules, ["random"]).play([seed], [["random", "random"]],
                                                           keep_log=True)
     finally:
         batch.LOG_START = old
@@ -152,7 +137,7 @@ def test_long_games_outgrow_the_first_log_and_are_replayed() -> None:
 def test_which_agents_have_a_compiled_twin() -> None:
     assert supports(["random", "no-bobby(random)", "random:move_chance=0.1"])
     assert not supports(["mcts"])
-    assert compiled_agent("no-such-agent") is None
+    assert compiled_twin("no-such-agent") is None
 
 
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -186,7 +171,7 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
 
 
 def test_seat_seeds_are_derive_seed() -> None:
-    from sim.play import seat_seeds
+    from sim.run.loop import seat_seeds
 
     for game_seed in (0, 7, 2**63 - 1, derive_seed("x", 1)):
         assert seat_seeds(game_seed, 4) == [derive_seed(game_seed, "agent", p)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 
 from sim.agents.registry import AgentSpecError, make_agent
-from sim.board import load_board
-from sim.game import SETUP, Game
-from sim.play import derive_seed, play_game
-from sim.rules import Rules
+from sim.engine.board import load_board
+from sim.engine.codes import SETUP
+from sim.engine.game import Game
+from sim.engine.rules import Rules
+from sim.run.loop import derive_seed, play_game
 
 STANDARD = load_board("standard")
 

@@ -3,7 +3,7 @@
 The planner agents break ties (within 1e-9) with their generator, so a compiled twin that
 priced an option one ulp differently, listed options in another order or drew from the
 generator once more would soon play another game. Every game here is played twice, by
-`sim.play.play_game` with the Python agents and by the compiled path (`sim.fast`), and the
+`sim.run.loop.play_game` with the Python agents and by the compiled path (`sim.fast`), and the
 whole action log and the final scores must be identical: 2, 3 and 4 players, mixed line-ups
 (heuristic, greedy, random), tuned weights, every restriction, the rules presets, and
 hypothesis-drawn random boards with random rules. The Python heuristic plays ~20 games a
@@ -14,43 +14,26 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from differential import engines_agree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import boards, rules_for
 
 from sim.agents.registry import make_agent
-from sim.board import Board, board_from_dict, load_board
+from sim.engine.board import Board, board_from_dict, load_board
+from sim.engine.rules import Rules, preset, rules_from_dict
 from sim.fast import evaluate as EV
 from sim.fast import planner as PL
-from sim.fast.batch import FastGames, compiled_agent, supports
 from sim.fast.layout import pack
-from sim.play import derive_seed, play_game
-from sim.rules import Rules, preset, rules_from_dict
-
-try:
-    from strategies import boards, rules_for
-except ImportError:  # tests/ made a package
-    from tests.strategies import boards, rules_for
+from sim.run.engines import compiled_twin, supports
+from sim.run.loop import derive_seed
 
 STANDARD = load_board("standard")
 
 
 def compare(board: Board, rules: Rules, lineups: list[list[str]], seeds: list[int]) -> None:
-    """Play every (seed, line-up) on both paths; the logs and scores must be identical."""
-    specs = sorted({s for lineup in lineups for s in lineup})
-    res = FastGames(board, rules, specs).play(seeds, lineups, keep_log=True)
-    assert res.logs is not None
-    for i, (seed, lineup) in enumerate(zip(seeds, lineups, strict=True)):
-        agents = [make_agent(s) for s in lineup]
-        game, decisions = play_game(board, rules, agents, seed)
-        where = f"seed {seed}, agents {lineup}"
-        log = res.logs[i]
-        if log != game.log:
-            k = next((j for j, (a, b) in enumerate(zip(log, game.log, strict=False)) if a != b),
-                     min(len(log), len(game.log)))
-            raise AssertionError(f"action logs part at action {k} ({where}): compiled "
-                                 f"{log[k:k + 3]}, reference {game.log[k:k + 3]}")
-        assert res.scores[i].tolist() == game.scores, where
-        assert res.decisions[i] == decisions, where
+    """Play every (seed, line-up) on both engines; the games must be identical."""
+    engines_agree(board, rules, lineups, seeds)
 
 
 def seeds_for(case: str, count: int) -> list[int]:
@@ -130,11 +113,12 @@ def test_random_boards_and_rules(data: st.DataObject) -> None:
 def test_value_margins_and_options_match_the_reference() -> None:
     """`options` (every option of the seat to move, as sim.agents.mcts._options) and
     `value_margins` give the reference's values, in the reference's order, along a game."""
-    from sim.agents.evaluate import Evaluator, Weights
+    from sim.agents.evaluate import Evaluator, Weights, compiled_params
     from sim.agents.mcts import _options
     from sim.agents.planning import Planner
+    from sim.engine.codes import CHANCE, SETUP
+    from sim.engine.game import Game
     from sim.fast.convert import state_from_game
-    from sim.game import CHANCE, SETUP, Game
 
     rules = Rules(players=3)
     B = pack(STANDARD, rules)
@@ -143,7 +127,7 @@ def test_value_margins_and_options_match_the_reference() -> None:
     out = np.zeros(3)
     ev = Evaluator(STANDARD, rules, Weights())
     planners = [Planner(ev, simulate=True), Planner(ev, simulate=False, leave=False)]
-    rows = [EV.planner_params(), EV.planner_params(simulate=False, leave=False)]
+    rows = [compiled_params(), compiled_params(simulate=False, leave=False)]
     free = np.zeros(4, np.int64)
     game = Game(STANDARD, rules, seed=derive_seed("options", 0))
     agents = [make_agent("heuristic", seed=p) for p in range(3)]
@@ -177,6 +161,6 @@ def _steps(B: np.ndarray, L: PL.Level, i: int) -> tuple[int, ...]:
 def test_greedy_and_heuristic_have_compiled_twins() -> None:
     assert supports(["greedy", "heuristic", "no-district(heuristic:tempo=1)",
                      "first-end(no-bobby(greedy))", "heuristic:simulate=false"])
-    row = compiled_agent("heuristic:district=0.5,min_gain=0.25")
+    row = compiled_twin("heuristic:district=0.5,min_gain=0.25")
     assert row is not None
-    assert row[1][EV.W_DISTRICT] == 0.5 and row[1][EV.P_MIN_GAIN] == 0.25
+    assert row.params[EV.W_DISTRICT] == 0.5 and row.params[EV.P_MIN_GAIN] == 0.25

@@ -24,12 +24,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from sim import actions as A
-from sim.actions import Action
-from sim.board import Board, board_from_dict, load_board
-from sim.game import ACTIONS, CHANCE, OVER, PLACE, SETUP, TURN_START, Game
-from sim.records import record_from_game, replay, replay_file, write_record
-from sim.rules import CUSTOMER_NAMES, Rules, rules_from_dict
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.board import Board, board_from_dict, load_board
+from sim.engine.codes import ACTIONS, CHANCE, CUSTOMER_NAMES, OVER, PLACE, SETUP, TURN_START
+from sim.engine.game import Game
+from sim.engine.records import record_from_game, replay, replay_file, write_record
+from sim.engine.rules import Rules, rules_from_dict
 
 try:
     from strategies import Policy, board_toml, boards, policies, rules_for
@@ -214,7 +215,7 @@ class Checker:
         seat = p.seat
         held = list(p.held_tokens(seat))
         if A.kind(action) == A.SCORE_DISTRICT:
-            value = A.arg(action) >> 8
+            value = A.district_value(action)
             held.remove((value, False, True))
             stack = self.rules.neutral_stack
             if p.neutral_top < len(stack):
@@ -242,7 +243,7 @@ class Checker:
         expected: list[int] = []
         baron_end: list[int] = []
         if k == A.PLACE_STALL:
-            lane = a >> 1
+            lane = A.stall_lane(action)
             if self.full(g, lane) and self.ends_held(g, lane):
                 expected = [lane]
         elif k == A.PLACE_CUSTOMER:
@@ -289,7 +290,7 @@ class Checker:
             assert g.bobby == p.bobby or k == A.PLACE_BOBBY
             district = [0] * n
             if k == A.SCORE_DISTRICT:
-                value, d = a >> 8, a & 255
+                value, d = A.district_value(action), A.district_of(action)
                 assert p.district_scored[d] < 0 and g.district_scored[d] == seat
                 assert value in rules.district_tokens
                 mine = sum(self.counts(p, lane)[seat] for lane in self.lane_sets[d])
@@ -304,7 +305,7 @@ class Checker:
                 assert delta[s] == gained[s] + baron_gained[s] + district[s]
         # Stalls and customers.
         if k == A.PLACE_STALL:
-            lane, end = a >> 1, a & 1
+            lane, end = A.stall_lane(action), A.stall_end(action)
             assert lane in self.lane_sets[p.bobby] and p.actions_left > 0
             assert g.lane_count[lane] == p.lane_count[lane] + 1
             if p.lane_count[lane] == 0:
@@ -328,10 +329,10 @@ class Checker:
             assert p.phase == PLACE and p.square_customer[a] == 0
             assert g.square_customer[a] == p.pending and g.phase == ACTIONS
         if k == A.PLAY_TOKEN:
-            value = a >> 1
+            value = A.token_value(action)
             assert g.actions_left == value and g.phase == ACTIONS
             up = p.face_up_tokens(seat)
-            up.remove((value, bool(a & 1)))
+            up.remove((value, bool(A.token_neutral(action))))
             assert sorted(g.face_up_tokens(seat)) == sorted(up)
             assert len(g.held_tokens(seat)) == len(p.held_tokens(seat))
         elif k not in TURN_ENDERS:

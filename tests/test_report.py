@@ -86,7 +86,7 @@ def test_report_command_from_runs(study_dir: Path, tmp_path: Path,
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
     """Run the command line in this process (faster than a new interpreter)."""
-    from sim.cli import main
+    from sim.cli.main import main
 
     capsys.readouterr()
     code = main(list(args))

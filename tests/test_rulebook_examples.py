@@ -23,11 +23,11 @@ from helpers import (
     two_triangles_board,
 )
 
-from sim import actions as A
 from sim import load_board
-from sim.errors import IllegalActionError
-from sim.game import ACTIONS, OVER, TURN_START
-from sim.rules import Rules
+from sim.engine import actions as A
+from sim.engine.codes import ACTIONS, OVER, TURN_START
+from sim.engine.errors import IllegalActionError
+from sim.engine.rules import Rules
 
 # ---------------------------------------------------------------------------------------
 # Scoring a lane

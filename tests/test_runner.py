@@ -16,9 +16,10 @@ import polars as pl
 import pytest
 
 from analysis.load import LoadError, load_run
-from sim.board import load_board
-from sim.rules import Rules
-from sim.runner import Run, RunConfig, RunError, run_lock
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.run.engines import EngineError
+from sim.run.runner import Run, RunConfig, RunError, run_lock
 
 BOARD = load_board("standard")
 
@@ -213,7 +214,7 @@ def test_compiled_and_reference_engines_write_the_same_files(tmp_path: Path,
 def test_compiled_engine_refuses_agents_without_a_compiled_version(tmp_path: Path) -> None:
     conf = RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=2),
                      agents=("mcts:iterations=5", "random"), games=2, seed=1)
-    with pytest.raises(RunError, match="no compiled version"):
+    with pytest.raises(EngineError, match="no compiled version"):
         Run(conf, tmp_path / "x").execute(quiet=True, engine="compiled")
     assert not (tmp_path / "x").exists()
 
@@ -222,8 +223,8 @@ def test_columnar_tables_equal_the_row_by_row_tables() -> None:
     """The runner builds its tables from arrays; they must be the rows `game_row` and
     `player_rows` describe game by game (ties included: several winners share a win)."""
     from sim.agents.registry import make_agent
-    from sim.play import derive_seed, play_game
-    from sim.tables import game_row, player_rows, results_from_games, results_tables, to_table
+    from sim.run.loop import derive_seed, play_game
+    from sim.run.tables import game_row, player_rows, results_from_games, results_tables, to_table
 
     rules = Rules(players=3, max_rounds=1)  # one round: tied scores are common
     specs = [["random", "greedy", "random"], ["no-bobby(random)", "random", "random"]] * 30

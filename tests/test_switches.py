@@ -1,4 +1,4 @@
-"""Every rules switch (SPEC §1 and `sim.rules.Rules`): for each, one situation in which its
+"""Every rules switch (SPEC §1 and `sim.engine.rules.Rules`): for each, one situation in which its
 two readings give different, hand-derived results. Also the end-reason precedence of SPEC.
 
 Seats: Red 0, Yellow 1, Green 2. Every position is played through `Game.play`.
@@ -18,12 +18,13 @@ from helpers import (
     two_triangles_board,
 )
 
-from sim import actions as A
 from sim import load_board
-from sim.errors import IllegalActionError, RulesError
-from sim.game import CHANCE, PLACE, SETUP, Game
-from sim.records import record_from_game
-from sim.rules import RULE_KEYS, Rules, rules_from_dict
+from sim.engine import actions as A
+from sim.engine.codes import CHANCE, PLACE, SETUP
+from sim.engine.errors import IllegalActionError, RulesError
+from sim.engine.game import Game
+from sim.engine.records import record_from_game
+from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,15 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from sim import actions as A
-from sim.actions import Action
 from sim.agents import registry
 from sim.agents.base import BaseAgent
-from sim.cli import main
-from sim.game import Game
-from sim.rules import Rules
-from sim.stats_util import bradley_terry, wilson_interval
-from sim.tournament import (
+from sim.cli.main import main
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.game import Game
+from sim.engine.rules import Rules
+from sim.run.ratings import bradley_terry, wilson_interval
+from sim.run.tournament import (
     Matchup,
     TournamentConfig,
     matchups,

@@ -12,9 +12,10 @@ import random
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from sim import actions as A
-from sim.actions import Action
-from sim.game import ACTIONS, Game
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.codes import ACTIONS
+from sim.engine.game import Game
 
 
 @dataclass(frozen=True)
@@ -38,15 +39,15 @@ class Restrictions:
 
     def allows(self, action: Action, game: Game) -> bool:
         """Whether the restriction lets the agent take `action` now (legality aside)."""
-        k = action >> A.SHIFT
+        k = A.kind(action)
         if k == A.SCORE_DISTRICT:
             return not self.district
         if k == A.DRAW_CUSTOMER:
             return not self.customers
         if k == A.MOVE_BOBBY:
             return not self.bobby
-        if k == A.PLACE_STALL and self.first_end and action & 1:
-            return game.lane_count[(action & A.MASK) >> 1] > 0  # a started lane has its end
+        if k == A.PLACE_STALL and self.first_end and A.stall_end(action):
+            return game.lane_count[A.stall_lane(action)] > 0  # a started lane has its end
         return True
 
     def flags(self) -> tuple[bool, bool, bool, bool]:
@@ -88,11 +89,21 @@ class Plan:
 
     def start(self, game: Game, steps: tuple[Action, ...] | list[Action]) -> Action:
         """Take an option's first step now and queue the others for this turn."""
-        if steps[-1] >> A.SHIFT in (A.PLACE_STALL, A.DRAW_CUSTOMER):
+        if A.kind(steps[-1]) in (A.PLACE_STALL, A.DRAW_CUSTOMER):
             self.acted_turn = game.turn
         self.steps = list(steps[1:])
         self.turn = game.turn
         return steps[0]
+
+
+@dataclass(frozen=True)
+class CompiledTwin:
+    """An agent as a row of the compiled agent table: its kind (`sim.fast.play.KIND_*`),
+    its parameter row and its restriction flags."""
+
+    kind: int
+    params: tuple[float, ...]
+    restrict: tuple[bool, bool, bool, bool]
 
 
 @runtime_checkable
@@ -137,6 +148,13 @@ class BaseAgent:
 
     def choose(self, game: Game) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def compiled_twin(self) -> CompiledTwin | None:
+        """The agent's twin on the compiled path (`sim.fast`), or None when it has none.
+
+        The twin must choose exactly what this agent chooses from the same generator state;
+        the differential tests hold every declared twin to that."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"

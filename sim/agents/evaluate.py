@@ -33,9 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from sim.board import Board
-from sim.game import Game
-from sim.rules import BARON, Rules
+from sim.engine.board import Board
+from sim.engine.codes import BARON
+from sim.engine.game import Game
+from sim.engine.rules import Rules
 
 STALLS_PER_TURN = 2.3  # stalls an average turn places (for the turns-left estimate)
 
@@ -59,6 +60,20 @@ class Weights:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
+
+    def as_dict(self) -> dict[str, float]:
+        return {name: getattr(self, name) for name in self.names()}
+
+
+def compiled_params(weights: Weights | None = None, *, immediate: bool = False,
+                    simulate: bool = True, min_gain: float = 0.0, leave: bool = True) -> Any:
+    """The compiled twin's parameter row (a numpy array) for these weights and planner
+    switches (greedy: `immediate=True` and the default weights)."""
+    from sim.fast.evaluate import planner_params
+
+    return planner_params((weights or Weights()).as_dict(), STALLS_PER_TURN,
+                          immediate=immediate, simulate=simulate, min_gain=min_gain,
+                          leave=leave)
 
 
 class State:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim import actions as A
-from sim.actions import Action
 from sim.agents.base import BaseAgent, Plan
+from sim.agents.evaluate import compiled_params
 from sim.agents.mcts import CLOCKS, check_budget
-from sim.game import SETUP, Game
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.codes import SETUP
+from sim.engine.game import Game
 
 ROLLOUTS = ("heuristic", "random")
 
@@ -73,7 +75,6 @@ class FastMCTSAgent(BaseAgent):
             import numpy as np
 
             from sim.fast import mcts as M
-            from sim.fast.evaluate import planner_params
             from sim.fast.layout import BAG_SIZE, pack
             from sim.fast.planner import new_work
 
@@ -88,9 +89,9 @@ class FastMCTSAgent(BaseAgent):
                 "B": B, "settings": settings, "WF": WF, "WI": WI,
                 "tree": M.new_tree(self.nodes if self.time > 0 else
                                    min(self.nodes, self.iterations + 2), self.width),
-                "P_root": planner_params(simulate=True),
-                "P_tree": planner_params(simulate=self.tree_sim),
-                "P_roll": planner_params(simulate=self.rollout_sim, leave=False),
+                "P_root": compiled_params(simulate=True),
+                "P_tree": compiled_params(simulate=self.tree_sim),
+                "P_roll": compiled_params(simulate=self.rollout_sim, leave=False),
                 "Rs_me": np.array(self.restrict.flags(), np.int64),
                 "Rs_free": np.zeros(4, np.int64),
                 "path": np.zeros(4096, np.int64),

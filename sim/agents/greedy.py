@@ -8,9 +8,10 @@ scoring worth nothing, and an action before the end of the turn.
 
 from __future__ import annotations
 
-from sim.agents.evaluate import Evaluator
+from sim.agents.base import CompiledTwin
+from sim.agents.evaluate import Evaluator, compiled_params
 from sim.agents.planning import Planner, PlannerAgent
-from sim.game import Game
+from sim.engine.game import Game
 
 
 class GreedyAgent(PlannerAgent):
@@ -18,6 +19,12 @@ class GreedyAgent(PlannerAgent):
 
     def __init__(self, seed: int | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
+
+    def compiled_twin(self) -> CompiledTwin:
+        from sim.fast.play import KIND_GREEDY
+
+        row = compiled_params(immediate=True, simulate=True, min_gain=0.0)
+        return CompiledTwin(KIND_GREEDY, tuple(row.tolist()), self.restrict.flags())
 
     def make_planner(self, game: Game) -> Planner:
         ev = Evaluator(game.board, game.rules, immediate=True)

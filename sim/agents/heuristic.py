@@ -10,9 +10,10 @@ turn they give on a copy. The defaults come from tuning matches against greedy (
 
 from __future__ import annotations
 
-from sim.agents.evaluate import Evaluator, Weights
+from sim.agents.base import CompiledTwin
+from sim.agents.evaluate import Evaluator, Weights, compiled_params
 from sim.agents.planning import Planner, PlannerAgent
-from sim.game import Game
+from sim.engine.game import Game
 
 _DEFAULT = Weights()
 
@@ -35,6 +36,12 @@ class HeuristicAgent(PlannerAgent):
                                bobby=bobby, rival=rival)
         self.min_gain = min_gain
         self.simulate = simulate
+
+    def compiled_twin(self) -> CompiledTwin:
+        from sim.fast.play import KIND_HEURISTIC
+
+        row = compiled_params(self.weights, simulate=self.simulate, min_gain=self.min_gain)
+        return CompiledTwin(KIND_HEURISTIC, tuple(row.tolist()), self.restrict.flags())
 
     def make_planner(self, game: Game) -> Planner:
         ev = Evaluator(game.board, game.rules, self.weights)

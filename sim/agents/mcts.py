@@ -30,14 +30,15 @@ from __future__ import annotations
 import math
 import time as _time
 
-from sim import actions as A
-from sim.actions import Action
 from sim.agents.base import BaseAgent, Plan, Restrictions
 from sim.agents.evaluate import Evaluator, Weights
 from sim.agents.planning import Option, Planner
-from sim.board import Board
-from sim.game import ACTIONS, PLACE, SETUP, TURN_START, Game
-from sim.rules import Rules
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.board import Board
+from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
+from sim.engine.game import Game
+from sim.engine.rules import Rules
 
 RETURNS = ("margin", "rank")
 CLOCKS = {"wall": _time.perf_counter, "cpu": _time.process_time}
@@ -169,7 +170,7 @@ class MCTSAgent(BaseAgent):
         if last == A.DRAW:
             if game.phase != PLACE:
                 return Node(game.seat)
-            node = node.children.get(A.CHANCE << A.SHIFT | game.pending)
+            node = node.children.get(A.chance(game.pending))
         if node is None or node.seat not in (-1, game.seat):
             return Node(game.seat)
         node.seat = game.seat
@@ -201,7 +202,7 @@ class MCTSAgent(BaseAgent):
         path = [root]
         while not sim.is_over:
             if sim.is_chance:
-                action = A.CHANCE << A.SHIFT | order.pop()
+                action = A.chance(order.pop())
                 sim.apply(action)
             else:
                 if node.options is None:
@@ -278,7 +279,7 @@ class MCTSAgent(BaseAgent):
         rng = self.rng
         while not sim.is_over:
             if sim.is_chance:
-                sim.apply(A.CHANCE << A.SHIFT | order.pop())
+                sim.apply(A.chance(order.pop()))
                 continue
             if not to_end and sim.phase == TURN_START and sim.turn >= stop_turn:
                 break
@@ -286,7 +287,7 @@ class MCTSAgent(BaseAgent):
             for a in option.steps:
                 sim.apply(a)
                 if sim.is_chance:
-                    sim.apply(A.CHANCE << A.SHIFT | order.pop())
+                    sim.apply(A.chance(order.pop()))
         return self._values(sim, roll_other.ev)
 
     def _values(self, sim: Game, ev: Evaluator) -> list[float]:
@@ -317,7 +318,7 @@ def _options(planner: Planner, game: Game) -> list[Option]:
         return _dedupe(out)
     if phase == PLACE:
         values = planner.square_values(st, seat, game.pending, game.customers_left == 0)
-        return [Option(v, (A.PLACE_CUSTOMER << A.SHIFT | s,)) for v, s in values]
+        return [Option(v, (A.place_customer(s),)) for v, s in values]
     if phase == TURN_START:
         out = planner.start_options(game, seat, st)
         return _dedupe(out) or [Option(0.0, (A.END,))]

@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sim import actions as A
-from sim.actions import Action
 from sim.agents.base import NO_RESTRICTIONS, BaseAgent, Plan, Restrictions
 from sim.agents.evaluate import Evaluator, State
-from sim.board import Board
-from sim.game import ACTIONS, PLACE, SETUP, TURN_START, Game
-from sim.rules import Rules
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.board import Board
+from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
+from sim.engine.game import Game
+from sim.engine.rules import Rules
 
 EPS = 1e-9
 
@@ -33,7 +34,7 @@ class Option:
 
     @property
     def kind(self) -> int:
-        return self.steps[-1] >> A.SHIFT
+        return A.kind(self.steps[-1])
 
 
 def pick(options: list[Option], rng: random.Random | None) -> Option:
@@ -102,7 +103,7 @@ class Planner:
                 key = (cost - ev.margin(delta, seat), steps + 1, lost + loss)
                 if best[d] is None or key < best[d]:  # type: ignore[operator]
                     best[d] = key
-                    moves[d] = (*moves[cur], A.MOVE_BOBBY << A.SHIFT | d)
+                    moves[d] = (*moves[cur], A.move_bobby(d))
         for d in range(nd):
             k = best[d]
             if k is not None:
@@ -136,7 +137,7 @@ class Planner:
                 ends = (0,) if first_end else (0, 1)
             for end in ends:
                 value = ev.margin(ev.stall_delta(st, seat, lane, end), seat) - cost
-                out.append(Option(value, (*moves, A.PLACE_STALL << A.SHIFT | lane * 2 | end)))
+                out.append(Option(value, (*moves, A.place_stall(lane, end))))
         return out
 
     def draw_outcomes(self, game: Game) -> list[tuple[int, float]]:
@@ -224,7 +225,7 @@ class Planner:
         """The best square for the customer just drawn."""
         st = st or self.ev.state(game)
         values = self.square_values(st, seat, game.pending, game.customers_left == 0)
-        return pick([Option(v, (A.PLACE_CUSTOMER << A.SHIFT | s,)) for v, s in values], rng)
+        return pick([Option(v, (A.place_customer(s),)) for v, s in values], rng)
 
     def token_actions(self, game: Game, seat: int) -> dict[int, Action]:
         """One play_token action per face-up value; a neutral token is flipped before an own

@@ -7,10 +7,11 @@ and ends its turn when nothing useful is left.
 
 from __future__ import annotations
 
-from sim import actions as A
-from sim.actions import Action
-from sim.agents.base import BaseAgent
-from sim.game import ACTIONS, TURN_START, Game
+from sim.agents.base import BaseAgent, CompiledTwin
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.codes import ACTIONS, TURN_START
+from sim.engine.game import Game
 
 
 class RandomAgent(BaseAgent):
@@ -28,14 +29,20 @@ class RandomAgent(BaseAgent):
         super().reseed(seed)
         self._moves, self._turn = 0, -1  # a new game must not inherit the last one's turn
 
+    def compiled_twin(self) -> CompiledTwin:
+        from sim.fast.play import KIND_RANDOM, random_params
+
+        return CompiledTwin(KIND_RANDOM, random_params(self.move_chance, self.max_moves),
+                            self.restrict.flags())
+
     def choose(self, game: Game) -> Action:
         legal = self.legal_actions(game)
         rng = self.rng
         if game.phase == ACTIONS:
             if game.turn != self._turn:
                 self._turn, self._moves = game.turn, 0
-            useful = [a for a in legal if a >> A.SHIFT in (A.PLACE_STALL, A.DRAW_CUSTOMER)]
-            moves = [a for a in legal if a >> A.SHIFT == A.MOVE_BOBBY]
+            useful = [a for a in legal if A.kind(a) in (A.PLACE_STALL, A.DRAW_CUSTOMER)]
+            moves = [a for a in legal if A.kind(a) == A.MOVE_BOBBY]
             if moves and self._moves < self.max_moves and (
                     not useful or rng.random() < self.move_chance):
                 self._moves += 1
@@ -44,7 +51,7 @@ class RandomAgent(BaseAgent):
                 return rng.choice(useful)
             return A.END
         if game.phase == TURN_START and len(legal) > 1:
-            kinds = sorted({a >> A.SHIFT for a in legal})
+            kinds = sorted({A.kind(a) for a in legal})
             k = rng.choice(kinds)
-            return rng.choice([a for a in legal if a >> A.SHIFT == k])
+            return rng.choice([a for a in legal if A.kind(a) == k])
         return rng.choice(legal)

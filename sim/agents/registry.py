@@ -16,7 +16,7 @@ from sim.agents.heuristic import HeuristicAgent
 from sim.agents.mcts import MCTSAgent
 from sim.agents.random_agent import RandomAgent
 from sim.agents.restricted import WRAPPERS, RestrictedAgent
-from sim.errors import PortobelloError
+from sim.engine.errors import PortobelloError
 
 
 class AgentSpecError(PortobelloError):

@@ -4,15 +4,15 @@
 measures what district scoring is worth as the win-rate gap between the restricted and the
 free agent. A wrapper sets the restriction on the agent it wraps (every agent draws its
 choices from `BaseAgent.legal_actions`, which honours it) and checks each choice, so an
-agent that ignores a restriction fails loudly (`sim.play.AgentError`) instead of skewing a
+agent that ignores a restriction fails loudly (`sim.run.loop.AgentError`) instead of skewing a
 study. Wrappers nest: `no-bobby(no-district(greedy))`.
 """
 
 from __future__ import annotations
 
-from sim.actions import Action, describe
-from sim.agents.base import BaseAgent, Restrictions
-from sim.game import Game
+from sim.agents.base import BaseAgent, CompiledTwin, Restrictions
+from sim.engine.actions import Action, describe
+from sim.engine.game import Game
 
 WRAPPERS: dict[str, tuple[Restrictions, str]] = {
     "no-district": (Restrictions(district=True), "never scores a district"),
@@ -48,6 +48,10 @@ class RestrictedAgent(BaseAgent):
 
     def reseed(self, seed: int) -> None:
         self.inner.reseed(seed)
+
+    def compiled_twin(self) -> CompiledTwin | None:
+        """The playing agent's twin; the restriction is on it already (see __init__)."""
+        return self.inner.compiled_twin()
 
     def choose(self, game: Game) -> Action:
         action = self.inner.choose(game)

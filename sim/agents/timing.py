@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from sim.actions import Action
 from sim.agents.base import BaseAgent
-from sim.game import Game
+from sim.engine.actions import Action
+from sim.engine.game import Game
 
 
 class TimedAgent(BaseAgent):
@@ -25,6 +25,9 @@ class TimedAgent(BaseAgent):
         self.slowest = 0.0
         self.cpu_seconds = 0.0
         self.slowest_cpu = 0.0
+
+    def compiled_twin(self) -> None:
+        return None  # timing needs the Python loop
 
     def reseed(self, seed: int) -> None:
         self.inner.reseed(seed)

@@ -19,8 +19,10 @@ import numba
 
 def _cache_dir() -> Path:
     here = Path(__file__).parent
+    shared = here.parent / "engine"
     digest = hashlib.sha256()
-    for path in sorted(here.glob("*.py")):
+    # The compiled code folds in the shared codes and compiles the action encoding too.
+    for path in [*sorted(here.glob("*.py")), shared / "codes.py", shared / "actions.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")

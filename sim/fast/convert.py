@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine.codes import END_REASONS
+from sim.engine.game import Game
 from sim.fast import layout as L
-from sim.game import Game
 
 
 def state_from_game(B: np.ndarray, game: Game) -> np.ndarray:
@@ -17,7 +18,7 @@ def state_from_game(B: np.ndarray, game: Game) -> np.ndarray:
                                                    game.n_full, game.bobby)
     S[L.BAG1], S[L.BAG2], S[L.CLEFT] = game.bag[1], game.bag[2], game.customers_left
     S[L.LPOS], S[L.PEND], S[L.BSQ] = game.line_pos, game.pending, game.baron_square
-    S[L.ENDR] = L.END_REASONS.index(game.end_reason)
+    S[L.ENDR] = END_REASONS.index(game.end_reason)
     S[L.NSCL] = len(game.scored_lanes)
 
     def put(slot: int, values: object) -> None:

@@ -1,6 +1,6 @@
-"""The compiled engine: the rules of `sim.game` over flat int64 arrays, for mass play.
+"""The compiled engine: the rules of `sim.engine.game` over flat int64 arrays, for mass play.
 
-`sim.game.Game` stays the reference; this module repeats its rules step for step (same
+`sim.engine.game.Game` stays the reference; this module repeats its rules step for step (same
 legal-action order, same state changes, same log), and the differential tests require both to
 give identical games. A state is one array `S` laid out by `sim.fast.layout` (scalars first,
 then tables at offsets kept in `B`); copying a state is `S.copy()`.
@@ -11,6 +11,41 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# Phases, action kinds, customers, statistics and end reasons: sim.engine.codes, the one
+# source both engines share (K_ names the action kinds here).
+from sim.engine.actions import DRAW, END
+from sim.engine.codes import (
+    ACTIONS,
+    BARON,
+    BARON_POINTS,
+    BOBBY_PAID,
+    BOBBY_RECEIVED,
+    CHANCE,
+    CUSTOMERS_PLACED,
+    DISTRICT_POINTS,
+    DISTRICTS_SCORED,
+    LANE_POINTS,
+    MASK,
+    N_STATS,
+    OVER,
+    PLACE,
+    SETUP,
+    SHIFT,
+    STALLS_PLACED,
+    TURN_START,
+)
+from sim.engine.codes import CHANCE_DRAW as K_CHANCE
+from sim.engine.codes import DRAW_CUSTOMER as K_DRAW
+from sim.engine.codes import END_BOARD_EXHAUSTED as BOARD_EXHAUSTED
+from sim.engine.codes import END_LAST_STALL as LAST_STALL
+from sim.engine.codes import END_ROUND_LIMIT as ROUND_LIMIT
+from sim.engine.codes import END_TURN as K_END_TURN
+from sim.engine.codes import MOVE_BOBBY as K_MOVE_BOBBY
+from sim.engine.codes import PLACE_BOBBY as K_PLACE_BOBBY
+from sim.engine.codes import PLACE_CUSTOMER as K_PLACE_CUSTOMER
+from sim.engine.codes import PLACE_STALL as K_PLACE_STALL
+from sim.engine.codes import PLAY_TOKEN as K_PLAY_TOKEN
+from sim.engine.codes import SCORE_DISTRICT as K_SCORE_DISTRICT
 from sim.fast import rng as R
 from sim.fast.layout import (
     ACT,
@@ -86,20 +121,6 @@ from sim.fast.layout import (
     T,
 )
 
-# Phases and actions: the same numbers as sim.game and sim.actions.
-SETUP, TURN_START, ACTIONS, PLACE, CHANCE, OVER = range(6)
-SHIFT = 16
-MASK = (1 << SHIFT) - 1
-K_PLACE_BOBBY, K_PLAY_TOKEN, K_SCORE_DISTRICT, K_PLACE_STALL, K_DRAW, K_PLACE_CUSTOMER, \
-    K_MOVE_BOBBY, K_END_TURN, K_CHANCE = range(9)
-END = K_END_TURN << SHIFT
-DRAW = K_DRAW << SHIFT
-LAST_STALL, BOARD_EXHAUSTED, ROUND_LIMIT = 1, 2, 3
-# Per-seat statistics (sim.game.STAT_NAMES order).
-LANE_POINTS, DISTRICT_POINTS, BARON_POINTS, BOBBY_PAID, BOBBY_RECEIVED, DISTRICTS_SCORED, \
-    STALLS_PLACED, CUSTOMERS_PLACED = range(8)
-N_STATS = 8
-BARON = 3
 
 @njit(cache=True)
 def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:

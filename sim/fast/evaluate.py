@@ -23,10 +23,11 @@ see `sim.fast.planner`), the small and hot ones inlined into their callers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 from numba import njit
 
-from sim.agents.evaluate import STALLS_PER_TURN, Weights
 from sim.fast.engine import BARON, move_cost
 from sim.fast.layout import (
     BAG1,
@@ -76,12 +77,15 @@ from sim.fast.layout import (
 )
 
 # -- the parameter row (float64) ---------------------------------------------------------------
-# Weights in `sim.agents.evaluate.Weights` field order.
+# Weights, in this order (the fields of the reference's `Weights`; a test holds them equal).
+WEIGHT_NAMES = ("lane", "fill", "end", "district", "growth", "horizon", "majority", "stall",
+                "tempo", "bobby", "rival")
 W_LANE, W_FILL, W_END, W_DISTRICT, W_GROWTH, W_HORIZON, W_MAJORITY, W_STALL, W_TEMPO, \
-    W_BOBBY, W_RIVAL = range(11)
+    W_BOBBY, W_RIVAL = range(len(WEIGHT_NAMES))
 # Planner switches: min_gain, simulate (token pricing by a played-out turn), immediate
 # evaluator (greedy), leave option (Bobby moved at the end of a turn).
 P_MIN_GAIN, P_SIMULATE, P_IMMEDIATE, P_LEAVE = range(11, 15)
+P_STALLS_PER_TURN = 15  # stalls an average turn places (the turns-left estimate)
 P_END_POW = 16  # [1, end, end ** 2]
 P_FILL_POW = 19  # fill ** r for r = 0..MAX_LANE_LEN
 MAX_LANE_LEN = 44
@@ -103,21 +107,23 @@ I_HAND, I_OWN, I_LEAD, I_DCNT, I_DTOK, I_NDTOK, I_TOP, I_TOPC, I_NTOP, I_VAL, I_
 IH = 20
 
 
-def planner_params(weights: Weights | None = None, *, immediate: bool = False,
-                   simulate: bool = True, min_gain: float = 0.0,
+def planner_params(weights: Mapping[str, float], stalls_per_turn: float, *,
+                   immediate: bool = False, simulate: bool = True, min_gain: float = 0.0,
                    leave: bool = True) -> np.ndarray:
-    """The parameter row of an evaluator + planner (greedy: `immediate=True` and default
-    weights). The power tables are computed here, by Python, exactly as the reference does."""
-    w = weights or Weights()
+    """The parameter row of an evaluator + planner from the reference agent's weights (by
+    name, `WEIGHT_NAMES`) and constants (`sim.agents.evaluate.compiled_params` calls this).
+    The power tables are computed here, by Python, exactly as the reference does."""
     row = np.zeros(N_PARAMS, np.float64)
-    for i, name in enumerate(Weights.names()):
-        row[i] = getattr(w, name)
+    for i, name in enumerate(WEIGHT_NAMES):
+        row[i] = weights[name]
     row[P_MIN_GAIN] = min_gain
     row[P_SIMULATE] = simulate
     row[P_IMMEDIATE] = immediate
     row[P_LEAVE] = leave
-    row[P_END_POW:P_END_POW + 3] = [1.0, w.end, w.end ** 2]
-    row[P_FILL_POW:P_FILL_POW + MAX_LANE_LEN + 1] = [w.fill ** r for r in range(MAX_LANE_LEN + 1)]
+    row[P_STALLS_PER_TURN] = stalls_per_turn
+    end, fill = weights["end"], weights["fill"]
+    row[P_END_POW:P_END_POW + 3] = [1.0, end, end ** 2]
+    row[P_FILL_POW:P_FILL_POW + MAX_LANE_LEN + 1] = [fill ** r for r in range(MAX_LANE_LEN + 1)]
     return row
 
 
@@ -428,7 +434,7 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
         for p in range(1, n):
             if S[stalls + p] < low:
                 low = S[stalls + p]
-        tl = low / STALLS_PER_TURN
+        tl = low / P[P_STALLS_PER_TURN]
     ef[F_TURNS] = tl
     h = P[W_HORIZON]
     fade = min(1.0, max(0.0, (tl - 2.0) / h)) if h > 0 else 1.0

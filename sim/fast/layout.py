@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.board import Board
-from sim.rules import CUSTOMER_CODES, Rules
+from sim.engine.board import Board
+from sim.engine.codes import CUSTOMER_CODES
+from sim.engine.rules import Rules
 
 # -- scalars of B --------------------------------------------------------------------------
 N, NL, NS, ND, NSPOT, T, STALLS, START, KNOWN, HAS_SEQ = range(10)
@@ -29,8 +30,6 @@ HEADER = 64
  NSCL, LOGN, LOG_OVERFLOW) = range(18)
 S_HEADER = 24
 
-# End reasons (0: not triggered).
-END_REASONS = (None, "last_stall", "board_exhausted", "round_limit")
 
 
 def pack(board: Board, rules: Rules) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Whole games in compiled code: many games per call, one row of results per game.
 
-`play_batch` is `sim.play.play_game` for a batch of seeds: the same game generator, the same
+`play_batch` is `sim.run.loop.play_game` for a batch of seeds: the same game generator, the same
 per-seat agent generators (seeded by the caller from `derive_seed`), the same agents.
 Agents are given as a small table (kind, parameters, restrictions) and each game says which
 table row plays each seat, so rotating seats and mixed line-ups cost nothing.
@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.engine.codes import N_STATS
 from sim.fast import rng as R
 from sim.fast.engine import CHANCE, OVER, apply, new_game, sample_chance
 from sim.fast.evaluate import N_PARAMS as PLANNER_PARAMS
-from sim.fast.evaluate import planner_params
 from sim.fast.layout import (
     BSQ,
     ENDR,
@@ -45,7 +45,7 @@ N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tab
 N_MEMORY = 8  # per-seat memory slots, plus the planner's queue (see `play_batch`)
 BUF = 1024
 
-# Columns of a result row: then scores[n], stalls_left[n], stats[n * 8].
+# Columns of a result row: then scores[n], stalls_left[n], stats[n * N_STATS].
 R_END, R_ROUNDS, R_TURNS, R_BARON_SQ, R_DECISIONS, R_LOG_LEN, R_OVERFLOW = range(7)
 R_HEAD = 7
 
@@ -70,7 +70,7 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     `results[g, R_LOG_LEN]` entries of `logs[g]`)."""
     n = B[N]
     g_count = game_seeds.shape[0]
-    results = np.zeros((g_count, R_HEAD + n * 10), np.int64)
+    results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
     no_log = np.zeros(0, np.int64)
     # Generators: the seats' (rows 0..n-1) and the game's own for chance (row n).
@@ -117,20 +117,13 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
         for p in range(n):
             row[R_HEAD + p] = S[B[S_SCORES] + p]
             row[R_HEAD + n + p] = S[B[S_STALLS] + p]
-            for k in range(8):
-                row[R_HEAD + 2 * n + p * 8 + k] = S[B[S_STATS] + p * 8 + k]
+            for k in range(N_STATS):
+                row[R_HEAD + 2 * n + p * N_STATS + k] = S[B[S_STATS] + p * N_STATS + k]
     return results, logs
 
 
-def planner_row(agent: object) -> tuple[int, np.ndarray] | None:
-    """(kind, parameters) of a greedy or heuristic agent's compiled twin, or None (pass the
-    playing agent, under any restriction wrapper; restrictions are a separate row)."""
-    from sim.agents.greedy import GreedyAgent
-    from sim.agents.heuristic import HeuristicAgent
-
-    if type(agent) is GreedyAgent:
-        return KIND_GREEDY, planner_params(immediate=True, simulate=True, min_gain=0.0)
-    if type(agent) is HeuristicAgent:
-        return KIND_HEURISTIC, planner_params(agent.weights, simulate=agent.simulate,
-                                              min_gain=agent.min_gain)
-    return None
+def random_params(move_chance: float, max_moves: int) -> tuple[float, ...]:
+    """The parameter row of the compiled random agent."""
+    row = [0.0] * N_PARAMS
+    row[0], row[1] = float(move_chance), float(max_moves)
+    return tuple(row)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from sim.actions import describe
 from sim.agents.base import BaseAgent
-from sim.board import Board
-from sim.errors import PortobelloError
-from sim.game import PHASE_NAMES, Game
-from sim.rules import Rules
+from sim.engine.actions import describe
+from sim.engine.board import Board
+from sim.engine.codes import PHASE_NAMES
+from sim.engine.errors import PortobelloError
+from sim.engine.game import Game
+from sim.engine.rules import Rules
 
 
 class AgentError(PortobelloError):

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.errors import BoardError
+from sim.engine.errors import BoardError
 
-BOARDS_DIR = Path(__file__).resolve().parents[1] / "data" / "boards"
+BOARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "boards"
 
 Square = int
 Lane = int

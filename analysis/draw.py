@@ -22,8 +22,8 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
-from sim.board import Board
-from sim.errors import PortobelloError
+from sim.engine.board import Board
+from sim.engine.errors import PortobelloError
 
 FORMATS = ("png", "svg", "pdf")
 PNG_DPI = 110

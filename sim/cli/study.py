@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.cli import positive_int
+from sim.cli.main import positive_int
 
 
 def cmd_study(args: argparse.Namespace) -> int:

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from sim.agents.registry import AGENTS, make_agent, split_specs
-from sim.board import load_board
-from sim.errors import IllegalActionError, PortobelloError
-from sim.play import play_game
-from sim.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
+from sim.engine.board import load_board
+from sim.engine.errors import IllegalActionError, PortobelloError
+from sim.engine.rules import PRESET_NOTES, Rules, load_rules, preset, rules_from_dict
+from sim.run.loop import play_game
 
 # Modules with `add_parser(subparsers, agents_help)` that add their own commands.
-PLUGIN_COMMANDS: tuple[str, ...] = ("sim.simulate_cli", "sim.study_cli", "sim.tournament")
+PLUGIN_COMMANDS: tuple[str, ...] = ("sim.cli.simulate", "sim.cli.study", "sim.cli.tournament")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,7 +50,7 @@ def agent_specs(text: str, players: int) -> list[str]:
 
 # -- replay ----------------------------------------------------------------------------------
 def cmd_replay(args: argparse.Namespace) -> int:
-    from sim.records import replay_file
+    from sim.engine.records import replay_file
 
     _, out = replay_file(args.record)
     if args.json:
@@ -77,7 +77,7 @@ def cmd_board_check(args: argparse.Namespace) -> int:
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
-    from sim.draw import draw_board
+    from analysis.draw import draw_board
 
     board = load_board(args.file)
     out = Path(args.out)
@@ -99,7 +99,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 # -- play ------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    from sim.records import record_from_game, write_record
+    from sim.engine.records import record_from_game, write_record
 
     rules = rules_from_args(args, players=args.players)
     board = load_board(args.board)
@@ -179,8 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_flags(p)
     p.set_defaults(func=cmd_play)
 
-    # `portobello bench [MODE]`: every mode lives in sim.bench_cli (`agents` is the default).
-    importlib.import_module("sim.bench_cli").add_parser(sub, agents_help)
+    # `portobello bench [MODE]`: every mode lives in sim.cli.bench (`agents` is the default).
+    importlib.import_module("sim.cli.bench").add_parser(sub, agents_help)
 
     # Commands that live in their own modules register themselves here.
     for module in PLUGIN_COMMANDS:

@@ -1,4 +1,4 @@
-"""`portobello simulate`: many games into a run folder (see sim.runner)."""
+"""`portobello simulate`: many games into a run folder (see sim.run.runner)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim.board import load_board
-from sim.cli import agent_specs, rules_from_args
-from sim.errors import PortobelloError
-from sim.runner import Run, RunConfig
+from sim.cli.main import agent_specs, rules_from_args
+from sim.engine.board import load_board
+from sim.engine.errors import PortobelloError
+from sim.run.runner import Run, RunConfig
 
 
 def _stack(text: str) -> list[int]:

@@ -11,11 +11,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from sim.errors import RulesError
-
-CITIZEN, ARISTOCRAT, BARON = 1, 2, 3
-CUSTOMER_NAMES = {CITIZEN: "citizen", ARISTOCRAT: "aristocrat", BARON: "baron"}
-CUSTOMER_CODES = {v: k for k, v in CUSTOMER_NAMES.items()}
+from sim.engine.codes import CUSTOMER_CODES
+from sim.engine.errors import RulesError
 
 DEFAULT_STALLS = {2: 30, 3: 20, 4: 16}
 DEFAULT_MULTIPLIERS: dict[str, int] = {

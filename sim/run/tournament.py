@@ -10,17 +10,15 @@ the win, 1/k each) is compared with parity 1/n: "A beats B" when the whole 95% W
 interval lies above parity. For n > 2 both directions are played (`A vs 2xB`, `B vs 2xA`).
 
 An agent that raises or returns an illegal action does not stop the run: the game is
-reported (seed, seat, state; `sim.play.AgentError`) and left out, and the command exits 1.
+reported (seed, seat, state; `sim.run.loop.AgentError`) and left out, and the command exits 1.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import math
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,13 +26,13 @@ from typing import Any
 
 import pandas as pd
 
-from sim.agents.registry import make_agent, parse_spec, split_specs
-from sim.agents.timing import TimedAgent
-from sim.board import Board, load_board
-from sim.errors import PortobelloError
-from sim.play import AgentError, derive_seed, play_game
-from sim.rules import Rules
-from sim.stats_util import bradley_terry, wilson_interval
+from sim.agents.registry import parse_spec
+from sim.engine.board import Board, load_board
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import Rules
+from sim.run.engines import select_engine
+from sim.run.loop import AgentError, derive_seed
+from sim.run.ratings import bradley_terry, wilson_interval
 
 PAIRINGS = ("all", "ladder", "first")
 
@@ -143,19 +141,23 @@ def play_block(board: Board, rules: Rules, matchup: Matchup, index: int, block: 
     gseed = block_seed(seed, n, block)
     rows: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
+    engine = select_engine(board, game_rules, [matchup.focus, matchup.field], "python",
+                           timed=True)
     for rotation in range(n):
         lineup = matchup.lineup(rotation)
-        agents = [TimedAgent(make_agent(spec, seed=seat)) for seat, spec in enumerate(lineup)]
         try:
-            game, _ = play_game(board, game_rules, agents, gseed)
+            res = engine.play([gseed], [lineup])
         except AgentError as exc:
             errors.append({"tournament": tid, "matchup": matchup.label, "players": n,
                            "block": block, "rotation": rotation, "game_seed": gseed,
                            "seat": exc.seat, "agent": exc.agent, "message": str(exc)})
             continue
-        scores = game.scores
-        winners = game.winners()
-        for seat, agent in enumerate(agents):
+        scores = [int(x) for x in res.scores[0]]
+        best = max(scores)
+        winners = [seat for seat in range(n) if scores[seat] == best]
+        assert res.timing is not None
+        for seat in range(n):
+            decisions, seconds, slowest, cpu, slowest_cpu = res.timing[0, seat]
             others = [scores[q] for q in range(n) if q != seat]
             rows.append({
                 "tournament": tid,
@@ -175,13 +177,13 @@ def play_block(board: Board, rules: Rules, matchup: Matchup, index: int, block: 
                 "rank": 1 + sum(1 for s in scores if s > scores[seat]),
                 "win_share": 1.0 / len(winners) if seat in winners else 0.0,
                 "margin": scores[seat] - max(others),
-                "decisions": agent.decisions,
-                "decision_time": agent.seconds,
-                "max_decision_time": agent.slowest,
-                "decision_cpu_time": agent.cpu_seconds,
-                "max_decision_cpu_time": agent.slowest_cpu,
-                "rounds": game.round,
-                "end_reason": game.end_reason,
+                "decisions": int(decisions),
+                "decision_time": float(seconds),
+                "max_decision_time": float(slowest),
+                "decision_cpu_time": float(cpu),
+                "max_decision_cpu_time": float(slowest_cpu),
+                "rounds": int(res.rounds[0]),
+                "end_reason": res.end_reasons[0],
             })
     return rows, errors
 
@@ -317,82 +319,3 @@ def write_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     df.to_parquet(tmp, index=False)
     tmp.replace(path)
-
-
-# -- command line -----------------------------------------------------------------------------
-def _players(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a list of player counts "
-                                         "like 2,3,4") from None
-    if not values or any(v < 2 for v in values):
-        raise argparse.ArgumentTypeError(f"player counts must be at least 2, got {text!r}")
-    return values
-
-
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from sim.cli import rules_from_args
-
-    rules = rules_from_args(args)
-    specs = tuple(split_specs(args.agents))
-    config = TournamentConfig(agents=specs, players=args.players, games=args.games,
-                              seed=args.seed, board_ref=args.board, rules=rules,
-                              pairing=args.pairs, jobs=args.jobs)
-    start = time.perf_counter()
-    df, errors = run_tournament(config, progress=not args.quiet)
-    seconds = time.perf_counter() - start
-    out = Path(args.out) if args.out else \
-        Path("data/runs") / f"tournament-{config.tournament_id}.parquet"
-    if not df.empty:
-        write_parquet(df, out)
-    print(f"tournament {config.tournament_id}: {', '.join(specs)}; players "
-          f"{', '.join(map(str, config.players))}; {args.games} games per matchup; seed "
-          f"{args.seed}; {seconds:.0f} s with {args.jobs} job(s)")
-    if not df.empty:
-        print()
-        print(format_summary(summary(df)))
-        print()
-        print(format_ratings(ratings(df)))
-        print()
-        print(f"results: {out} ({len(df)} rows, one per game and seat)")
-    for e in errors:
-        print(f"portobello: agent error: {e['message']}", file=sys.stderr)
-    if errors:
-        err_path = out.with_suffix(".errors.json")
-        err_path.parent.mkdir(parents=True, exist_ok=True)
-        err_path.write_text(json.dumps(errors, indent=1))
-        print(f"portobello: {len(errors)} game(s) failed and were left out (details in "
-              f"{err_path})", file=sys.stderr)
-        return 1
-    return 0
-
-
-def add_parser(subparsers: Any, agents_help: str) -> None:
-    """Register `portobello tournament` (called by sim.cli)."""
-    p = subparsers.add_parser(
-        "tournament", help="agents against each other over player counts; win rates with "
-        "Wilson intervals, ratings, Parquet",
-        description=__doc__.split("\n\n")[1] if __doc__ else None)
-    p.add_argument("--agents", required=True,
-                   help="two or more agent specs separated by commas, earlier = focus of a "
-                   f"pair ({agents_help.split('(', 1)[-1].rstrip(')')}; restricted: "
-                   "no-district(AGENT), no-customers(AGENT), no-bobby(AGENT), "
-                   "first-end(AGENT))")
-    p.add_argument("--players", type=_players, default=(2,),
-                   help="player counts, e.g. 2,3,4 (default 2)")
-    p.add_argument("--games", type=int, default=100,
-                   help="games per matchup and player count, rounded up to whole seat "
-                   "rotations (default 100)")
-    p.add_argument("--pairs", choices=PAIRINGS, default="all",
-                   help="all pairs, neighbours in the listed order (ladder), or the first "
-                   "agent against each other one (default all)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1, help="parallel processes (joblib)")
-    p.add_argument("--board", default="standard", help="board name or TOML file")
-    p.add_argument("--out", metavar="FILE",
-                   help="Parquet file (default data/runs/tournament-<id>.parquet)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--preset", help="named rules preset (see `portobello rules list`)")
-    p.add_argument("--rules", metavar="FILE", help="rules TOML file (SPEC §3)")
-    p.set_defaults(func=cmd_tournament)

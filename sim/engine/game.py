@@ -13,29 +13,39 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim import actions as A
-from sim.actions import Action
-from sim.board import Board
-from sim.errors import IllegalActionError
-from sim.rules import BARON, CUSTOMER_CODES, CUSTOMER_NAMES, Rules
+from sim.engine import actions as A
+from sim.engine import codes as C
+from sim.engine.actions import Action
+from sim.engine.board import Board
+from sim.engine.codes import (
+    ACTIONS,
+    BARON,
+    BARON_POINTS,
+    BOBBY_PAID,
+    BOBBY_RECEIVED,
+    CHANCE,
+    CUSTOMER_CODES,
+    CUSTOMER_NAMES,
+    CUSTOMERS_PLACED,
+    DISTRICT_POINTS,
+    DISTRICTS_SCORED,
+    END_REASONS,
+    LANE_POINTS,
+    N_STATS,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    SETUP,
+    STALLS_PLACED,
+    STAT_NAMES,
+    TURN_START,
+)
+from sim.engine.errors import IllegalActionError
+from sim.engine.rules import Rules
 
-# Phases of play.
-SETUP = 0  # the Bobby is not on the board yet
-TURN_START = 1  # the seat must play a token or score a district
-ACTIONS = 2  # after play_token: stalls, draws, Bobby moves, end_turn
-PLACE = 3  # a drawn customer waits for its square
-CHANCE = 4  # a draw from the bag waits for chance to decide the customer
-OVER = 5
-PHASE_NAMES = ("setup", "turn_start", "actions", "place_customer", "chance", "over")
-
-# Per-player statistics, kept in one flat list `stats[seat * N_STATS + k]`.
-STAT_NAMES = ("lane_points", "district_points", "baron_points", "bobby_paid",
-              "bobby_received", "districts_scored", "stalls_placed", "customers_placed")
-LANE_POINTS, DISTRICT_POINTS, BARON_POINTS, BOBBY_PAID, BOBBY_RECEIVED, DISTRICTS_SCORED, \
-    STALLS_PLACED, CUSTOMERS_PLACED = range(len(STAT_NAMES))
-N_STATS = len(STAT_NAMES)
-
-LAST_STALL, BOARD_EXHAUSTED, ROUND_LIMIT = "last_stall", "board_exhausted", "round_limit"
+LAST_STALL, BOARD_EXHAUSTED, ROUND_LIMIT = (END_REASONS[C.END_LAST_STALL],
+                                          END_REASONS[C.END_BOARD_EXHAUSTED],
+                                          END_REASONS[C.END_ROUND_LIMIT])
 
 
 class Game:
@@ -274,7 +284,7 @@ class Game:
         if self.phase != CHANCE:
             return []
         total = self.bag[1] + self.bag[2]
-        return [(A.CHANCE << A.SHIFT | c, self.bag[c] / total) for c in (1, 2) if self.bag[c]]
+        return [(A.chance(c), self.bag[c] / total) for c in (1, 2) if self.bag[c]]
 
     def sample_chance(self, rng: random.Random | None = None) -> Action:
         """Draw a customer from the bag with `rng` (default: the game's own generator)."""
@@ -282,7 +292,7 @@ class Game:
         if rng is None:
             raise RuntimeError("a copied game has no generator of its own: pass rng")
         c, a = self.bag[1], self.bag[2]
-        return A.CHANCE << A.SHIFT | (1 if rng.randrange(c + a) < c else 2)
+        return A.chance(1 if rng.randrange(c + a) < c else 2)
 
     # -- legal actions (hot path) ---------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -291,13 +301,13 @@ class Game:
             return self._turn_actions()
         if phase == PLACE:
             sc = self.square_customer
-            return [A.PLACE_CUSTOMER << A.SHIFT | s for s in range(len(sc)) if not sc[s]]
+            return [A.place_customer(s) for s in range(len(sc)) if not sc[s]]
         if phase == TURN_START:
             return self._start_actions()
         if phase == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         if phase == SETUP:
-            return [A.PLACE_BOBBY << A.SHIFT | d for d in range(self.board.n_districts)]
+            return [A.place_bobby(d) for d in range(self.board.n_districts)]
         return []
 
     def _start_actions(self) -> list[Action]:
@@ -310,12 +320,11 @@ class Game:
             v = self.tok_val[i]
             if v and self.tok_up[i]:
                 neutral = self.tok_neutral[i]
-                a = A.PLAY_TOKEN << A.SHIFT | v * 2 | neutral
+                a = A.play_token(v, neutral)
                 if a not in out:
                     out.append(a)
                 if not neutral and v in district_tokens:
-                    base = A.SCORE_DISTRICT << A.SHIFT | v * 256
-                    scoring.extend(base | d for d in open_districts)
+                    scoring.extend(A.score_district(v, d) for d in open_districts)
         out.extend(scoring)
         return out or [A.END]
 
@@ -330,19 +339,18 @@ class Game:
                 for lane in board.district_lanes[bobby]:
                     c = lane_count[lane]
                     if c < lane_len[lane]:
-                        base = A.PLACE_STALL << A.SHIFT | lane * 2
                         if c == 0:
-                            out.append(base)
-                            out.append(base | 1)
+                            out.append(A.place_stall(lane, 0))
+                            out.append(A.place_stall(lane, 1))
                         else:
-                            out.append(base | self.lane_dir[lane])
+                            out.append(A.place_stall(lane, self.lane_dir[lane]))
             if self.customers_left > 0:
                 out.append(A.DRAW)
         allow_negative = self.rules.negative_scores
         score = self.scores[seat]
         for d, lane in board.district_neighbours[bobby]:
             if allow_negative or self.move_cost(lane, seat)[0] <= score:
-                out.append(A.MOVE_BOBBY << A.SHIFT | d)
+                out.append(A.move_bobby(d))
         out.append(A.END)
         return out
 
@@ -387,11 +395,11 @@ class Game:
         if k in (A.PLAY_TOKEN, A.SCORE_DISTRICT) and phase != TURN_START:
             return "a token was already played this turn"
         if k == A.PLAY_TOKEN:
-            value, neutral = a >> 1, bool(a & 1)
+            value, neutral = A.token_value(action), bool(A.token_neutral(action))
             kind = "neutral" if neutral else "own"
             return f"no face-up {kind} token of value {value}"
         if k == A.SCORE_DISTRICT:
-            value, d = a >> 8, a & 255
+            value, d = A.district_value(action), A.district_of(action)
             if d >= b.n_districts:
                 return f"no district with index {d}"
             if value not in self.rules.district_tokens:
@@ -406,7 +414,7 @@ class Game:
                 return "the turn must begin with play_token or score_district"
             return "cannot end the turn now"
         if k == A.PLACE_STALL:
-            lane, end = a >> 1, a & 1
+            lane, end = A.stall_lane(action), A.stall_end(action)
             if lane >= b.n_lanes:
                 return f"no lane with index {lane}"
             lid = b.lane_ids[lane]
@@ -462,8 +470,8 @@ class Game:
     # -- the trusted door (hot path) -------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Apply a legal action (unchecked)."""
-        k = action >> A.SHIFT
-        a = action & A.MASK
+        k = A.kind(action)
+        a = A.arg(action)
         log = self.log
         if log is not None:
             if k == A.CHANCE:
@@ -471,7 +479,7 @@ class Game:
             else:
                 log.append(action)
         if k == A.PLACE_STALL:
-            self._place_stall(a >> 1, a & 1)
+            self._place_stall(A.stall_lane(action), A.stall_end(action))
         elif k == A.MOVE_BOBBY:
             self._move_bobby(a)
         elif k == A.END_TURN:
@@ -483,9 +491,9 @@ class Game:
         elif k == A.CHANCE:
             self._reveal(a)
         elif k == A.PLAY_TOKEN:
-            self._play_token(a >> 1, a & 1)
+            self._play_token(A.token_value(action), A.token_neutral(action))
         elif k == A.SCORE_DISTRICT:
-            self._score_district(a >> 8, a & 255)
+            self._score_district(A.district_value(action), A.district_of(action))
         elif k == A.PLACE_BOBBY:
             self.bobby = a
             self.seat = 0

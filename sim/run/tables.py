@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.game import N_STATS, STAT_NAMES, Game
-from sim.rules import Rules
+from sim.engine.codes import END_REASONS, N_STATS, STAT_NAMES
+from sim.engine.game import Game
+from sim.engine.rules import Rules
 
 GAMES_SCHEMA = pa.schema([
     ("run_id", pa.dictionary(pa.int8(), pa.string())),
@@ -151,8 +152,7 @@ def to_table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
 
 
 # -- whole batches as columns (the runner's fast road) ----------------------------------------
-END_REASON_CODES: tuple[str | None, ...] = (None, "last_stall", "board_exhausted",
-                                            "round_limit")
+END_REASON_CODES = END_REASONS  # an end reason's code is its index
 
 
 @dataclass
@@ -171,6 +171,9 @@ class Results:
     stalls_left: np.ndarray  # (games, n)
     stats: np.ndarray  # (games, n, N_STATS) in STAT_NAMES order
     logs: list[list[int]] | None = None
+    # (games, n, 5) per seat: decisions, seconds, slowest, CPU seconds, slowest CPU (only
+    # from a timed reference engine).
+    timing: np.ndarray | None = None
 
     @property
     def end_reasons(self) -> list[str | None]:

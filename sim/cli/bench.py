@@ -34,7 +34,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any
 
-from sim.errors import IllegalActionError, PortobelloError
+from sim.engine.errors import IllegalActionError, PortobelloError
 
 # Targets from the issue, printed next to the measured figures.
 TARGET_BYTES_PER_GAME = 100.0  # games + players on disk
@@ -90,7 +90,7 @@ def positive_int_list(text: str) -> list[int]:
 
 
 def _positive_int(text: str) -> int:
-    from sim.cli import positive_int
+    from sim.cli.main import positive_int
 
     return positive_int(text)
 
@@ -192,8 +192,8 @@ def run_simulate(argv: Sequence[str]) -> tuple[Any, dict[str, Any], float]:
     """Run a `portobello simulate` command line through the command's own function (same
     parser, configuration and runner, whatever flags it gains); returns the configuration,
     the timings the command prints with --json, and the wall-clock seconds of the command."""
-    from sim.cli import build_parser
-    from sim.simulate_cli import config_from_flags
+    from sim.cli.main import build_parser
+    from sim.cli.simulate import config_from_flags
 
     sargs = build_parser().parse_args([*argv, "--json"])
     config = config_from_flags(sargs)
@@ -348,7 +348,7 @@ def measure_load(run_dir: str | Path) -> dict[str, Any]:
     """Run `load_child` on a run in a fresh process; its figures and its peak memory (the
     child's own max RSS from wait4, so nothing of this process counts)."""
     path = Path(run_dir).resolve()
-    code = "import sys; from sim.bench_cli import load_child; sys.exit(load_child())"
+    code = "import sys; from sim.cli.bench import load_child; sys.exit(load_child())"
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-c", code, str(path)],
@@ -424,7 +424,7 @@ def cmd_load(args: argparse.Namespace) -> int:
 
 # -- agents (the original `portobello bench`) -------------------------------------------------
 def add_agents_arguments(p: argparse.ArgumentParser, agents_help: str) -> None:
-    from sim.cli import _add_rules_flags, positive_int
+    from sim.cli.main import _add_rules_flags, positive_int
 
     p.add_argument("--players", type=int, default=None, help="number of players (default 2)")
     p.add_argument("--games", type=positive_int, default=500)
@@ -444,9 +444,9 @@ def cmd_agents(args: argparse.Namespace) -> int:
     exit status."""
     from sim.agents.registry import make_agent
     from sim.agents.timing import TimedAgent
-    from sim.board import load_board
-    from sim.cli import agent_specs, rules_from_args
-    from sim.play import derive_seed, play_game
+    from sim.cli.main import agent_specs, rules_from_args
+    from sim.engine.board import load_board
+    from sim.run.loop import derive_seed, play_game
 
     rules = rules_from_args(args, players=args.players)
     board = load_board(args.board)
@@ -454,7 +454,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
     specs = agent_specs(args.agents, rules.players)
     engine = getattr(args, "engine", "auto")
     if engine != "python":
-        from sim.fast.batch import supports
+        from sim.run.engines import supports
 
         if supports(specs):
             return _bench_compiled(args, board, rules, specs)
@@ -510,10 +510,10 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def _bench_compiled(args: argparse.Namespace, board: Any, rules: Any,
                     specs: list[str]) -> int:
     """The agents bench on the compiled engine: seats rotate as in a run, one core."""
-    from sim.fast.batch import FastGames
-    from sim.play import derive_seed
+    from sim.run.engines import CompiledEngine
+    from sim.run.loop import derive_seed
 
-    fast = FastGames(board, rules, specs)
+    fast = CompiledEngine(board, rules, specs)
     n = rules.players
     lineups = [[specs[(s + i) % n] for s in range(n)] for i in range(args.games)]
     seeds = [derive_seed(args.seed, i) for i in range(args.games)]
@@ -548,7 +548,7 @@ def _bench_compiled(args: argparse.Namespace, board: Any, rules: Any,
 
 # -- mcts -------------------------------------------------------------------------------------
 def add_mcts_arguments(p: argparse.ArgumentParser, agents_help: str) -> None:
-    from sim.cli import _add_rules_flags, positive_int
+    from sim.cli.main import _add_rules_flags, positive_int
 
     p.add_argument("--agent", default="fastmcts:iterations=3000",
                    help="the searching agent's spec (fastmcts or mcts)")
@@ -564,8 +564,9 @@ def add_mcts_arguments(p: argparse.ArgumentParser, agents_help: str) -> None:
 def mcts_positions(board: Any, rules: Any, count: int, seed: int) -> list[Any]:
     """Decision points of heuristic games, spread over whole games (not chance nodes)."""
     from sim.agents.registry import make_agent
-    from sim.game import SETUP, Game
-    from sim.play import derive_seed, play_game
+    from sim.engine.codes import SETUP
+    from sim.engine.game import Game
+    from sim.run.loop import derive_seed, play_game
 
     out: list[Any] = []
     g = 0
@@ -587,8 +588,8 @@ def cmd_mcts(args: argparse.Namespace) -> int:
     """Playouts (search iterations) per second of an MCTS agent on one core, over positions
     of real games; the first search (loading or compiling the code) is timed apart."""
     from sim.agents.registry import make_agent
-    from sim.board import load_board
-    from sim.cli import rules_from_args
+    from sim.cli.main import rules_from_args
+    from sim.engine.board import load_board
 
     rules = rules_from_args(args, players=args.players)
     board = load_board(args.board)
@@ -666,6 +667,6 @@ def add_parser(sub: Any, agents_help: str) -> None:
 
 def bench_main(mode: str, argv: Sequence[str] | None = None) -> int:
     """`portobello bench MODE ARGS...` (for the scripts in benchmarks/)."""
-    from sim.cli import main
+    from sim.cli.main import main
 
     return main(["bench", mode, *(sys.argv[1:] if argv is None else argv)])

@@ -11,12 +11,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sim import actions as A
-from sim.actions import Action
-from sim.board import Board, load_board
-from sim.errors import BoardError, IllegalActionError, RecordError, RulesError
-from sim.game import CHANCE, PLACE, Game
-from sim.rules import CUSTOMER_CODES, CUSTOMER_NAMES, rules_from_dict
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.board import Board, load_board
+from sim.engine.codes import CHANCE, CUSTOMER_CODES, CUSTOMER_NAMES, PLACE
+from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError
+from sim.engine.game import Game
+from sim.engine.rules import Rules, rules_from_dict
 
 FORMAT = "portobello-record/1"
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
@@ -41,15 +42,15 @@ def actions_to_json(board: Board, log: Sequence[Action]) -> list[dict[str, Any]]
         if k == A.PLACE_BOBBY:
             out.append({"type": "place_bobby", "district": board.district_ids[a]})
         elif k == A.PLAY_TOKEN:
-            obj: dict[str, Any] = {"type": "play_token", "value": a >> 1}
-            if a & 1:
+            obj: dict[str, Any] = {"type": "play_token", "value": A.token_value(action)}
+            if A.token_neutral(action):
                 obj["neutral"] = True
             out.append(obj)
         elif k == A.SCORE_DISTRICT:
-            out.append({"type": "score_district", "value": a >> 8,
-                        "district": board.district_ids[a & 255]})
+            out.append({"type": "score_district", "value": A.district_value(action),
+                        "district": board.district_ids[A.district_of(action)]})
         elif k == A.PLACE_STALL:
-            lane, end = a >> 1, a & 1
+            lane, end = A.stall_lane(action), A.stall_end(action)
             obj = {"type": "place_stall", "lane": board.lane_ids[lane]}
             if lane not in started:
                 started.add(lane)
@@ -296,3 +297,27 @@ def replay_file(path: str | Path) -> tuple[Game, dict[str, Any]]:
     game = replay(data, base_dir=p.resolve().parent, source=str(p))
     return game, replay_output(game)
 
+
+def game_from_log(board: Board, rules: Rules, seed: int, log: Sequence[int],
+             events: bool = False) -> Game:
+    """The game of an action log (trusted: from an engine), replayed by the reference
+    engine; with `events`, its events each tagged with their turn, round and seat. The one
+    source of events and records, whichever engine played the game."""
+    g = Game(board, rules, seed=seed, record_events=events)
+    if g.events is None:
+        for action in log:
+            g.apply(action)
+        return g
+    for action, obj in zip(log, actions_to_json(board, log), strict=True):
+        before = len(g.events)
+        when = {"turn": g.turn, "round": g.round}
+        seat = g.seat
+        if obj["type"] == "play_token":
+            g.events.append({"type": "play_token", "seat": seat, "value": obj["value"]})
+        elif obj["type"] == "draw_customer":
+            g.events.append({"type": "draw_customer", "seat": seat,
+                             "customer": obj.get("customer")})
+        g.apply(action)
+        for ev in g.events[before:]:
+            ev.update(when)
+    return g

@@ -1,0 +1,65 @@
+"""Where shards are played: in this process, in joblib (loky) workers, or on a Dask cluster
+(a local one, or an existing one by scheduler address). Results come back as shards finish;
+only the main process writes files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from sim.run.config import RunError
+from sim.run.shard import play_shard
+
+
+def progress_bar(total: int, initial: int, quiet: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", disable=quiet, smoothing=0.1,
+                dynamic_ncols=True, desc="games")
+
+
+def shard_results(payload: dict[str, Any], shards: Sequence[int], jobs: int, backend: str,
+             scheduler: str | None) -> Iterator[dict[str, Any]]:
+    """Shard results as they finish, from this process, joblib (loky) or Dask."""
+    if not shards:
+        return
+    if backend == "dask" or scheduler:
+        yield from _dask_results(payload, shards, jobs, scheduler)
+        return
+    if backend != "loky":
+        raise RunError(f"unknown backend {backend!r} (backends: loky, dask)", field="--backend")
+    if jobs == 1:
+        for shard in shards:
+            yield play_shard(payload, shard)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered",
+                        pre_dispatch="2*n_jobs")
+    yield from parallel(delayed(play_shard)(payload, s) for s in shards)
+
+
+def _dask_results(payload: dict[str, Any], shards: Sequence[int], jobs: int,
+                  scheduler: str | None) -> Iterator[dict[str, Any]]:
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise RunError(f"cannot reach the Dask scheduler: {exc}",
+                           field="--scheduler") from None
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                               dashboard_address=None, host="127.0.0.1")
+        client = Client(cluster)
+    try:
+        futures = [client.submit(play_shard, payload, s, pure=False) for s in shards]
+        for future in as_completed(futures):
+            yield future.result()
+            future.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

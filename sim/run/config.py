@@ -1,0 +1,116 @@
+"""A run's configuration and identity: everything that decides its tables (board, rules,
+agents, games, seed, shard size, tables kept) and the code that plays them.
+
+Every game's seed comes from the run seed and the game's index, and seats rotate with the
+game's index, so the tables depend on the configuration only, never on how it is executed.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.agents.registry import parse_spec
+from sim.engine.board import Board, board_from_dict
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import Rules, rules_from_dict
+from sim.run.loop import derive_seed
+
+
+class RunError(PortobelloError):
+    """A run folder that cannot be used as asked (other config, locked, damaged shard)."""
+
+
+@functools.cache
+def play_code_hash() -> str:
+    """A hash of the sources that decide how games are played: rules, engine, agents and
+    the compiled path."""
+    root = Path(__file__).resolve().parents[1]
+    files = [root / "run" / "loop.py", root / "run" / "engines.py"]
+    for package in ("engine", "agents", "fast"):
+        files += sorted((root / package).glob("*.py"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that decides a run's tables (not how it is executed)."""
+
+    board: Board
+    board_ref: str
+    rules: Rules
+    agents: tuple[str, ...]
+    games: int
+    seed: int
+    shard_size: int = 1000
+    events: bool = False
+    records: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.agents) != self.rules.players:
+            raise RunError(f"{len(self.agents)} agent specs for {self.rules.players} players",
+                           field="agents")
+        for spec in self.agents:
+            parse_spec(spec)
+        if self.games < 1:
+            raise RunError("must be at least 1", field="games")
+        if self.shard_size < 1:
+            raise RunError("must be at least 1", field="shard_size")
+        self.rules.check_board(self.board, source=self.board_ref)
+
+    @property
+    def n_shards(self) -> int:
+        return -(-self.games // self.shard_size)
+
+    def shard_range(self, shard: int) -> range:
+        lo = shard * self.shard_size
+        return range(lo, min(lo + self.shard_size, self.games))
+
+    def seats(self, game_id: int) -> list[str]:
+        """Agents by seat for one game: seats rotate so each agent sits everywhere equally."""
+        n = len(self.agents)
+        r = game_id % n
+        return [self.agents[(s + r) % n] for s in range(n)]
+
+    def game_seed(self, game_id: int) -> int:
+        return derive_seed(self.seed, "game", game_id)
+
+    def identity(self) -> dict[str, Any]:
+        """The fields a resumed run must share with the run already in the folder (the code
+        that plays the games too: a run finished by other code would mix two programs)."""
+        return {
+            "board_hash": self.board.content_hash,
+            "play_code": play_code_hash(),
+            "rules": self.rules.to_dict(),
+            "agents": list(self.agents),
+            "games": self.games,
+            "seed": self.seed,
+            "shard_size": self.shard_size,
+            "events": self.events,
+            "records": self.records,
+        }
+
+    @property
+    def run_id(self) -> str:
+        blob = json.dumps(self.identity(), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:12]
+
+    def payload(self) -> dict[str, Any]:
+        """Plain data a worker rebuilds the configuration from (cheap to send)."""
+        data = {k: v for k, v in self.identity().items() if k not in ("board_hash",
+                                                                       "play_code")}
+        return data | {"board": self.board.to_dict(), "board_ref": self.board_ref}
+
+    @staticmethod
+    def from_payload(p: dict[str, Any]) -> RunConfig:
+        return RunConfig(board=board_from_dict(p["board"], source=p["board_ref"]),
+                         board_ref=p["board_ref"], rules=rules_from_dict(p["rules"]),
+                         agents=tuple(p["agents"]), games=p["games"], seed=p["seed"],
+                         shard_size=p["shard_size"], events=p["events"], records=p["records"])

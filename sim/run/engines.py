@@ -1,0 +1,188 @@
+"""The engine seam: one interface, `Engine.play(seeds, lineups) -> Results`, with a
+reference and a compiled implementation, chosen in one place (`select_engine`).
+
+The runner, the tournament and the benchmarks play through this seam only. Both engines
+play a game from its seed and line-up alone and give the same games (the differential tests
+and the golden action logs hold them to it):
+
+- every seat owns its agent: an agent object is never shared by two seats, even when they
+  play the same spec (shared objects would share one generator and any per-game memory);
+- each seat's agent is reseeded from the game seed and the seat (`seat_seeds`), the game's
+  chance generator from the game seed;
+- an agent plays on the compiled path through the twin it declares
+  (`BaseAgent.compiled_twin`), so `sim.fast` never needs to know the reference agents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from sim.agents.base import BaseAgent, CompiledTwin
+from sim.agents.registry import make_agent
+from sim.agents.timing import TimedAgent
+from sim.engine.board import Board
+from sim.engine.codes import N_STATS
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import Rules
+from sim.run.loop import play_game, seat_seeds
+from sim.run.tables import Results, results_from_games
+
+ENGINES = ("auto", "compiled", "python")
+LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
+
+
+class EngineError(PortobelloError):
+    """An engine that cannot play the line-up asked for."""
+
+
+class Engine(Protocol):
+    """Plays whole games: one per seed, `lineups[g][seat]` the agent spec at each seat."""
+
+    name: str
+
+    def play(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]],
+             keep_log: bool = False) -> Results:
+        ...
+
+
+# -- the agents' compiled twins ------------------------------------------------------------------
+def compiled_twin(spec: str) -> CompiledTwin | None:
+    """The compiled twin an agent spec declares, or None (no twin, or not a valid spec)."""
+    try:
+        agent = make_agent(spec)
+    except (ValueError, TypeError, KeyError, PortobelloError):
+        return None
+    return agent.compiled_twin()
+
+
+def supports(specs: Sequence[str]) -> bool:
+    """Whether every agent of a line-up can play on the compiled path."""
+    return all(compiled_twin(s) is not None for s in specs)
+
+
+def engine_name(specs: Sequence[str], engine: str = "auto") -> str:
+    """The engine (`compiled` or `python`) a run of these agents plays on.
+
+    `auto` takes the compiled path whenever every agent has a compiled twin; `compiled`
+    refuses agents without one."""
+    if engine not in ENGINES:
+        raise EngineError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})",
+                          field="--engine")
+    if engine == "python":
+        return "python"
+    if supports(specs):
+        return "compiled"
+    if engine == "compiled":
+        raise EngineError("no compiled version of some of these agents: "
+                          f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, "
+                          "heuristic and their restricted forms)", field="--engine")
+    return "python"
+
+
+def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str = "auto",
+                  *, timed: bool = False) -> ReferenceEngine | CompiledEngine:
+    """The one place an engine is chosen. `timed` (decision counts and times per seat)
+    needs the reference engine's loop."""
+    if timed or engine_name(specs, engine) == "python":
+        return ReferenceEngine(board, rules, timed=timed)
+    return CompiledEngine(board, rules, specs)
+
+
+# -- the reference engine -----------------------------------------------------------------------
+class ReferenceEngine:
+    """Games played by `sim.run.loop.play_game` on the readable engine and agents."""
+
+    name = "python"
+
+    def __init__(self, board: Board, rules: Rules, *, timed: bool = False) -> None:
+        self.board = board
+        self.rules = rules
+        self.timed = timed
+
+    def seat_agents(self, lineup: Sequence[str]) -> list[BaseAgent]:
+        """Fresh agent objects for one game, one per seat (never shared between seats or
+        carried over from another game; `play_game` reseeds each from its seat)."""
+        agents = [make_agent(spec, seed=seat) for seat, spec in enumerate(lineup)]
+        return [TimedAgent(a) for a in agents] if self.timed else agents
+
+    def play(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]],
+             keep_log: bool = False) -> Results:
+        games, decisions, timing = [], [], []
+        for seed, lineup in zip(seeds, lineups, strict=True):
+            agents = self.seat_agents(lineup)
+            game, count = play_game(self.board, self.rules, agents, seed, keep_log=keep_log)
+            games.append(game)
+            decisions.append(count)
+            if self.timed:
+                timing.append([[a.decisions, a.seconds, a.slowest, a.cpu_seconds,
+                                a.slowest_cpu] for a in agents if isinstance(a, TimedAgent)])
+        res = results_from_games(games, decisions)
+        if self.timed:
+            res.timing = np.array(timing, np.float64).reshape(len(games), self.rules.players, 5)
+        return res
+
+
+# -- the compiled engine -----------------------------------------------------------------------
+class CompiledEngine:
+    """Games played in batches by `sim.fast.play.play_batch` (numba), the agents given as
+    rows of a table built from their declared twins."""
+
+    name = "compiled"
+
+    def __init__(self, board: Board, rules: Rules, specs: Sequence[str]) -> None:
+        from sim.fast import play as FP
+        from sim.fast.layout import pack
+
+        self._fp = FP
+        self.board = board
+        self.rules = rules
+        self.B = pack(board, rules)
+        self.specs = list(dict.fromkeys(specs))
+        self.index = {s: i for i, s in enumerate(self.specs)}
+        k = len(self.specs)
+        self.kinds = np.zeros(k, np.int64)
+        self.params = np.zeros((k, FP.N_PARAMS), np.float64)
+        self.restrict = np.zeros((k, 4), np.int64)
+        for i, spec in enumerate(self.specs):
+            twin = compiled_twin(spec)
+            if twin is None:
+                raise EngineError(f"agent {spec} has no compiled version", field="agents")
+            self.kinds[i] = twin.kind
+            self.params[i] = twin.params
+            self.restrict[i] = np.array(twin.restrict, np.int64)
+
+    def play(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]],
+             keep_log: bool = False) -> Results:
+        FP = self._fp
+        n = self.rules.players
+        g = len(seeds)
+        game_seeds = np.array(seeds, np.int64)
+        per_seat = np.array([seat_seeds(s, n) for s in seeds], np.int64).reshape(g, n)
+        seat_agent = np.array([[self.index[s] for s in lineup] for lineup in lineups],
+                              np.int64).reshape(g, n)
+        res, logs = FP.play_batch(self.B, game_seeds, per_seat, seat_agent, self.kinds,
+                                  self.params, self.restrict, LOG_START if keep_log else 0)
+        h = FP.R_HEAD
+        out_logs = None
+        if keep_log:
+            out_logs = [logs[i, :res[i, FP.R_LOG_LEN]].tolist() for i in range(g)]
+            cap = LOG_START
+            long = np.flatnonzero(res[:, FP.R_OVERFLOW])
+            while long.size:  # the same games again (same seeds, same play) with more room
+                cap *= 4
+                res2, more = FP.play_batch(self.B, game_seeds[long], per_seat[long],
+                                           seat_agent[long], self.kinds, self.params,
+                                           self.restrict, cap)
+                for j, i in enumerate(long):
+                    out_logs[i] = more[j, :res2[j, FP.R_LOG_LEN]].tolist()
+                long = long[res2[:, FP.R_OVERFLOW] != 0]
+        return Results(
+            n=n, end_code=res[:, FP.R_END], rounds=res[:, FP.R_ROUNDS],
+            turns=res[:, FP.R_TURNS], baron_square=res[:, FP.R_BARON_SQ],
+            decisions=res[:, FP.R_DECISIONS], scores=res[:, h:h + n],
+            stalls_left=res[:, h + n:h + 2 * n],
+            stats=res[:, h + 2 * n:h + (2 + N_STATS) * n].reshape(g, n, N_STATS),
+            logs=out_logs)

@@ -1,0 +1,166 @@
+"""Mass simulation: many games in parallel, stored as Parquet shards, resumable.
+
+A run folder holds `manifest.json` and the tables `games/`, `players/` (and optionally
+`events/`, `records/`) as one file per shard. Every game's seed comes from the run seed and
+the game's index, so the tables do not depend on the number of jobs, the shard size, the
+backend or the engine. Workers play whole shards (`sim.run.shard`) and send back encoded
+files; only this process writes, each file under a temporary name and then renamed
+(`sim.run.store`), so a killed run leaves only whole shards and the same command resumes it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sim.run.backends import progress_bar, shard_results
+from sim.run.config import RunConfig, RunError, play_code_hash
+from sim.run.engines import ENGINES, engine_name
+from sim.run.store import (
+    LOCK_NAME,
+    RUN_FORMAT,
+    TABLES,
+    atomic_write,
+    check_shard,
+    code_version,
+    git_commit,
+    library_versions,
+    run_lock,
+    shard_path,
+    write_json_atomic,
+)
+
+__all__ = ["ENGINES", "Run", "RunConfig", "RunError", "play_code_hash", "run_lock",
+           "write_json_atomic"]
+
+
+class Run:
+    """A run folder bound to a configuration."""
+
+    def __init__(self, config: RunConfig, out: Path) -> None:
+        self.config = config
+        self.out = Path(out)
+        self.tables = [t for t in TABLES
+                       if t in ("games", "players") or getattr(config, t)]
+
+    # The manifest --------------------------------------------------------------------------
+    def manifest(self, status: str, timings: dict[str, Any] | None = None) -> dict[str, Any]:
+        c = self.config
+        return {
+            "format": RUN_FORMAT,
+            "run_id": c.run_id,
+            "status": status,
+            "board": {"name": c.board.name, "ref": c.board_ref, "hash": c.board.content_hash,
+                      "content": c.board.to_dict()},
+            "rules": c.rules.to_dict(),
+            "agents": list(c.agents),
+            "seed": c.seed,
+            "games": c.games,
+            "shard_size": c.shard_size,
+            "shards": c.n_shards,
+            "tables": self.tables,
+            "identity": c.identity(),
+            "code_version": code_version(),
+            "git_commit": git_commit(),
+            "libraries": library_versions(),
+            "timings": timings or {},
+        }
+
+    def _check_folder(self) -> None:
+        """Refuse a folder that holds another run or something that is not a run."""
+        path = self.out / "manifest.json"
+        if path.exists():
+            try:
+                old = json.loads(path.read_text())
+                identity = old["identity"]
+            except (json.JSONDecodeError, KeyError, TypeError):
+                raise RunError("manifest.json is not a portobello run manifest",
+                               source=str(path)) from None
+            mine = self.config.identity()
+            diff = [k for k in sorted(set(mine) | set(identity)) if mine.get(k) != identity.get(k)]
+            if diff:
+                details = "; ".join(f"{k}: folder has {identity.get(k)!r}, asked {mine.get(k)!r}"
+                                    for k in diff[:3])
+                raise RunError(f"this folder holds a run with a different configuration "
+                               f"({details}); use another --out", source=str(self.out))
+        elif self.out.exists() and any(p.name != LOCK_NAME for p in self.out.iterdir()):
+            raise RunError("folder is not empty and holds no run manifest; use an empty or new "
+                           "folder", source=str(self.out))
+
+    def _clean_temporaries(self) -> None:
+        for table in TABLES:
+            folder = self.out / table
+            if folder.exists():
+                for tmp in folder.glob(".*.tmp-*"):
+                    tmp.unlink(missing_ok=True)
+
+    def finished_shards(self) -> set[int]:
+        """Shards whose every table file is present (and checked)."""
+        done = set()
+        c = self.config
+        for shard in range(c.n_shards):
+            paths = [shard_path(self.out, t, shard) for t in self.tables]
+            if all(p.exists() for p in paths):
+                n = len(c.shard_range(shard))
+                rows = {"games": n, "players": n * c.rules.players, "events": -1}
+                for t, p in zip(self.tables, paths, strict=True):
+                    if t != "records":
+                        check_shard(p, c.run_id, t, rows[t])
+                done.add(shard)
+        return done
+
+    def _write_shard(self, result: dict[str, Any]) -> None:
+        shard = result["shard"]
+        # games last: a shard counts as finished only when all its files are there.
+        for table in sorted(self.tables, key=lambda t: t == "games"):
+            atomic_write(shard_path(self.out, table, shard), result[table])
+
+    # Execution -----------------------------------------------------------------------------
+    def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+                quiet: bool = False, progress: Callable[[int], None] | None = None,
+                engine: str = "auto") -> dict[str, Any]:
+        """Play every missing shard; returns the manifest's timings. `engine` picks the
+        compiled or the reference path (`sim.run.engines.engine_name`); the tables are the
+        same."""
+        used = engine_name(self.config.agents, engine)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._check_folder()
+        with run_lock(self.out):
+            for table in self.tables:
+                (self.out / table).mkdir(exist_ok=True)
+            self._clean_temporaries()
+            done = self.finished_shards()
+            todo = [s for s in range(self.config.n_shards) if s not in done]
+            if not (self.out / "manifest.json").exists() or todo:
+                write_json_atomic(self.out / "manifest.json", self.manifest("running"))
+            already = sum(len(self.config.shard_range(s)) for s in done)
+            start = time.perf_counter()
+            played = decisions = 0
+            bar = progress_bar(self.config.games, already, quiet)
+            try:
+                payload = self.config.payload() | {"engine": engine}
+                for result in shard_results(payload, todo, jobs, backend, scheduler):
+                    self._write_shard(result)
+                    played += result["n"]
+                    decisions += result["decisions"]
+                    bar.update(result["n"])
+                    if progress:
+                        progress(result["n"])
+            finally:
+                bar.close()
+            seconds = time.perf_counter() - start
+            timings = {
+                "seconds": round(seconds, 3),
+                "games_played": played,
+                "games_resumed": already,
+                "games_per_second": round(played / seconds, 2) if played and seconds else None,
+                "decisions": decisions,
+                "jobs": jobs,
+                "backend": backend if scheduler is None else f"dask@{scheduler}",
+                "engine": used,
+            }
+            write_json_atomic(self.out / "manifest.json", self.manifest("complete", timings))
+            return timings

@@ -1,0 +1,120 @@
+"""The files of a run folder: shard paths, atomic writes, the one-writer lock, shard checks
+and the provenance a manifest records (code version, git commit, library versions)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import socket
+import subprocess
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from sim.run.config import RunError
+
+RUN_FORMAT = "portobello-run/1"
+TABLES = ("games", "players", "events", "records")
+LOCK_NAME = ".lock"
+
+
+def shard_path(out: Path, table: str, shard: int) -> Path:
+    suffix = "jsonl.gz" if table == "records" else "parquet"
+    return out / table / f"part-{shard:05d}.{suffix}"
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    atomic_write(path, (json.dumps(obj, indent=2, sort_keys=False) + "\n").encode())
+
+
+@contextlib.contextmanager
+def run_lock(out: Path) -> Iterator[None]:
+    """One writer per folder: a lock file naming the holder; a dead holder's lock is taken."""
+    path = out / LOCK_NAME
+    me = f"{socket.gethostname()} {os.getpid()}"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            holder = path.read_text().strip() if path.exists() else ""
+            host, _, pid = holder.partition(" ")
+            if host == socket.gethostname() and pid.isdigit() and not _alive(int(pid)):
+                path.unlink(missing_ok=True)  # left by a killed run
+                continue
+            raise RunError(f"another run is writing this folder (lock held by {holder or '?'}); "
+                           f"wait for it, or delete {path} if it is gone",
+                           source=str(out)) from None
+        with os.fdopen(fd, "w") as f:
+            f.write(me)
+        break
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            if path.read_text().strip() == me:
+                path.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def library_versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for lib in ("numpy", "pyarrow", "polars", "pandas", "joblib", "dask", "distributed",
+                "numba"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            out[lib] = metadata.version(lib)
+    return out
+
+
+def code_version() -> str:
+    try:
+        return metadata.version("portobello")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def check_shard(path: Path, run_id: str, table: str, expected_rows: int) -> None:
+    """Refuse a shard that is damaged, belongs to another run, or is incomplete."""
+    try:
+        meta = pq.read_metadata(path)
+    except Exception as exc:  # pyarrow raises several types for damaged files
+        raise RunError(f"shard is damaged and cannot be read ({exc}); delete it and run the "
+                       "same command again to replay its games", source=str(path)) from None
+    owner = (meta.metadata or {}).get(b"portobello_run_id", b"").decode()
+    if owner != run_id:
+        raise RunError(f"shard belongs to another run ({owner or 'not a portobello shard'}, this "
+                       f"run is {run_id}); remove it from this folder", source=str(path))
+    if expected_rows >= 0 and meta.num_rows != expected_rows:
+        raise RunError(f"shard has {meta.num_rows} rows, expected {expected_rows}; delete it "
+                       "and run the same command again", source=str(path))

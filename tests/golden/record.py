@@ -1,0 +1,44 @@
+"""Record the golden action-log hashes (tests/golden/action_logs.json).
+
+Run this only when a change is meant to change how games are played, and say so in the
+commit: the file guards behaviour across refactors, so a hash that changes by accident is
+a bug. `python tests/golden/record.py` rewrites the file from the reference engine and
+checks the compiled engine against it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from golden_cells import CELLS, GOLDEN, SEED, cell_seeds, digest  # noqa: E402
+
+from sim.engine.board import load_board  # noqa: E402
+from sim.engine.rules import preset  # noqa: E402
+from sim.run.engines import CompiledEngine, ReferenceEngine, supports  # noqa: E402
+
+
+def main() -> None:
+    board = load_board("standard")
+    cells = []
+    for name, pname, n, lineup, games in CELLS:
+        rules = preset(pname).with_changes(players=n)
+        seeds = cell_seeds(name, pname, n, games)
+        ref = ReferenceEngine(board, rules).play(seeds, [lineup] * games, keep_log=True)
+        h = digest(ref.logs or [])
+        if supports(lineup):
+            fast = CompiledEngine(board, rules, lineup).play(seeds, [lineup] * games,
+                                                             keep_log=True)
+            assert digest(fast.logs or []) == h, (name, pname, n)
+        cells.append({"lineup": name, "agents": lineup, "preset": pname, "players": n,
+                      "games": games, "hash": h})
+        print(name, pname, n, h, flush=True)
+    GOLDEN.write_text(json.dumps({"seed": SEED, "board": "standard", "cells": cells},
+                                 indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

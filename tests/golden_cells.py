@@ -1,0 +1,41 @@
+"""The cells of the golden action logs: agent line-ups x presets x player counts, with the
+seeds of their games (see tests/golden/record.py, tests/test_golden.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from sim.run.loop import derive_seed
+
+GOLDEN = Path(__file__).parent / "golden" / "action_logs.json"
+SEED = 20261201
+PRESETS = ("standard", "known-order", "spanish", "german", "negative-scores")
+# name: (agents, seat by seat, repeated to the player count; games per cell)
+LINEUPS: dict[str, tuple[list[str], int]] = {
+    "random": (["random"], 12),
+    "greedy": (["greedy"], 4),
+    "heuristic": (["heuristic"], 4),
+    "mixed": (["heuristic", "greedy", "random", "no-bobby(heuristic)"], 4),
+    "restricted": (["first-end(heuristic)", "no-district(greedy)", "no-customers(random)",
+                    "random:move_chance=0.1,max_moves=1"], 4),
+    "mcts": (["mcts:iterations=12", "heuristic", "greedy", "random"], 1),
+    "fastmcts": (["fastmcts:iterations=40", "greedy", "heuristic", "random"], 2),
+}
+CELLS = [(name, pname, n, [base[s % len(base)] for s in range(n)], games)
+         for name, (base, games) in LINEUPS.items() for pname in PRESETS for n in (2, 3, 4)]
+
+
+def cell_seeds(name: str, pname: str, players: int, games: int) -> list[int]:
+    return [derive_seed(SEED, name, pname, players, i) for i in range(games)]
+
+
+def digest(logs: Sequence[Sequence[int]]) -> str:
+    """A short hash of a cell's action logs, game by game."""
+    h = hashlib.sha256()
+    for log in logs:
+        h.update(json.dumps(list(log), separators=(",", ":")).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:20]
