@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sim.agents.base import BaseAgent
+from sim.agents.base import BaseAgent, CompiledTwin
 from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
@@ -29,6 +29,14 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "heuristic": HeuristicAgent,
     "mcts": MCTSAgent,
     "fastmcts": FastMCTSAgent,
+}
+
+# Agents with a compiled twin in `sim.fast`: the twin each declares (`compiled_twin`) is used
+# only for exactly these classes, so a subclass that plays differently never inherits one.
+COMPILED: dict[str, type[BaseAgent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
 }
 
 _WRAPPED = re.compile(r"([A-Za-z][\w-]*)\((.*)\)", re.DOTALL)
@@ -113,6 +121,21 @@ def make_agent(spec: str, seed: int | None = 0) -> BaseAgent:
         return AGENTS[name](seed=seed, spec=spec.strip(), **params)
     except ValueError as exc:  # a value the agent refuses (a budget of 0, an unknown mode)
         raise AgentSpecError(f"agent {name}: {exc}", field="agents") from None
+
+
+def compiled_twin(spec: str) -> CompiledTwin | None:
+    """The compiled twin of an agent spec (under any restriction wrappers), or None when the
+    agent has none or the spec is not valid."""
+    try:
+        agent = make_agent(spec)
+    except (ValueError, TypeError, KeyError, PortobelloError):
+        return None
+    playing = agent
+    while isinstance(playing, RestrictedAgent):
+        playing = playing.inner
+    if type(playing) is not COMPILED.get(playing.name):
+        return None
+    return playing.compiled_twin()
 
 
 def split_specs(text: str) -> list[str]:

@@ -10,7 +10,7 @@ study. Wrappers nest: `no-bobby(no-district(greedy))`.
 
 from __future__ import annotations
 
-from sim.agents.base import BaseAgent, CompiledTwin, Restrictions
+from sim.agents.base import BaseAgent, Restrictions
 from sim.engine.actions import Action, describe
 from sim.engine.game import Game
 
@@ -48,10 +48,6 @@ class RestrictedAgent(BaseAgent):
 
     def reseed(self, seed: int) -> None:
         self.inner.reseed(seed)
-
-    def compiled_twin(self) -> CompiledTwin | None:
-        """The playing agent's twin; the restriction is on it already (see __init__)."""
-        return self.inner.compiled_twin()
 
     def choose(self, game: Game) -> Action:
         action = self.inner.choose(game)

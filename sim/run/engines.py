@@ -20,8 +20,8 @@ from typing import Protocol
 
 import numpy as np
 
-from sim.agents.base import BaseAgent, CompiledTwin
-from sim.agents.registry import make_agent
+from sim.agents.base import BaseAgent
+from sim.agents.registry import compiled_twin, make_agent
 from sim.agents.timing import TimedAgent
 from sim.engine.board import Board
 from sim.engine.codes import N_STATS
@@ -47,15 +47,6 @@ class Engine(Protocol):
              keep_log: bool = False) -> Results:
         ...
 
-
-# -- the agents' compiled twins ------------------------------------------------------------------
-def compiled_twin(spec: str) -> CompiledTwin | None:
-    """The compiled twin an agent spec declares, or None (no twin, or not a valid spec)."""
-    try:
-        agent = make_agent(spec)
-    except (ValueError, TypeError, KeyError, PortobelloError):
-        return None
-    return agent.compiled_twin()
 
 
 def supports(specs: Sequence[str]) -> bool:

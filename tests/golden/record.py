@@ -14,11 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golden_cells import CELLS, GOLDEN, SEED, cell_seeds, digest  # noqa: E402
+from golden_cells import CELLS, GOLDEN, SEED, cell_seeds, digest
 
-from sim.engine.board import load_board  # noqa: E402
-from sim.engine.rules import preset  # noqa: E402
-from sim.run.engines import CompiledEngine, ReferenceEngine, supports  # noqa: E402
+from sim.engine.board import load_board
+from sim.engine.rules import preset
+from sim.run.engines import CompiledEngine, ReferenceEngine, supports
 
 
 def main() -> None:
