@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test lint demo bench clean
+.PHONY: install test lint demo bench golden clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -15,11 +15,17 @@ $(STAMP): pyproject.toml requirements.lock
 
 install: $(STAMP)
 
+# ruff, and the layer contracts of pyproject.toml (imports follow the data flow).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
+
+# Every golden action-log cell on the reference engine too (make test checks a subset).
+golden: $(STAMP)
+	PORTOBELLO_GOLDEN=full $(BIN)/python -m pytest tests/test_golden.py
 
 # A reduced customer-order study (300 games per cell instead of ~4,000; resumable), then the
 # path of its HTML report. The full study: see README, "Balance studies".
