@@ -6,6 +6,11 @@ the action first and raises `IllegalActionError` with the reason (files and peop
 
 Chance is explicit: in the drawn customer order, `draw_customer` leaves the game at a
 chance node whose outcomes `chance_outcomes()` lists; nothing random happens inside `apply`.
+
+Why one file of about 600 lines: the state is one `__slots__` class whose fields the rules
+change in place, and the rules (`_play_token` ... `_finish`) read best beside the fields and
+the legal-action generator they must agree with, in the rulebook's order. The explanation
+of illegal actions lives apart (`sim.engine.reasons`), since it never changes the state.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from sim.engine.codes import (
     TURN_START,
 )
 from sim.engine.errors import IllegalActionError
+from sim.engine.reasons import illegal_reason
 from sim.engine.rules import Rules
 
 LAST_STALL, BOARD_EXHAUSTED, ROUND_LIMIT = (END_REASONS[C.END_LAST_STALL],
@@ -367,7 +373,7 @@ class Game:
                 return None
             if self.line is None and a in (1, 2) and self.bag[a] > 0:
                 return None
-        return self._reason(action)
+        return illegal_reason(self, action)
 
     def play(self, action: Action) -> None:
         """Apply `action` after checking it; raises IllegalActionError with the reason."""
@@ -375,97 +381,6 @@ class Game:
         if reason is not None:
             raise IllegalActionError(reason)
         self.apply(action)
-
-    def _reason(self, action: Action) -> str:
-        k, a = A.kind(action), A.arg(action)
-        b = self.board
-        phase = self.phase
-        if phase == OVER:
-            return "the game is over"
-        if phase == SETUP and k != A.PLACE_BOBBY:
-            return "the Bobby must be placed before the first turn"
-        if phase == PLACE and k != A.PLACE_CUSTOMER:
-            return "the drawn customer must be placed on a square first"
-        if phase == CHANCE and k != A.CHANCE:
-            return "the drawn customer has not been revealed"
-        if k == A.PLACE_BOBBY:
-            if phase != SETUP:
-                return "the Bobby is already on the board"
-            return f"no district with index {a}"
-        if k in (A.PLAY_TOKEN, A.SCORE_DISTRICT) and phase != TURN_START:
-            return "a token was already played this turn"
-        if k == A.PLAY_TOKEN:
-            value, neutral = A.token_value(action), bool(A.token_neutral(action))
-            kind = "neutral" if neutral else "own"
-            return f"no face-up {kind} token of value {value}"
-        if k == A.SCORE_DISTRICT:
-            value, d = A.district_value(action), A.district_of(action)
-            if d >= b.n_districts:
-                return f"no district with index {d}"
-            if value not in self.rules.district_tokens:
-                return f"a token of value {value} cannot score a district"
-            if self.district_scored[d] >= 0:
-                return f"district {b.district_ids[d]} has already been scored"
-            return f"no face-up own token of value {value}"
-        if phase == TURN_START and k != A.END_TURN:
-            return "the turn must begin with play_token or score_district"
-        if k == A.END_TURN:
-            if phase == TURN_START:
-                return "the turn must begin with play_token or score_district"
-            return "cannot end the turn now"
-        if k == A.PLACE_STALL:
-            lane, end = A.stall_lane(action), A.stall_end(action)
-            if lane >= b.n_lanes:
-                return f"no lane with index {lane}"
-            lid = b.lane_ids[lane]
-            if self.actions_left <= 0:
-                return "no actions left this turn"
-            if self.stalls_left[self.seat] <= 0:
-                return "no stalls left"
-            if lane not in b.district_lanes[self.bobby]:
-                here = b.district_ids[self.bobby]
-                return f"lane {lid} does not border the Bobby's district {here}"
-            if self.lane_full(lane):
-                return f"lane {lid} is full"
-            if self.lane_dir[lane] != end:
-                frm = b.square_ids[b.lane_ends[lane][self.lane_dir[lane]]]
-                return f"lane {lid} is built from {frm}"
-            return "not allowed"
-        if k == A.DRAW_CUSTOMER:
-            if self.actions_left <= 0:
-                return "no actions left this turn"
-            if self.customers_left <= 0:
-                return "no customers left to place"
-            if a and self.line is not None:
-                return (f"the next customer in the line is "
-                        f"{CUSTOMER_NAMES[self.next_customer()]}, not {CUSTOMER_NAMES.get(a, a)}")
-            if a:
-                return f"no {CUSTOMER_NAMES.get(a, a)} left in the bag"
-            return "not allowed"
-        if k == A.PLACE_CUSTOMER:
-            if phase != PLACE:
-                if self.actions_left <= 0:
-                    return "no actions left this turn"
-                if self.customers_left <= 0:
-                    return "no customers left to place"
-                return "no customer has been drawn (draw_customer comes first)"
-            if a >= b.n_squares:
-                return f"no square with index {a}"
-            return f"square {b.square_ids[a]} is not empty"
-        if k == A.MOVE_BOBBY:
-            if a >= b.n_districts:
-                return f"no district with index {a}"
-            here = b.district_ids[self.bobby]
-            lanes = [lane for d, lane in b.district_neighbours[self.bobby] if d == a]
-            if not lanes:
-                return (f"district {b.district_ids[a]} is not adjacent to the Bobby's "
-                        f"district {here}")
-            cost = self.move_cost(lanes[0], self.seat)[0]
-            return (f"crossing lane {b.lane_ids[lanes[0]]} costs {cost} points but the score is "
-                    f"{self.scores[self.seat]} and scores may not go negative")
-        if k == A.CHANCE:
-            return "no draw is waiting for chance"
-        return f"unknown action {action}"
 
     # -- the trusted door (hot path) -------------------------------------------------------
     def apply(self, action: Action) -> None:
