@@ -1,7 +1,7 @@
 """Actions as small integers, `kind << SHIFT | argument`: the one module that encodes and
 decodes them.
 
-Agents and search handle plain ints (cheap to hash and compare); the JSON dicts of SPEC §3
+Agents and search handle plain ints (cheap to hash and compare); the JSON dicts of a record
 exist only at the record boundary (`sim.engine.records`). The kinds are the codes of
 `sim.engine.codes`. Every function here is plain integer arithmetic, so the compiled twins
 compile these same functions with numba (`sim.fast.actions`) instead of repeating the bit

@@ -1,7 +1,7 @@
 """The board: squares, lanes and districts, loaded from TOML and compiled to integer indices.
 
 A board is immutable and shared by every game played on it. Loading validates it against
-SPEC §2 and refuses a bad one with a message naming the offending id.
+docs/rules.md ("Board file") and refuses a bad one with a message naming the offending id.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class Board:
         return self.district_ids.index(district_id)
 
     def to_dict(self) -> dict[str, Any]:
-        """The board's content in SPEC §2 form (the layout table only when it has one)."""
+        """The board's content in board-file form (the layout table only when it has one)."""
         out: dict[str, Any] = {
             "name": self.name,
             "description": self.description,

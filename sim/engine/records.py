@@ -1,4 +1,4 @@
-"""Game records (SPEC §3): write them from games, read them, replay them.
+"""Game records (docs/rules.md, "Records and replay"): write them from games, read them, replay them.
 
 This is the validating boundary: every action of a record is checked and an illegal one is
 reported as `action INDEX TYPE: reason`.
@@ -74,7 +74,7 @@ def actions_to_json(board: Board, log: Sequence[Action]) -> list[dict[str, Any]]
 
 def record_from_game(game: Game, board_ref: str | None = None,
                      agents: Sequence[str] | None = None) -> dict[str, Any]:
-    """A SPEC §3 record of a game played with `keep_log` on."""
+    """A record (docs/rules.md) of a game played with `keep_log` on."""
     if game.log is None:
         raise ValueError("the game kept no log")
     rules = game.rules.to_dict(changed_only=True)
@@ -279,7 +279,7 @@ def replay(data: Mapping[str, Any], base_dir: Path | None = None,
 
 
 def replay_output(game: Game) -> dict[str, Any]:
-    """The SPEC §3 output of `portobello replay --json`."""
+    """The output of `portobello replay --json`."""
     return {
         "scores": game.scores[:],
         "winners": game.winners(),

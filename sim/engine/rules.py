@@ -1,4 +1,4 @@
-"""Every rules switch of SPEC §1 in one frozen, validated configuration, plus named presets.
+"""Every rules switch (docs/rules.md) in one frozen, validated configuration, plus named presets.
 
 Rule variants are data: the engine reads these fields and has no other code paths for them.
 """
@@ -41,7 +41,7 @@ def _pair_key(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class Rules:
-    """One game's rules. Defaults are the English rulebook as read by SPEC.md."""
+    """One game's rules. Defaults are the English rulebook as docs/rules.md reads it."""
 
     players: int = 2
     stalls_per_player: int | None = None
@@ -267,7 +267,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "negative-scores": {"negative_scores": True},
 }
 PRESET_NOTES: dict[str, str] = {
-    "standard": "English rulebook as read by SPEC.md",
+    "standard": "the English rulebook as docs/rules.md reads it",
     "known-order": "variant customer rule: the whole bag is drawn into a visible line",
     "spanish": "Spanish/Catalan summaries: the player to the start player's right places "
                "the Bobby",
