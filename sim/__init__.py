@@ -5,28 +5,7 @@ Packages, in the order data flows: `sim.engine` (board, rules, game, records),
 tables, tournaments) and `sim.cli` (the `portobello` command). See docs/architecture.md.
 """
 
-from sim.engine import (
-    Board,
-    BoardError,
-    Game,
-    IllegalActionError,
-    PortobelloError,
-    RecordError,
-    Rules,
-    RulesError,
-    load_board,
-    load_rules,
-)
+from sim import engine
+from sim.engine import *  # noqa: F403 (the public names people use: sim.Game, sim.Rules, ...)
 
-__all__ = [
-    "Board",
-    "BoardError",
-    "Game",
-    "IllegalActionError",
-    "PortobelloError",
-    "RecordError",
-    "Rules",
-    "RulesError",
-    "load_board",
-    "load_rules",
-]
+__all__ = list(engine.__all__)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sim.engine.errors import BoardError
+from sim.engine.files import read_document
 
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "boards"
 
@@ -333,10 +333,5 @@ def load_board(name_or_path: str | Path = "standard", base_dir: Path | None = No
             raise BoardError(f"no shipped board named {text!r} and no such file (shipped "
                              f"boards: {shipped})", source=source)
         raise BoardError(f"no such board file (shipped boards: {shipped})", source=source)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardError(f"not valid TOML: {exc}", source=source) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardError(f"cannot read: {exc}", source=source) from None
+    data = read_document(path, "toml", BoardError, "board")
     return board_from_dict(data, source=source)

@@ -1,4 +1,4 @@
-"""Game records (docs/rules.md, "Records and replay"): write them from games, read them, replay them.
+"""Game records (docs/rules.md, "Records and replay"): write, read and replay them.
 
 This is the validating boundary: every action of a record is checked and an illegal one is
 reported as `action INDEX TYPE: reason`.
@@ -16,6 +16,7 @@ from sim.engine.actions import Action
 from sim.engine.board import Board, load_board
 from sim.engine.codes import CHANCE, CUSTOMER_CODES, CUSTOMER_NAMES, PLACE
 from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError
+from sim.engine.files import read_document
 from sim.engine.game import Game
 from sim.engine.rules import Rules, rules_from_dict
 
@@ -103,14 +104,7 @@ def write_record(path: str | Path, record: Mapping[str, Any]) -> None:
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a record file; malformed JSON or a wrong shape is a RecordError naming the file."""
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RecordError("no such record file", source=str(p)) from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}", source=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read: {exc}", source=str(p)) from None
+    data = read_document(p, "json", RecordError, "record")
     check_record_shape(data, str(p))
     return data
 

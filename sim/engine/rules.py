@@ -5,7 +5,6 @@ Rule variants are data: the engine reads these fields and has no other code path
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 
 from sim.engine.codes import CUSTOMER_CODES
 from sim.engine.errors import RulesError
+from sim.engine.files import read_document
 
 DEFAULT_STALLS = {2: 30, 3: 20, 4: 16}
 DEFAULT_MULTIPLIERS: dict[str, int] = {
@@ -287,13 +287,6 @@ def preset(name: str, **overrides: Any) -> Rules:
 def load_rules(path: str | Path, base: Rules | None = None) -> Rules:
     """Load a rules TOML file (any switches at the top level)."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise RulesError("no such rules file", source=str(p)) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"not valid TOML: {exc}", source=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"cannot read: {exc}", source=str(p)) from None
+    data = read_document(p, "toml", RulesError, "rules")
     return rules_from_dict(data, base=base, source=str(p))
 
