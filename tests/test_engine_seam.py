@@ -12,13 +12,11 @@ and resumed on the other equals a clean run.
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from processes import kill_after_shards
 
 from sim.agents.registry import COMPILED, compiled_twin
 from sim.cli import main
@@ -118,15 +116,7 @@ def test_killed_on_one_engine_resumed_on_the_other(tmp_path: Path) -> None:
     args = [sys.executable, "-m", "sim.cli", "simulate", "--games", "600", "--players", "3",
             "--agents", "random,greedy,random", "--shard-size", "20", "--seed", "4",
             "--records", "--quiet"]
-    proc = subprocess.Popen([*args, "--engine", "python", "--out", str(out)])
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        if len(list((out / "games").glob("part-*.parquet"))) >= 2:
-            break
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    written = len(list((out / "games").glob("part-*.parquet")))
+    written = kill_after_shards([*args, "--engine", "python", "--out", str(out)], out, 2)
     assert 2 <= written < 30, "the run should have been killed part-way"
     assert main([*args[3:], "--engine", "compiled", "--out", str(out)]) == 0
     assert main([*args[3:], "--engine", "compiled", "--out", str(clean)]) == 0

@@ -6,14 +6,13 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polars as pl
 import pytest
+from processes import kill_after_shards
 
 from analysis.load import LoadError, load_run
 from sim.engine.board import load_board
@@ -88,15 +87,7 @@ def test_killed_run_resumes_to_the_same_tables(tmp_path: Path) -> None:
     out = tmp_path / "killed"
     args = [sys.executable, "-m", "sim.cli", "simulate", "--games", "2000", "--players", "2",
             "--shard-size", "20", "--seed", "5", "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(args)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if len(list((out / "games").glob("part-*.parquet"))) >= 3:
-            break
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    written = len(list((out / "games").glob("part-*.parquet")))
+    written = kill_after_shards(args, out, 3)
     assert 3 <= written < 100, "the run should have been killed part-way"
     with pytest.raises(LoadError, match="not complete"):
         load_run(out)
