@@ -158,3 +158,26 @@ class BaseAgent:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
+
+
+class PlanningAgent(BaseAgent):
+    """An agent whose decisions are options of several steps (a Bobby path and the stall it
+    leads to): `decide` picks an option and returns its first step after queuing the rest
+    on `plan`; later calls take the queued steps while they still apply."""
+
+    def __init__(self, seed: int | str | None = 0, spec: str | None = None) -> None:
+        super().__init__(seed, spec)
+        self._plan = Plan()
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._plan = Plan()
+
+    def choose(self, game: Game) -> Action:
+        action = self._plan.next_step(game)
+        if action is not None:
+            return action
+        return self.decide(game, self._plan)
+
+    def decide(self, game: Game, plan: Plan) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.agents.base import BaseAgent, Plan
+from sim.agents.base import Plan, PlanningAgent
 from sim.agents.evaluate import compiled_params
 from sim.agents.mcts import CLOCKS, check_budget
 from sim.engine import actions as A
@@ -26,7 +26,7 @@ from sim.engine.game import Game
 ROLLOUTS = ("heuristic", "random")
 
 
-class FastMCTSAgent(BaseAgent):
+class FastMCTSAgent(PlanningAgent):
     name = "fastmcts"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *,
@@ -46,7 +46,6 @@ class FastMCTSAgent(BaseAgent):
         self.rollout, self.expand, self.tree_sim = rollout, expand, tree_sim
         self.rollout_sim, self.clock, self.chunk, self.nodes = rollout_sim, clock, chunk, nodes
         super().__init__(seed, spec)
-        self._plan = Plan()
         self._tools: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._state: Any = None  # the compiled generator, seeded on first use
         self._seed: int | str | None = seed
@@ -54,7 +53,6 @@ class FastMCTSAgent(BaseAgent):
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._plan = Plan()
         self._seed, self._state = seed, None
 
     def _generator(self) -> Any:
@@ -101,11 +99,7 @@ class FastMCTSAgent(BaseAgent):
             }
         return t
 
-    def choose(self, game: Game) -> Action:
-        plan = self._plan
-        action = plan.next_step(game)
-        if action is not None:
-            return action
+    def decide(self, game: Game, plan: Plan) -> Action:
         from sim.fast import mcts as M
         from sim.fast import rng as R
         from sim.fast.convert import state_from_game

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import time as _time
 
-from sim.agents.base import BaseAgent, Plan, Restrictions
+from sim.agents.base import Plan, PlanningAgent, Restrictions
 from sim.agents.evaluate import Evaluator, Weights
 from sim.agents.planning import Option, Planner
 from sim.engine import actions as A
@@ -68,7 +68,7 @@ class Node:
         self.children: dict[Action, Node] = {}
 
 
-class MCTSAgent(BaseAgent):
+class MCTSAgent(PlanningAgent):
     name = "mcts"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *,
@@ -90,7 +90,6 @@ class MCTSAgent(BaseAgent):
         self.rollout = rollout
         self.clock = clock
         self.rollout_sim = rollout_sim
-        self._plan = Plan()
         self._kept: tuple[Node, int, Action] | None = None
         self._tools: dict[tuple[Board, Rules, Restrictions],
                           tuple[Planner, Planner, Planner, Planner]] = {}
@@ -98,7 +97,7 @@ class MCTSAgent(BaseAgent):
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._plan, self._kept = Plan(), None
+        self._kept = None
 
     # -- tools ------------------------------------------------------------------------------
     def tools(self, game: Game) -> tuple[Planner, Planner, Planner, Planner]:
@@ -118,11 +117,7 @@ class MCTSAgent(BaseAgent):
         return t
 
     # -- the decision -----------------------------------------------------------------------
-    def choose(self, game: Game) -> Action:
-        plan = self._plan
-        action = plan.next_step(game)
-        if action is not None:
-            return action
+    def decide(self, game: Game, plan: Plan) -> Action:
         if plan.broken:
             self._kept = None  # not where the plan expected: search afresh
         if game.phase == SETUP:

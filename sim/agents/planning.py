@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sim.agents.base import NO_RESTRICTIONS, BaseAgent, Plan, Restrictions
+from sim.agents.base import NO_RESTRICTIONS, Plan, PlanningAgent, Restrictions
 from sim.agents.evaluate import Evaluator, State
 from sim.engine import actions as A
 from sim.engine.actions import Action
@@ -336,7 +336,7 @@ def _as_actions(game: Game, actions: int) -> Game:
     return sim
 
 
-class PlannerAgent(BaseAgent):
+class PlannerAgent(PlanningAgent):
     """An agent that takes the planner's option each decision and queues its remaining
     steps (the Bobby moves of a path are one decision, executed over several calls)."""
 
@@ -344,12 +344,7 @@ class PlannerAgent(BaseAgent):
 
     def __init__(self, seed: int | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
-        self._plan = Plan()
         self._planners: dict[tuple[Board, Rules, Restrictions], Planner] = {}
-
-    def reseed(self, seed: int) -> None:
-        super().reseed(seed)
-        self._plan = Plan()
 
     def make_planner(self, game: Game) -> Planner:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -362,10 +357,6 @@ class PlannerAgent(BaseAgent):
             p = self._planners[key] = self.make_planner(game)
         return p
 
-    def choose(self, game: Game) -> Action:
-        plan = self._plan
-        action = plan.next_step(game)
-        if action is not None:
-            return action
+    def decide(self, game: Game, plan: Plan) -> Action:
         option = self.planner(game).step(game, self.rng, must_act=plan.acted_turn != game.turn)
         return plan.start(game, option.steps)

@@ -25,23 +25,15 @@ from sim.engine.board import Board
 from sim.engine.codes import (
     ACTIONS,
     BARON,
-    BARON_POINTS,
-    BOBBY_PAID,
-    BOBBY_RECEIVED,
     CHANCE,
     CUSTOMER_CODES,
     CUSTOMER_NAMES,
-    CUSTOMERS_PLACED,
-    DISTRICT_POINTS,
-    DISTRICTS_SCORED,
     END_REASONS,
-    LANE_POINTS,
     N_STATS,
     OVER,
     PHASE_NAMES,
     PLACE,
     SETUP,
-    STALLS_PLACED,
     STAT_NAMES,
     TURN_START,
 )
@@ -439,8 +431,8 @@ class Game:
         stalls = sum(lane_seat[lane * n + seat] for lane in self.board.district_lanes[district])
         points = value * stalls
         self.scores[seat] += points
-        self.stats[seat * N_STATS + DISTRICT_POINTS] += points
-        self.stats[seat * N_STATS + DISTRICTS_SCORED] += 1
+        self.stats[seat * N_STATS + C.DISTRICT_POINTS] += points
+        self.stats[seat * N_STATS + C.DISTRICTS_SCORED] += 1
         self.district_scored[district] = seat
         stack = self.rules.neutral_stack
         for i in range(seat * t, seat * t + t):
@@ -473,7 +465,7 @@ class Game:
         self.lane_count[lane] = c + 1
         self.lane_seat[lane * self.n + seat] += 1
         self.stalls_left[seat] -= 1
-        self.stats[seat * N_STATS + STALLS_PLACED] += 1
+        self.stats[seat * N_STATS + C.STALLS_PLACED] += 1
         self.actions_left -= 1
         if self.events is not None:
             self.events.append({"type": "place_stall", "seat": seat,
@@ -483,7 +475,7 @@ class Game:
             self.n_full += 1
             a, b = board.lane_ends[lane]
             if self.square_customer[a] and self.square_customer[b]:
-                self._score_lane(lane, LANE_POINTS)
+                self._score_lane(lane, C.LANE_POINTS)
         if self.stalls_left[seat] == 0 and self.end_reason is None:
             self.end_reason = LAST_STALL
             if self.events is not None:
@@ -517,7 +509,7 @@ class Game:
         self.pending = 0
         self.phase = ACTIONS
         self.square_customer[square] = customer
-        self.stats[seat * N_STATS + CUSTOMERS_PLACED] += 1
+        self.stats[seat * N_STATS + C.CUSTOMERS_PLACED] += 1
         if self.events is not None:
             self.events.append({"type": "place_customer", "seat": seat,
                                 "square": self.board.square_ids[square],
@@ -541,7 +533,7 @@ class Game:
                 continue
             a, b = board.lane_ends[lane]
             if sc[a] and sc[b]:
-                self._score_lane(lane, LANE_POINTS)
+                self._score_lane(lane, C.LANE_POINTS)
 
     def _score_lane(self, lane: int, stat: int) -> None:
         """Each seat scores (sum of its spots' values) x the end customers' multiplier."""
@@ -568,7 +560,7 @@ class Game:
         if self.events is not None:
             self.events.append({"type": "score_lane", "lane": board.lane_ids[lane],
                                 "multiplier": mult, "points": points,
-                                "baron": stat == BARON_POINTS})
+                                "baron": stat == C.BARON_POINTS})
 
     def _move_bobby(self, district: int) -> None:
         """Cross the one lane shared with the adjacent district, paying for it."""
@@ -578,10 +570,10 @@ class Game:
         loss, gainers = self.move_cost(lane, seat)
         if loss:
             self.scores[seat] -= loss
-            self.stats[seat * N_STATS + BOBBY_PAID] += loss
+            self.stats[seat * N_STATS + C.BOBBY_PAID] += loss
             for p in gainers:
                 self.scores[p] += 1
-                self.stats[p * N_STATS + BOBBY_RECEIVED] += 1
+                self.stats[p * N_STATS + C.BOBBY_RECEIVED] += 1
         self.bobby = district
         if self.events is not None:
             self.events.append({"type": "move_bobby", "seat": seat,
@@ -623,7 +615,7 @@ class Game:
         if self.baron_square >= 0:
             for lane in self.board.square_lanes[self.baron_square]:
                 if not self.lane_scored[lane]:
-                    self._score_lane(lane, BARON_POINTS)
+                    self._score_lane(lane, C.BARON_POINTS)
         self.phase = OVER
         if self.events is not None:
             self.events.append({"type": "game_over", "reason": self.end_reason,
