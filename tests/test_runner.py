@@ -23,9 +23,10 @@ from sim.run.runner import Run, RunConfig, RunError, run_lock
 BOARD = load_board("standard")
 
 
-def config(games: int = 120, shard_size: int = 25, players: int = 3, **kw: object) -> RunConfig:
+def config(games: int = 120, shard_size: int = 25, players: int = 3, seed: int = 11,
+           **kw: object) -> RunConfig:
     return RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=players),
-                     agents=("random",) * players, games=games, seed=11,
+                     agents=("random",) * players, games=games, seed=seed,
                      shard_size=shard_size, **kw)  # type: ignore[arg-type]
 
 
@@ -107,7 +108,7 @@ def test_killed_run_resumes_to_the_same_tables(tmp_path: Path) -> None:
 def test_corrupted_and_foreign_shards_are_reported(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     Run(config(), a).execute(quiet=True)
-    Run(config(games=50), b).execute(quiet=True)
+    Run(config(games=50, seed=12), b).execute(quiet=True)
     # A foreign shard (from another run) in a's folder.
     shutil.copy(b / "players" / "part-00001.parquet", a / "players" / "part-00001.parquet")
     with pytest.raises(LoadError, match="belongs to another run"):

@@ -128,8 +128,8 @@ def test_cells_share_game_seeds_and_resume(tmp_path: Path) -> None:
     # Another study in the same folder is refused.
     with pytest.raises(StudyError, match="holds study 'tiny', not 'other'"):
         run_study(study_from_dict(spec_dict(name="other")), out, quiet=True)
-    # Fewer games is another configuration: the runner refuses to mix it in.
-    with pytest.raises(Exception, match="different configuration"):
+    # Fewer games than the folder holds is refused (more would top the cells up).
+    with pytest.raises(Exception, match="holds 12 games of this configuration"):
         run_study(spec.with_overrides(games=6), out, quiet=True)
 
 

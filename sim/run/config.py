@@ -83,14 +83,16 @@ class RunConfig:
         return derive_seed(self.seed, "game", game_id)
 
     def identity(self) -> dict[str, Any]:
-        """The fields a resumed run must share with the run already in the folder (the code
-        that plays the games too: a run finished by other code would mix two programs)."""
+        """The fields a resumed or topped-up run must share with the run already in the
+        folder (the code that plays the games too: a run finished by other code would mix
+        two programs). The number of games is not one of them: game i has the same seed and
+        seats whatever the count, so a run of N games is the first N games of a longer one
+        and can be topped up."""
         return {
             "board_hash": self.board.content_hash,
             "play_code": play_code_hash(),
             "rules": self.rules.to_dict(),
             "agents": list(self.agents),
-            "games": self.games,
             "seed": self.seed,
             "shard_size": self.shard_size,
             "events": self.events,
@@ -106,7 +108,8 @@ class RunConfig:
         """Plain data a worker rebuilds the configuration from (cheap to send)."""
         data = {k: v for k, v in self.identity().items() if k not in ("board_hash",
                                                                        "play_code")}
-        return data | {"board": self.board.to_dict(), "board_ref": self.board_ref}
+        return data | {"board": self.board.to_dict(), "board_ref": self.board_ref,
+                       "games": self.games}
 
     @staticmethod
     def from_payload(p: dict[str, Any]) -> RunConfig:

@@ -80,12 +80,19 @@ class Run:
                 raise RunError("manifest.json is not a portobello run manifest",
                                source=str(path)) from None
             mine = self.config.identity()
+            identity = {k: v for k, v in identity.items() if k != "games"}  # older manifests
             diff = [k for k in sorted(set(mine) | set(identity)) if mine.get(k) != identity.get(k)]
             if diff:
                 details = "; ".join(f"{k}: folder has {identity.get(k)!r}, asked {mine.get(k)!r}"
                                     for k in diff[:3])
                 raise RunError(f"this folder holds a run with a different configuration "
                                f"({details}); use another --out", source=str(self.out))
+            held = old.get("games")
+            if isinstance(held, int) and held > self.config.games:
+                raise RunError(f"this folder holds {held} games of this configuration, more "
+                               f"than the {self.config.games} asked; ask for {held} or more "
+                               "(more tops the run up), or use another --out",
+                               source=str(self.out))
         elif self.out.exists() and any(p.name != LOCK_NAME for p in self.out.iterdir()):
             raise RunError("folder is not empty and holds no run manifest; use an empty or new "
                            "folder", source=str(self.out))
@@ -98,7 +105,9 @@ class Run:
                     tmp.unlink(missing_ok=True)
 
     def finished_shards(self) -> set[int]:
-        """Shards whose every table file is present (and checked)."""
+        """Shards whose every table file is present, checked and whole. A shard with fewer
+        games than its range is the last shard of a shorter run of this configuration: it
+        is not finished, and is played again whole (its games keep their seeds)."""
         done = set()
         c = self.config
         for shard in range(c.n_shards):
@@ -106,10 +115,13 @@ class Run:
             if all(p.exists() for p in paths):
                 n = len(c.shard_range(shard))
                 rows = {"games": n, "players": n * c.rules.players, "events": -1}
+                whole = True
                 for t, p in zip(self.tables, paths, strict=True):
                     if t != "records":
-                        check_shard(p, c.run_id, t, rows[t])
-                done.add(shard)
+                        got = check_shard(p, c.run_id, t, rows[t])
+                        whole = whole and (rows[t] < 0 or got == rows[t])
+                if whole:
+                    done.add(shard)
         return done
 
     def _write_shard(self, result: dict[str, Any]) -> None:

@@ -104,8 +104,10 @@ def code_version() -> str:
         return "unknown"
 
 
-def check_shard(path: Path, run_id: str, table: str, expected_rows: int) -> None:
-    """Refuse a shard that is damaged, belongs to another run, or is incomplete."""
+def check_shard(path: Path, run_id: str, table: str, expected_rows: int) -> int:
+    """Refuse a shard that is damaged, belongs to another run, or holds more rows than its
+    games; returns its rows (fewer than expected: the last shard of a shorter run of the
+    same configuration, to be played again when the run is topped up)."""
     try:
         meta = pq.read_metadata(path)
     except Exception as exc:  # pyarrow raises several types for damaged files
@@ -115,6 +117,7 @@ def check_shard(path: Path, run_id: str, table: str, expected_rows: int) -> None
     if owner != run_id:
         raise RunError(f"shard belongs to another run ({owner or 'not a portobello shard'}, this "
                        f"run is {run_id}); remove it from this folder", source=str(path))
-    if expected_rows >= 0 and meta.num_rows != expected_rows:
+    if expected_rows >= 0 and meta.num_rows > expected_rows:
         raise RunError(f"shard has {meta.num_rows} rows, expected {expected_rows}; delete it "
                        "and run the same command again", source=str(path))
+    return int(meta.num_rows)
