@@ -198,6 +198,7 @@ def load_lines(r: dict[str, Any]) -> list[str]:
 
 @bad_input_exits_2
 def cmd_load(args: argparse.Namespace) -> int:
+    """`portobello bench load`: a given run, or the bench-load-N run made first."""
     from sim.bench.disk import open_run
     from sim.bench.load import ensure_load_run, measure_load
 
@@ -217,6 +218,7 @@ def add_disk_arguments(p: argparse.ArgumentParser) -> None:
 
 @bad_input_exits_2
 def cmd_disk(args: argparse.Namespace) -> int:
+    """`portobello bench disk RUN_DIR`."""
     from sim.bench.disk import disk_usage
 
     d = disk_usage(args.run_dir)
@@ -241,6 +243,7 @@ def add_mcts_arguments(p: argparse.ArgumentParser) -> None:
 
 @bad_input_exits_2
 def cmd_mcts(args: argparse.Namespace) -> int:
+    """`portobello bench mcts`."""
     from sim.bench.mcts import bench_mcts
 
     board, rules = _board_and_rules(args)

@@ -11,6 +11,7 @@ from sim.engine.board import load_board
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:
+    """Load the board, check it against the rules given; print its size and hash."""
     board = load_board(args.file)
     rules = O.rules_from_args(args)
     rules.check_board(board, source=str(args.file))
@@ -21,6 +22,7 @@ def cmd_board_check(args: argparse.Namespace) -> int:
 
 
 def cmd_board_show(args: argparse.Namespace) -> int:
+    """Draw the board to --out (the format from its suffix)."""
     from analysis.draw import draw_board
 
     board = load_board(args.file)

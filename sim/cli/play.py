@@ -13,6 +13,8 @@ from sim.run.loop import play_game
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """Play the game; print the record (cut at 2,000 characters) and the scores, or only
+    the record with --json; write it with --record."""
     from sim.engine.records import record_from_game, write_record
 
     rules = O.rules_from_args(args, players=args.players)

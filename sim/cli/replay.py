@@ -10,6 +10,7 @@ from sim.cli import options as O
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay the record; print its outcome (SPEC §3's JSON with --json)."""
     from sim.engine.records import replay_file
 
     _, out = replay_file(args.record)

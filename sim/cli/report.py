@@ -23,6 +23,7 @@ def half_width(text: str) -> float:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """Group the runs into cells and write the report; print the index page's path."""
     from analysis.report import build_report
     from analysis.study import cells_from_runs
 

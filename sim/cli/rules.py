@@ -12,12 +12,14 @@ from sim.engine.rules import PRESET_NOTES
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
+    """Print every preset with its note."""
     for name, note in PRESET_NOTES.items():
         print(f"{name:16} {note}")
     return 0
 
 
 def cmd_rules_show(args: argparse.Namespace) -> int:
+    """Print the rules --preset and --rules give, every field, as JSON."""
     print(json.dumps(O.rules_from_args(args).to_dict(), indent=2))
     return 0
 

@@ -62,6 +62,7 @@ def execute_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """Run (or resume) the run into --out; print one line, or the timings with --json."""
     config = config_from_flags(args)
     out = Path(args.out) if args.out else Path("data/runs") / f"run-{config.run_id}"
     timings = Run(config, out).execute(jobs=args.jobs, quiet=args.quiet,

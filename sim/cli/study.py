@@ -12,6 +12,8 @@ from sim.cli import options as O
 
 
 def cmd_study(args: argparse.Namespace) -> int:
+    """Run the study's cells (resumably), then build its report unless --no-report; exit
+    1 when a cell stopped on errors."""
     from analysis.study import load_study, open_study, run_study
 
     spec = load_study(args.file)

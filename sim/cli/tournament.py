@@ -27,6 +27,8 @@ from sim.run.tournament import (
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    """Play the tournament; print the summary and ratings, write the Parquet file (and
+    the failed games next to it, exit 1)."""
     rules = O.rules_from_args(args)
     specs = tuple(split_specs(args.agents))
     config = TournamentConfig(agents=specs, players=tuple(args.players), games=args.games,
