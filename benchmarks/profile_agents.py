@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import make_agent
+from sim.cli.options import Parser, add_seed, positive_int
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
 from sim.run.loop import derive_seed, play_game
@@ -34,7 +35,7 @@ def _case(text: str) -> tuple[str, int, int]:
         agent, players, games = text.rsplit(":", 2)
         return agent, int(players), int(games)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not AGENT:PLAYERS:GAMES") from None
+        raise argparse.ArgumentTypeError(f"must be AGENT:PLAYERS:GAMES, got {text!r}") from None
 
 
 def _name(func: tuple[str, int, str]) -> str:
@@ -115,11 +116,12 @@ def show(r: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = Parser(prog="profile_agents", description=__doc__.split("\n\n")[0])
     p.add_argument("--case", type=_case, action="append", metavar="AGENT:PLAYERS:GAMES",
-                   help=f"repeatable (default {' '.join(DEFAULT_CASES)})")
-    p.add_argument("--top", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+                   help=f"repeatable (default: {' '.join(DEFAULT_CASES)})")
+    p.add_argument("--top", type=positive_int, default=10, metavar="N",
+                   help="functions in each table")
+    add_seed(p, help="seed of the games (game i plays seed derive_seed(SEED, i))")
     p.add_argument("--no-validate", action="store_true", help="skip the legality check of "
                    "each action (as `portobello bench` does)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -11,7 +11,6 @@ memory, not for statistics; the manifest says `"synthetic": {"tiled_from": ..., 
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
@@ -20,6 +19,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+
+from sim.cli.options import Parser, positive_int
 
 
 def tile(src: Path, dst: Path, copies: int) -> int:
@@ -51,10 +52,11 @@ def tile(src: Path, dst: Path, copies: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = Parser(prog="tile_run", description=__doc__.split("\n\n")[0])
     p.add_argument("src", type=Path, help="a complete run folder")
     p.add_argument("dst", type=Path, help="new folder")
-    p.add_argument("--copies", type=int, default=10)
+    p.add_argument("--copies", type=positive_int, default=10, metavar="K",
+                   help="copies of the run's games")
     args = p.parse_args(argv)
     try:
         n = tile(args.src, args.dst, args.copies)

@@ -1,21 +1,39 @@
-"""`portobello bench` modes: well-formed, self-consistent output on tiny runs, and one-line
-refusals with exit status 2. No timing is asserted: benchmarks run on demand."""
+"""`portobello bench` and `sim.bench`: every figure is checked against a separate count or
+measurement (games and decisions counted again, files sized, playouts counted, the call
+timed from outside), and bad input is refused in one line with exit status 2.
+
+No speed is asserted: benchmarks run on demand. Where a reported time is compared with one
+taken around the call, only the containment (the measured part lies inside the call) or a
+wide factor is checked, never a threshold in seconds.
+"""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import re
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 
+from sim.agents.registry import make_agent
+from sim.bench import agents as bench_agents_mod
+from sim.bench import load as bench_load
+from sim.bench.agents import bench_agents
+from sim.bench.mcts import bench_mcts, mcts_positions
 from sim.cli import bench as bench_cli
 from sim.cli.main import main
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.run.loop import play_game
+from sim.run.runner import RunConfig
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = 20
@@ -41,18 +59,27 @@ def _sizes(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.glob("part-*"))
 
 
+def _rows(folder: Path) -> int:
+    return sum(pq.read_metadata(f).num_rows for f in folder.glob("part-*.parquet"))
+
+
+# -- disk -------------------------------------------------------------------------------------
 def test_disk_bytes_per_game_are_file_sizes_over_games(
         run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from analysis.load import load_run
+
     d = _json(capsys, ["bench", "disk", str(run_dir), "--json"])
-    assert d["games"] == GAMES and d["players"] == 2 and d["shards"] == 4
+    assert d["games"] == GAMES == load_run(run_dir).games().collect().height
+    assert d["players"] == 2 and d["shards"] == 4
     assert set(d["tables"]) == {"games", "players"}
     for table, t in d["tables"].items():
-        assert t["files"] == 4
+        assert t["files"] == len(list((run_dir / table).glob("part-*"))) == 4
         assert t["bytes"] == _sizes(run_dir / table)
-        assert t["bytes_per_game"] == pytest.approx(t["bytes"] / GAMES, abs=0.005)
+        assert t["bytes_per_game"] == pytest.approx(_sizes(run_dir / table) / GAMES, abs=0.005)
     both = _sizes(run_dir / "games") + _sizes(run_dir / "players")
     assert d["games_players_bytes"] == both
     assert d["games_players_bytes_per_game"] == pytest.approx(both / GAMES, abs=0.005)
+    assert d["manifest_bytes"] == (run_dir / "manifest.json").stat().st_size
     assert d["within_target"] == (both / GAMES <= d["target_bytes_per_game"])
     # The human table shows the same figures.
     assert main(["bench", "disk", str(run_dir)]) == 0
@@ -60,15 +87,23 @@ def test_disk_bytes_per_game_are_file_sizes_over_games(
     assert f"{GAMES} games" in text and f"{both:,d}" in text
 
 
+# -- load -------------------------------------------------------------------------------------
 def test_load_reports_seconds_and_peak_memory_of_a_child(
         run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = time.perf_counter()
     r = _json(capsys, ["bench", "load", str(run_dir), "--json"])
-    assert r["games"] == GAMES and r["player_rows"] == 2 * GAMES
-    assert list(r["steps"]) == [name for name, _ in bench_cli.summary_steps()]
+    outside = time.perf_counter() - start
+    # The child counted the rows that are on disk.
+    assert r["games"] == _rows(run_dir / "games") == GAMES
+    assert r["player_rows"] == _rows(run_dir / "players") == 2 * GAMES
+    assert list(r["steps"]) == [name for name, _ in bench_load.summary_steps()]
     assert r["summarise_seconds"] == pytest.approx(sum(r["steps"].values()), abs=1e-3)
     assert r["total_seconds"] == pytest.approx(r["load_seconds"] + r["summarise_seconds"],
                                                abs=1e-3)
     assert all(v >= 0 for v in (r["import_seconds"], r["load_seconds"], *r["steps"].values()))
+    # What the child timed lies inside its life as the parent saw it, inside the command.
+    inside = r["import_seconds"] + r["load_seconds"] + r["summarise_seconds"]
+    assert inside <= r["child_wall_seconds"] + 1e-3 <= outside + 2e-3
     # The child's own peak, at least what it saw itself after loading.
     assert r["peak_rss_mb"] >= r["rss_after_load_mb"] >= r["rss_after_imports_mb"] > 0
     assert main(["bench", "load", str(run_dir)]) == 0
@@ -82,43 +117,74 @@ def test_load_steps_are_the_tables_a_report_computes(run_dir: Path) -> None:
 
     tables = set(analyse(cells_from_runs([run_dir])).tables)
     # margins_games (one row per game) is folded into the margins step.
-    assert tables - {"margins_games"} == {name for name, _ in bench_cli.summary_steps()}
+    assert tables - {"margins_games"} == {name for name, _ in bench_load.summary_steps()}
 
 
 def test_load_games_makes_the_run_once_then_reuses_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    out = bench_cli.ensure_load_run(12)
+    out = bench_load.ensure_load_run(12)
     assert out == Path("data/runs/bench-load-12")
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["games"] == 12
     assert manifest["agents"] == ["random"] * 3 and manifest["timings"]["jobs"] == 2
+    assert _rows(out / "games") == 12 and _rows(out / "players") == 36
+    # The run `portobello simulate --agents random --players 3 --games 12` makes.
+    from sim.cli.main import build_parser
+    from sim.cli.simulate import config_from_flags
+
+    args = build_parser().parse_args(["simulate", "--agents", "random", "--players", "3",
+                                      "--games", "12"])
+    assert manifest["run_id"] == config_from_flags(args).run_id
     stamp = (out / "manifest.json").stat().st_mtime_ns
-    assert bench_cli.ensure_load_run(12) == out
+    assert bench_load.ensure_load_run(12) == out
     assert (out / "manifest.json").stat().st_mtime_ns == stamp
 
 
-def test_simulate_rates_ratios_and_disk(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+# -- simulate ---------------------------------------------------------------------------------
+def test_simulate_runs_hold_the_games_the_bench_claims(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each entry's run folder holds exactly the run's games (ids, seeds, players); the
+    rates times the seconds give back the games played and the decisions the runner counted;
+    each entry's time contains the runner's own and lies inside the command's."""
     out = tmp_path / "sim"
+    start = time.perf_counter()
     r = _json(capsys, ["bench", "simulate", "--games", str(GAMES), "--shard-size", "5",
                        "--players", "3", "--jobs-list", "1,2", "--out", str(out), "--json",
-                       "--", "--engine", "python"])  # flags after -- go to simulate
+                       "--", "--engine", "python"])  # flags after -- are still taken
+    outside = time.perf_counter() - start
+    config = RunConfig(board=load_board("standard"), board_ref="standard",
+                       rules=Rules(players=3), agents=("random",) * 3, games=GAMES, seed=0,
+                       shard_size=5)
     assert r["games"] == GAMES and r["players"] == 3 and r["agents"] == ["random"] * 3
+    assert (r["shard_size"], r["seed"]) == (5, 0)
     assert [e["jobs"] for e in r["runs"]] == [1, 2]
     assert [e["engine"] for e in r["runs"]] == ["python", "python"]
+    runs = [out / "0-jobs-1", out / "1-jobs-2"]
+    assert [e["out"] for e in r["runs"]] == [str(p) for p in runs]
+    games = [pq.read_table(p / "games").to_pandas() for p in runs]
+    for run, table, e in zip(runs, games, r["runs"], strict=True):
+        manifest = json.loads((run / "manifest.json").read_text())
+        assert manifest["run_id"] == config.run_id and manifest["timings"]["jobs"] == e["jobs"]
+        assert sorted(table["game_id"]) == list(range(GAMES))
+        assert dict(zip(table["game_id"], table["seed"], strict=True)) == {
+            i: config.game_seed(i) for i in range(GAMES)}
+        assert set(table["players"]) == {3} and _rows(run / "players") == 3 * GAMES
+        assert e["games_per_second"] * e["seconds"] == pytest.approx(len(table), rel=0.01)
+        decisions = manifest["timings"]["decisions"]
+        assert e["decisions_per_second"] * e["seconds"] == pytest.approx(decisions, rel=0.01)
+        assert manifest["timings"]["seconds"] <= e["seconds"] + 1e-3
+    assert sum(e["seconds"] for e in r["runs"]) <= outside
+    # Both entries played the same games.
+    assert games[0].drop(columns="run_id").equals(games[1].drop(columns="run_id"))
     first = r["runs"][0]["games_per_second"]
     for e in r["runs"]:
-        assert e["games_per_second"] == pytest.approx(GAMES / e["seconds"], rel=0.01)
         assert e["ratio_to_first"] == pytest.approx(e["games_per_second"] / first, abs=0.001)
-    # Bytes per game come from the first entry's run folder; both runs store the same tables.
-    runs = [out / "0-jobs-1", out / "1-jobs-2"]
+    # Bytes per game come from the first entry's run folder.
     disk = r["disk"]
     assert disk["run"] == str(runs[0]) and disk["games"] == GAMES
     for table in ("games", "players"):
         assert disk["tables"][table]["bytes"] == _sizes(runs[0] / table)
-        assert disk["tables"][table]["bytes_per_game"] == pytest.approx(
-            _sizes(runs[0] / table) / GAMES, abs=0.005)
     both = _sizes(runs[0] / "games") + _sizes(runs[0] / "players")
     assert disk["games_players_bytes_per_game"] == pytest.approx(both / GAMES, abs=0.005)
     # The same --out again is refused (it would only resume the finished runs).
@@ -126,22 +192,66 @@ def test_simulate_rates_ratios_and_disk(tmp_path: Path,
     assert "give a new --out" in capsys.readouterr().err
 
 
+def test_simulate_uses_the_runner_not_the_command_line() -> None:
+    """sim.bench sits below sim.cli: no module of it imports the command line."""
+    for path in sorted((REPO / "sim" / "bench").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not any(n == "sim.cli" or n.startswith("sim.cli.") for n in names), path
+
+
+# -- agents -----------------------------------------------------------------------------------
+def _reference_decisions(specs: list[list[str]], seeds: list[int]) -> int:
+    """Decisions of these games played again, one fresh agent per seat."""
+    board, rules = load_board("standard"), Rules(players=len(specs[0]))
+    return sum(play_game(board, rules, [make_agent(s, seed=k) for k, s in enumerate(lineup)],
+                         seed)[1] for lineup, seed in zip(specs, seeds, strict=True))
+
+
+def test_agents_bench_plays_the_games_it_claims() -> None:
+    """The reference engine: decisions counted again by replaying the games, per agent and
+    in all; the rate of the games over the time of the whole call, within a factor."""
+    board, rules = load_board("standard"), Rules(players=3)
+    specs = ["greedy", "random", "random"]
+    start = time.perf_counter()
+    r = bench_agents(board, rules, specs, GAMES, seed=4, engine="python")
+    outside = time.perf_counter() - start
+    seeds = bench_agents_mod.game_seeds(4, GAMES)
+    assert r["engine"] == "python" and r["games"] == GAMES and r["agents"] == specs
+    assert r["decisions"] == _reference_decisions([specs] * GAMES, seeds)
+    assert sum(e["decisions"] for e in r["per_agent"].values()) == r["decisions"]
+    assert set(r["per_agent"]) == {"greedy", "random"}
+    assert r["seconds"] <= outside
+    assert GAMES / outside <= r["games_per_second"] * 1.01
+    assert r["games_per_second"] <= 4 * GAMES / outside  # the loop is nearly all the call
+    assert r["decisions_per_second"] * r["seconds"] == pytest.approx(r["decisions"], rel=0.01)
+    thinking = sum(e["seconds"] for e in r["per_agent"].values())
+    assert thinking <= r["seconds"] + 1e-3  # time inside `choose` is part of the games
+
+
+def test_compiled_agents_bench_plays_the_reference_games() -> None:
+    """The compiled engine rotates seats as a run does; its decision count is that of the
+    same games on the reference engine."""
+    board, rules = load_board("standard"), Rules(players=3)
+    specs = ["greedy", "random", "random"]
+    start = time.perf_counter()
+    r = bench_agents(board, rules, specs, GAMES, seed=4, engine="auto")
+    outside = time.perf_counter() - start
+    assert r["engine"] == "compiled" and r["games"] == GAMES
+    lineups = bench_agents_mod.rotated_lineups(specs, GAMES)
+    assert r["decisions"] == _reference_decisions(lineups, bench_agents_mod.game_seeds(4,
+                                                                                        GAMES))
+    assert r["seconds"] + r["first_game_seconds"] <= outside
+    assert r["decisions_per_second"] * r["seconds"] == pytest.approx(r["decisions"], rel=0.01)
+
+
 def test_plain_bench_is_the_agents_mode(capsys: pytest.CaptureFixture[str]) -> None:
     a = _json(capsys, ["bench", "--games", "3", "--json"])
     b = _json(capsys, ["bench", "agents", "--games", "3", "--json"])
     assert set(a) == set(b) and a["games"] == b["games"] == 3
     assert a["agents"] == b["agents"] == ["random", "random"]
-
-
-def test_mcts_playouts_add_up(capsys: pytest.CaptureFixture[str]) -> None:
-    """Iterations-only budgets: every searched decision runs exactly that many playouts, so
-    the total is a multiple of it and the rate is total over seconds."""
-    out = _json(capsys, ["bench", "mcts", "--agent", "fastmcts:iterations=60", "--positions",
-                         "6", "--json"])
-    assert out["positions"] == 6 and out["playouts"] % 60 == 0 and 0 < out["playouts"] <= 360
-    # `seconds` is printed to 0.1 ms, so the rate agrees with it to a few percent.
-    assert out["playouts_per_second"] == pytest.approx(out["playouts"] / out["seconds"],
-                                                       rel=0.05)
+    assert a["decisions"] == b["decisions"]  # the same seeds: the same games
 
 
 def test_agents_mode_says_which_engine(capsys: pytest.CaptureFixture[str]) -> None:
@@ -150,8 +260,45 @@ def test_agents_mode_says_which_engine(capsys: pytest.CaptureFixture[str]) -> No
                          "--json"])
     assert (fast["engine"], ref["engine"]) == ("compiled", "python") and "per_agent" in ref
     assert fast["games"] == ref["games"] == 20
+    assert main(["bench", "--games", "2"]) == 0
+    assert "2 games, 2 players" in capsys.readouterr().out
 
 
+# -- mcts -------------------------------------------------------------------------------------
+def test_mcts_playouts_are_the_searches_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The playouts the bench reports are the iterations the compiled search ran on the
+    same positions, counted at the search itself by a fresh agent."""
+    from sim.fast import mcts as M
+
+    board, rules = load_board("standard"), Rules()
+    spec = "fastmcts:iterations=60"
+    start = time.perf_counter()
+    r = bench_mcts(board, rules, spec, positions=6, seed=0)
+    outside = time.perf_counter() - start
+    ran: list[int] = []
+    real = M.iterate
+    monkeypatch.setattr(M, "iterate", lambda *a: ran.append(real(*a)) or ran[-1])
+    agent = make_agent(spec)
+    for i, game in enumerate(mcts_positions(board, rules, 6, 0)):
+        agent.reseed(i)
+        agent.choose(game)
+    assert r["positions"] == 6 and r["playouts"] == sum(ran) > 0
+    assert r["playouts"] % 60 == 0  # an iterations-only budget: 60 per searched decision
+    assert r["mean_playouts_per_decision"] == pytest.approx(r["playouts"] / 6, abs=0.05)
+    assert r["seconds"] + r["first_decision_seconds"] <= outside
+    assert r["playouts_per_second"] == pytest.approx(r["playouts"] / r["seconds"], rel=0.05)
+
+
+def test_mcts_mode_prints_the_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(capsys, ["bench", "mcts", "--agent", "fastmcts:iterations=60", "--positions",
+                         "3", "--json"])
+    assert out["positions"] == 3 and out["agent"] == "fastmcts:iterations=60"
+    assert main(["bench", "mcts", "--agent", "fastmcts:iterations=60", "--positions",
+                 "3"]) == 0
+    assert f"{out['playouts']:,} playouts" in capsys.readouterr().out
+
+
+# -- scripts ----------------------------------------------------------------------------------
 def test_every_script_is_a_wrapper_of_a_mode() -> None:
     scripts = sorted((REPO / "benchmarks").glob("bench_*.py"))
     assert scripts
@@ -161,13 +308,16 @@ def test_every_script_is_a_wrapper_of_a_mode() -> None:
         assert script.stem == f"bench_{mode.group(1)}"
 
 
-def test_profile_agents_tables_are_well_formed() -> None:
-    spec = importlib.util.spec_from_file_location("profile_agents",
-                                                  REPO / "benchmarks" / "profile_agents.py")
+def _script(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    r = mod.profile_case("random", 2, 3, top=5)
+    return mod
+
+
+def test_profile_agents_tables_are_well_formed() -> None:
+    r = _script("profile_agents").profile_case("random", 2, 3, top=5)
     for key, pct in (("by_cumulative", "cum_pct"), ("by_own", "own_pct")):
         rows = r[key]
         assert len(rows) == 5
@@ -178,12 +328,7 @@ def test_profile_agents_tables_are_well_formed() -> None:
 
 def test_tile_run_makes_a_loadable_larger_run(run_dir: Path, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("tile_run",
-                                                  REPO / "benchmarks" / "tile_run.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    assert mod.main([str(run_dir), str(tmp_path / "big"), "--copies", "3"]) == 0
+    assert _script("tile_run").main([str(run_dir), str(tmp_path / "big"), "--copies", "3"]) == 0
     capsys.readouterr()
     from analysis.load import load_run
 
@@ -210,20 +355,27 @@ def _bad_cases(tmp: Path, run: Path) -> dict[str, tuple[list[str], str]]:
         "load-not-a-run": (["load", str(tmp / "empty")], "not a run folder"),
         "load-nothing": (["load"], "give a run folder or --games N"),
         "load-both": (["load", str(run), "--games", "5"], "give a run folder or --games N"),
-        "load-zero-games": (["load", "--games", "0"], "--games: must be at least 1"),
-        "load-games-not-a-number": (["load", "--games", "many"], "'many' is not an integer"),
-        "simulate-jobs-zero": (["simulate", "--jobs-list", "1,0"], "--jobs-list: every entry"),
-        "simulate-jobs-text": (["simulate", "--jobs-list", "one"],
-                               "is not a comma-separated list"),
+        "load-zero-games": (["load", "--games", "0"], "--games: must be at least 1, got '0'"),
+        "load-games-not-a-number": (["load", "--games", "many"],
+                                    "--games: must be a positive integer, got 'many'"),
+        "simulate-jobs-zero": (["simulate", "--jobs-list", "1,0"],
+                               "--jobs-list: every entry must be at least 1, got '1,0'"),
+        "simulate-jobs-text": (["simulate", "--jobs", "one"],
+                               "must be a comma-separated list of integers"),
         "simulate-games-zero": (["simulate", "--games", "0"], "--games: must be at least 1"),
+        "simulate-shard-zero": (["simulate", "--shard-size", "0"],
+                                "--shard-size: must be at least 1"),
         "simulate-bad-agent": (["simulate", "--agents", "nosuch", "--games", "2"],
                                "unknown agent 'nosuch'"),
         "simulate-bad-players": (["simulate", "--players", "9", "--games", "2"], "players"),
+        "simulate-bad-tail": (["simulate", "--games", "2", "--", "--nosuch"],
+                              "unrecognized arguments: --nosuch"),
         "unknown-mode": (["nosuch"], "invalid choice: 'nosuch'"),
         "mcts-not-a-search": (["mcts", "--agent", "greedy", "--positions", "1"],
                               "greedy is not a search agent"),
         "mcts-bad-agent": (["mcts", "--agent", "fastmcts:iterations=0", "--positions", "1"],
                            "needs a budget"),
+        "mcts-zero-positions": (["mcts", "--positions", "0"], "--positions: must be at least 1"),
     }
 
 

@@ -1,4 +1,8 @@
-"""`portobello simulate`: many games into a run folder (see sim.run.runner)."""
+"""`portobello simulate`: many games into a run folder (see `sim.run.runner`).
+
+`add_run_flags` and `config_from_flags` are shared with `portobello bench simulate`, which
+runs the same configuration once per job count.
+"""
 
 from __future__ import annotations
 
@@ -7,39 +11,62 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim.cli.main import agent_specs, rules_from_args
+from sim.cli import options as O
 from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
 from sim.run.runner import Run, RunConfig
 
+neutral_stack = O.IntegerList(1, example="3,3,2,2,1,1,1,1", empty_ok=True)
 
-def _stack(text: str) -> list[int]:
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of "
-                                         "integers") from None
-    return values
+
+def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str) -> None:
+    """Every flag that decides a run's configuration or how it is executed (not where it is
+    written): rules, board, agents, games, seed, shards, tables, backend and engine."""
+    O.add_players(p)
+    p.add_argument("--customers", choices=["drawn", "known"], default=None,
+                   help="customer order (default: drawn, or the preset's or rules file's)")
+    p.add_argument("--neutral-stack", type=neutral_stack, default=None,
+                   metavar="3,3,2,2,1,1,1,1",
+                   help="neutral tokens, top first (default: the rules')")
+    O.add_rules(p)
+    O.add_board(p)
+    O.add_agents(p)
+    O.add_games(p, games, games_help)
+    O.add_seed(p, help="run seed (each game's seed derives from it and the game index)")
+    p.add_argument("--shard-size", type=O.positive_int, default=O.DEFAULT_SHARD_SIZE,
+                   metavar="N", help="games per stored shard (and per task)")
+    p.add_argument("--events", action="store_true", help="also write the event log")
+    p.add_argument("--records", action="store_true", help="also write game records")
+    p.add_argument("--backend", choices=["loky", "dask"], default="loky",
+                   help="loky: local processes; dask: a local Dask cluster or --scheduler")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="existing Dask scheduler, e.g. tcp://host:8786 (implies --backend "
+                   "dask; default: none)")
+    O.add_engine(p)
 
 
 def config_from_flags(args: argparse.Namespace) -> RunConfig:
-    rules = rules_from_args(args, players=args.players, customer_order=args.customers,
-                            neutral_stack=args.neutral_stack)
+    """The run configuration the flags of `add_run_flags` describe."""
+    rules = O.rules_from_args(args, players=args.players, customer_order=args.customers,
+                              neutral_stack=args.neutral_stack)
     board = load_board(args.board)
-    specs = agent_specs(args.agents, rules.players)
+    specs = O.agent_specs(args.agents, rules.players)
     return RunConfig(board=board, board_ref=args.board, rules=rules, agents=tuple(specs),
                      games=args.games, seed=args.seed, shard_size=args.shard_size,
                      events=args.events, records=args.records)
 
 
+def execute_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of `Run.execute` the flags of `add_run_flags` give (jobs and
+    quiet apart)."""
+    return {"backend": args.backend, "scheduler": args.scheduler, "engine": args.engine}
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """Run (or resume) the run into --out; print one line, or the timings with --json."""
     config = config_from_flags(args)
     out = Path(args.out) if args.out else Path("data/runs") / f"run-{config.run_id}"
-    if args.jobs < 1:
-        raise PortobelloError("must be at least 1", field="--jobs")
-    timings = Run(config, out).execute(jobs=args.jobs, backend=args.backend,
-                                       scheduler=args.scheduler, quiet=args.quiet,
-                                       engine=args.engine)
+    timings = Run(config, out).execute(jobs=args.jobs, quiet=args.quiet,
+                                       **execute_options(args))
     if args.json:
         print(json.dumps({"out": str(out), "run_id": config.run_id, **timings}))
     elif not args.quiet:
@@ -50,36 +77,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: Any, agents_help: str) -> None:
-    p = sub.add_parser("simulate", help="play many games into a run folder (Parquet tables)",
-                       description="Play many games in parallel into a run folder. The same "
-                       "command on the same folder resumes an interrupted run.")
-    p.add_argument("--players", type=int, default=None, help="number of players (default 2)")
-    p.add_argument("--customers", choices=["drawn", "known"], default=None,
-                   help="customer order (default drawn)")
-    p.add_argument("--neutral-stack", type=_stack, default=None, metavar="3,3,2,2,1,1,1,1",
-                   help="neutral tokens, top first")
-    p.add_argument("--preset", help="named rules preset (see `portobello rules list`)")
-    p.add_argument("--rules", metavar="FILE", help="rules TOML file")
-    p.add_argument("--board", default="standard", help="board name or TOML file")
-    p.add_argument("--agents", default="random", help=agents_help)
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0, help="run seed (each game's seed derives "
-                   "from it and the game index)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
-    p.add_argument("--out", help="run folder (default data/runs/run-<run id>)")
-    p.add_argument("--shard-size", type=int, default=1000, help="games per stored shard "
-                   "(and per task)")
-    p.add_argument("--events", action="store_true", help="also write the event log")
-    p.add_argument("--records", action="store_true", help="also write game records")
-    p.add_argument("--backend", choices=["loky", "dask"], default="loky",
-                   help="loky: local processes; dask: a local Dask cluster or --scheduler")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="existing Dask scheduler, e.g. "
-                   "tcp://host:8786 (implies --backend dask)")
-    p.add_argument("--engine", choices=["auto", "compiled", "python"], default="auto",
-                   help="auto: the compiled engine when every agent has a compiled version "
-                   "(random, greedy, heuristic), else the reference one; both give the "
-                   "same games")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--json", action="store_true", help="print the timings as JSON")
-    p.set_defaults(func=cmd_simulate)
+def add_parser(subparsers: Any) -> None:
+    """Register `portobello simulate`."""
+    p = O.add_command(subparsers, "simulate", "play many games into a run folder (Parquet "
+                      "tables)", cmd_simulate, description="Play many games in parallel into "
+                      "a run folder. The same command on the same folder resumes an "
+                      "interrupted run.")
+    add_run_flags(p, 1000, "games in the run")
+    O.add_jobs(p)
+    O.add_out(p, "DIR", "run folder (default: data/runs/run-<run id>)")
+    O.add_quiet(p)
+    O.add_json(p, "the timings")

@@ -1,5 +1,5 @@
-"""`portobello study` (run a study spec and build its report) and `portobello report`
-(build a report from existing run or study folders)."""
+"""`portobello study`: run every cell of a balance study spec, resumably, then build its
+report (`analysis.study`, `analysis.report`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.cli.main import positive_int
+from sim.cli import options as O
 
 
 def cmd_study(args: argparse.Namespace) -> int:
+    """Run the study's cells (resumably), then build its report unless --no-report; exit
+    1 when a cell stopped on errors."""
     from analysis.study import load_study, open_study, run_study
 
     spec = load_study(args.file)
@@ -40,52 +42,21 @@ def cmd_study(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    from analysis.report import build_report
-    from analysis.study import cells_from_runs
-
-    data = cells_from_runs(args.runs)
-    if args.title:
-        data.title = args.title
-    path = build_report(data, Path(args.out), target_half_width=args.target)
-    print(path)
-    return 0
-
-
-def _target(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 0.5:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 0.5 (e.g. 0.015), got {value}")
-    return value
-
-
-def add_parser(sub: Any, agents_help: str) -> None:
-    p = sub.add_parser("study", help="run a balance study (variants x player counts) and build "
-                       "its report", description="Run every cell of a study spec "
-                       "(data/studies/*.toml) into DIR/runs/<variant>-<players>p, resumably, "
-                       "then write the report to DIR/report/index.html (or --report).")
-    p.add_argument("file", help="study spec (TOML)")
-    p.add_argument("--out", help="study folder (default data/runs/studies/<name>)")
-    p.add_argument("--report", metavar="DIR", help="report folder (default OUT/report)")
-    p.add_argument("--jobs", type=positive_int, default=1, help="parallel worker processes")
-    p.add_argument("--games", type=positive_int, default=None,
-                   help="games per cell, overriding the spec (for a quick, reduced study)")
-    p.add_argument("--agents", default=None, help="override the spec's agents: " + agents_help)
+def add_parser(subparsers: Any) -> None:
+    """Register `portobello study`."""
+    p = O.add_command(subparsers, "study", "run a balance study (variants x player counts) "
+                      "and build its report", cmd_study,
+                      description="Run every cell of a study spec (data/studies/*.toml) into "
+                      "OUT/runs/<variant>-<players>p, resumably, then write the report to "
+                      "OUT/report/index.html (or --report). The spec sets the rules, board, "
+                      "player counts, agents, games and seed of every cell.")
+    p.add_argument("file", metavar="STUDY", help="study spec (TOML)")
+    O.add_out(p, "DIR", "study folder (default: data/runs/studies/<study name>)")
+    p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
+    O.add_jobs(p)
+    O.add_games(p, None, "games per cell, overriding the spec, for a quick, reduced study "
+                "(default: the spec's)")
+    O.add_agents(p, default=None, help="override the spec's agents: " + O.agents_help()
+                 + " (default: the spec's)")
     p.add_argument("--no-report", action="store_true", help="only run the cells")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
-    p.set_defaults(func=cmd_study)
-
-    p = sub.add_parser("report", help="build a balance report from run or study folders",
-                       description="Build one self-contained HTML report from run folders "
-                       "(or study folders) on one board. Runs are grouped into variants by "
-                       "their rules and agents; the variant with default rules is the "
-                       "baseline.")
-    p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run or study folders")
-    p.add_argument("--out", required=True, help="report folder (index.html, summary.json)")
-    p.add_argument("--title", help="report title")
-    p.add_argument("--target", type=_target, default=None, metavar="HALF_WIDTH",
-                   help="target half-width of seat win-share intervals (default 0.015)")
-    p.set_defaults(func=cmd_report)
+    O.add_quiet(p)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import split_specs
+from sim.cli import options as O
 from sim.run import tournament as T
 from sim.run.tournament import (
     PAIRINGS,
@@ -25,23 +26,12 @@ from sim.run.tournament import (
 )
 
 
-def _players(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a list of player counts "
-                                         "like 2,3,4") from None
-    if not values or any(v < 2 for v in values):
-        raise argparse.ArgumentTypeError(f"player counts must be at least 2, got {text!r}")
-    return values
-
-
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from sim.cli.main import rules_from_args
-
-    rules = rules_from_args(args)
+    """Play the tournament; print the summary and ratings, write the Parquet file (and
+    the failed games next to it, exit 1)."""
+    rules = O.rules_from_args(args)
     specs = tuple(split_specs(args.agents))
-    config = TournamentConfig(agents=specs, players=args.players, games=args.games,
+    config = TournamentConfig(agents=specs, players=tuple(args.players), games=args.games,
                               seed=args.seed, board_ref=args.board, rules=rules,
                               pairing=args.pairs, jobs=args.jobs)
     start = time.perf_counter()
@@ -73,31 +63,30 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(subparsers: Any, agents_help: str) -> None:
-    """Register `portobello tournament` (called by sim.cli)."""
-    p = subparsers.add_parser(
-        "tournament", help="agents against each other over player counts; win rates with "
-        "Wilson intervals, ratings, Parquet",
-        description=T.__doc__.split("\n\n")[1] if T.__doc__ else None)
-    p.add_argument("--agents", required=True,
-                   help="two or more agent specs separated by commas, earlier = focus of a "
-                   f"pair ({agents_help.split('(', 1)[-1].rstrip(')')}; restricted: "
-                   "no-district(AGENT), no-customers(AGENT), no-bobby(AGENT), "
-                   "first-end(AGENT))")
-    p.add_argument("--players", type=_players, default=(2,),
-                   help="player counts, e.g. 2,3,4 (default 2)")
-    p.add_argument("--games", type=int, default=100,
-                   help="games per matchup and player count, rounded up to whole seat "
-                   "rotations (default 100)")
+def add_parser(subparsers: Any) -> None:
+    """Register `portobello tournament`."""
+    # The library's own account: what it plays (less the command's name), then its design.
+    paragraphs = (T.__doc__ or "").split("\n\n")
+    what = paragraphs[0].split(": ", 1)[-1]
+    design = " ".join([what[:1].upper() + what[1:], *paragraphs[1:2]]) or None
+    p = O.add_command(subparsers, "tournament", "agents against each other over player "
+                      "counts; win rates with Wilson intervals, ratings, Parquet",
+                      cmd_tournament, description=design)
+    listed = O.agents_help().split("(", 1)[-1].rstrip(")")
+    O.add_agents(p, required=True,
+                 help="two or more agent specs separated by commas, earlier = focus of a "
+                 f"pair ({listed}; restricted: no-district(AGENT), no-customers(AGENT), "
+                 "no-bobby(AGENT), first-end(AGENT); required)")
+    O.add_players(p, several=True)
+    O.add_games(p, 100, "games per matchup and player count, rounded up to whole seat "
+                "rotations")
     p.add_argument("--pairs", choices=PAIRINGS, default="all",
                    help="all pairs, neighbours in the listed order (ladder), or the first "
-                   "agent against each other one (default all)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1, help="parallel processes (joblib)")
-    p.add_argument("--board", default="standard", help="board name or TOML file")
-    p.add_argument("--out", metavar="FILE",
-                   help="Parquet file (default data/runs/tournament-<id>.parquet)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--preset", help="named rules preset (see `portobello rules list`)")
-    p.add_argument("--rules", metavar="FILE", help="rules TOML file (SPEC §3)")
-    p.set_defaults(func=cmd_tournament)
+                   "agent against each other one")
+    O.add_seed(p, help="tournament seed (every block's game seed derives from it, the same in "
+               "every matchup)")
+    O.add_jobs(p, help="parallel worker processes (joblib)")
+    O.add_board(p)
+    O.add_rules(p)
+    O.add_out(p, "FILE", "Parquet file (default: data/runs/tournament-<tournament id>.parquet)")
+    O.add_quiet(p)

@@ -1,0 +1,248 @@
+"""The one grammar of the `portobello` command line: its parser class, its help format, the
+validators of numbers and lists, and the builders of the flags several commands share.
+
+A flag that appears in several commands is added here, once, so it has the same name,
+meaning, type and default everywhere it appears:
+
+- `--seed` an integer (default 0) every random choice derives from;
+- `--players` one player count (an integer of at least 2; default 2 or what the preset or
+  rules file says) or, where a command plays several counts, a list like `2,3,4`;
+- `--jobs` worker processes (a positive integer, default 1; a list where a command runs once
+  per entry); `--games` a positive integer;
+- `--preset`, `--rules FILE`, `--board` the rules and the board; `--agents` agent specs;
+- `--quiet` (no progress output), `--json` (one JSON object on stdout), `--out` (where the
+  command writes: `DIR` for a folder, `FILE` for a file).
+
+Validators raise `argparse.ArgumentTypeError` with messages of one form, `must be <what>,
+got '<text>'`, which the parser prints as `portobello CMD: error: argument --FLAG: must be
+..., got '...' (see --help)` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from sim.agents.registry import AGENTS, split_specs
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import PRESETS, Rules, load_rules, preset, rules_from_dict
+from sim.run.engines import ENGINES
+
+DEFAULT_SEED = 0
+DEFAULT_BOARD = "standard"
+DEFAULT_AGENTS = "random"
+DEFAULT_SHARD_SIZE = 1000
+
+
+# -- the parser -------------------------------------------------------------------------------
+class HelpFormatter(argparse.HelpFormatter):
+    """Help text with every option's default: `(default: X)` is appended to the help of an
+    option that has a default and does not state it already (lists are shown as `1,2`,
+    switches as `off`)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or action.default is argparse.SUPPRESS:
+            return text
+        if not action.option_strings and action.nargs not in ("?", "*"):
+            return text  # a required positional has no default
+        default = action.default
+        if isinstance(action, argparse._StoreTrueAction):
+            shown = "off"
+        elif default is None or (isinstance(default, list | tuple) and not default):
+            return text
+        elif isinstance(default, list | tuple):
+            shown = ",".join(map(str, default))
+        else:
+            shown = str(default)
+        return f"{text} (default: {shown.replace('%', '%%')})"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line that points to --help (exit status 2),
+    and whose help shows the defaults."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def add_command(subparsers: Any, name: str, help: str, func: Callable[..., int] | None = None,
+                description: str | None = None) -> argparse.ArgumentParser:
+    """A sub-command parser whose `--help` describes that command (the description defaults
+    to the one-line help shown in the parent's list)."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=help, description=description or _sentence(help))
+    if func is not None:
+        p.set_defaults(func=func)
+    return p
+
+
+def add_subcommands(parser: argparse.ArgumentParser, dest: str, required: bool = True,
+                    metavar: str | None = None) -> Any:
+    """The sub-commands of a command (`board check`, `rules list`, `bench MODE`)."""
+    return parser.add_subparsers(dest=dest, required=required, metavar=metavar,
+                                 parser_class=Parser)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+# -- validators -------------------------------------------------------------------------------
+class Integer:
+    """`type=` for an integer of at least `minimum` (any integer without one)."""
+
+    def __init__(self, minimum: int | None = None, what: str | None = None) -> None:
+        self.minimum = minimum
+        self.what = what or ("an integer" if minimum is None else
+                             "a positive integer" if minimum == 1 else
+                             f"an integer of at least {minimum}")
+        self.__name__ = self.what  # argparse names the type in some messages
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {self.what}, got {text!r}") from None
+        if self.minimum is not None and value < self.minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {self.minimum}, got {text!r}")
+        return value
+
+    def __repr__(self) -> str:
+        return f"Integer(minimum={self.minimum!r})"
+
+
+class IntegerList:
+    """`type=` for a comma-separated list of integers of at least `minimum`, like `2,3,4`
+    (`empty_ok`: an empty text is the empty list)."""
+
+    def __init__(self, minimum: int | None = None, example: str = "1,2",
+                 empty_ok: bool = False) -> None:
+        self.minimum = minimum
+        self.example = example
+        self.empty_ok = empty_ok
+        self.__name__ = "a list of integers"
+
+    def __call__(self, text: str) -> list[int]:
+        try:
+            values = [int(x) for x in text.split(",") if x.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a comma-separated list of integers "
+                                             f"like {self.example}, got {text!r}") from None
+        if not values and not self.empty_ok:
+            raise argparse.ArgumentTypeError(f"must be a comma-separated list of integers "
+                                             f"like {self.example}, got {text!r}")
+        if self.minimum is not None and values and min(values) < self.minimum:
+            raise argparse.ArgumentTypeError(f"every entry must be at least {self.minimum}, "
+                                             f"got {text!r}")
+        return values
+
+    def __repr__(self) -> str:
+        return f"IntegerList(minimum={self.minimum!r})"
+
+
+integer = Integer()
+positive_int = Integer(1)
+player_count = Integer(2)
+positive_int_list = IntegerList(1)
+player_counts = IntegerList(2, example="2,3,4")
+
+
+# -- shared flags -----------------------------------------------------------------------------
+def agents_help() -> str:
+    """The agents a spec can name, for --agents help texts."""
+    return (f"one agent spec for all seats, or one per seat separated by commas "
+            f"(agents: {', '.join(sorted(AGENTS))})")
+
+
+def add_seed(p: argparse.ArgumentParser, help: str = "seed every random choice derives "
+             "from") -> None:
+    p.add_argument("--seed", type=integer, default=DEFAULT_SEED, help=help)
+
+
+def add_players(p: argparse.ArgumentParser, several: bool = False) -> None:
+    """`--players N` (one count; by default the rules' count: 2, or the preset's or rules
+    file's), or with `several` a list of counts like `2,3,4` (default 2)."""
+    if several:
+        p.add_argument("--players", type=player_counts, default=[2], metavar="N[,N...]",
+                       help="player counts, comma-separated, e.g. 2,3,4")
+    else:
+        p.add_argument("--players", type=player_count, default=None, metavar="N",
+                       help="number of players (default: 2, or the preset's or rules file's)")
+
+
+def add_jobs(p: argparse.ArgumentParser, help: str = "parallel worker processes") -> None:
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help=help)
+
+
+def add_games(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
+    p.add_argument("--games", type=positive_int, default=default, metavar="N", help=help)
+
+
+def add_rules(p: argparse.ArgumentParser, default: Any = None) -> None:
+    """`--preset NAME` and `--rules FILE`, applied in that order (then a command's own rules
+    flags). `default=argparse.SUPPRESS` lets a parent and a sub-command both take them."""
+    p.add_argument("--preset", default=default, metavar="NAME",
+                   help=f"named rules preset: {', '.join(PRESETS)} (see `portobello rules "
+                   "list`; default: none, the rulebook's rules)")
+    p.add_argument("--rules", default=default, metavar="FILE",
+                   help="rules TOML file (SPEC §3), applied over the preset (default: none)")
+
+
+def add_board(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--board", default=DEFAULT_BOARD, metavar="BOARD",
+                   help="shipped board name or board TOML file")
+
+
+def add_agents(p: argparse.ArgumentParser, default: str | None = DEFAULT_AGENTS,
+               help: str | None = None, required: bool = False) -> None:
+    p.add_argument("--agents", default=None if required else default, required=required,
+                   metavar="SPECS", help=help or agents_help())
+
+
+def add_engine(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="auto: the compiled engine when every agent has a compiled version "
+                   "(random, greedy, heuristic, restricted or not), else the reference one; "
+                   "both play the same games")
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def add_json(p: argparse.ArgumentParser, what: str = "the result") -> None:
+    p.add_argument("--json", action="store_true",
+                   help=f"print {what} as one JSON object instead of text")
+
+
+def add_out(p: argparse.ArgumentParser, metavar: str, help: str, default: str | None = None,
+            required: bool = False) -> None:
+    p.add_argument("--out", metavar=metavar, default=default, required=required, help=help)
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+def rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
+    """Rules from --preset, then --rules FILE, then explicit flags (None: not given)."""
+    base = preset(args.preset) if getattr(args, "preset", None) else Rules()
+    if getattr(args, "rules", None):
+        base = load_rules(args.rules, base=base)
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    return rules_from_dict(changes, base=base, source="command line") if changes else base
+
+
+def agent_specs(text: str, players: int) -> list[str]:
+    """One spec per seat from --agents: one spec for all seats, or exactly one per seat."""
+    specs = split_specs(text)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise PortobelloError(f"{len(specs)} agent specs for {players} players: give one for "
+                              "every seat or one for all", field="--agents")
+    return specs
+

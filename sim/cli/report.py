@@ -1,0 +1,51 @@
+"""`portobello report`: one HTML balance report from existing run or study folders
+(`analysis.study.cells_from_runs`, `analysis.report.build_report`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from sim.cli import options as O
+
+
+def half_width(text: str) -> float:
+    """`type=` for --target: a number between 0 and 0.5."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 0.5 (e.g. 0.015), got "
+                                         f"{text!r}")
+    return value
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Group the runs into cells and write the report; print the index page's path."""
+    from analysis.report import build_report
+    from analysis.study import cells_from_runs
+
+    data = cells_from_runs(args.runs)
+    if args.title:
+        data.title = args.title
+    path = build_report(data, Path(args.out), target_half_width=args.target)
+    print(path)
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `portobello report`."""
+    p = O.add_command(subparsers, "report", "build a balance report from run or study "
+                      "folders", cmd_report,
+                      description="Build one self-contained HTML report from run folders "
+                      "(or study folders) on one board. Runs are grouped into variants by "
+                      "their rules and agents; the variant with default rules is the "
+                      "baseline.")
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run or study folders")
+    O.add_out(p, "DIR", "report folder (index.html, summary.json; required)", required=True)
+    p.add_argument("--title", help="report title (default: the study's title, else Balance report)")
+    p.add_argument("--target", type=half_width, default=None, metavar="HALF_WIDTH",
+                   help="target half-width of seat win-share intervals (default: the study "
+                   "spec's, else 0.015)")
