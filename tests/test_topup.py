@@ -52,7 +52,7 @@ def test_fewer_games_or_another_configuration_is_refused(tmp_path: Path) -> None
     other = RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=3),
                       agents=("heuristic", "greedy", "random"), games=200, seed=9,
                       shard_size=70)
-    with pytest.raises(RunError, match="different configuration.*seed"):
+    with pytest.raises(RunError, match=r"different configuration.*seed"):
         Run(other, out).execute(quiet=True)
     assert tables(out) == before
 

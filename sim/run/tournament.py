@@ -96,7 +96,7 @@ class TournamentConfig:
     agents: tuple[str, ...]
     players: tuple[int, ...] = (2,)
     games: int = 100  # per matchup (rounded up to whole blocks of n games)
-    seed: int = 1
+    seed: int = 0
     board: Board | None = None
     board_ref: str = "standard"
     rules: Rules = field(default_factory=Rules)
