@@ -75,8 +75,8 @@ class GameMeasures:
         keys = [*self.by, "game_id", "seed"]
         need_columns("GameMeasures", games, [*keys, "rounds", "turns", "end_reason"])
         need_columns("GameMeasures", players, [*self.by, "game_id", "seat", "score", "win_share",
-                                        "lane_points", "district_points", "baron_points",
-                                        "bobby_paid"])
+                                               "lane_points", "district_points", "baron_points",
+                                               "bobby_paid"])
         parts: list[pd.DataFrame] = []
 
         def add(df: pd.DataFrame, measure: str, kind: str, column: str) -> None:
@@ -137,7 +137,7 @@ class VariantDifference:
 
     def __call__(self, measures: pd.DataFrame) -> pd.DataFrame:
         need_columns("VariantDifference", measures, [*self.by, "variant", "game_id", "seed",
-                                              "measure", "kind", "value"])
+                                                     "measure", "kind", "value"])
         variants = [str(v) for v in pd.unique(measures["variant"])]
         if self.baseline not in variants:
             raise StatError(f"VariantDifference: baseline {self.baseline!r} is not among the "

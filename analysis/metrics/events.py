@@ -28,7 +28,7 @@ class DistrictTiming:
     def scorings(self, events: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         """One row per district scoring with `fraction` = round / game rounds."""
         need_columns("DistrictTiming", events, [*self.by, "game_id", "action", "round", "value",
-                                         "points"])
+                                                "points"])
         need_columns("DistrictTiming", games, [*self.by, "game_id", "rounds"])
         ev = events[events["action"] == "score_district"]
         ev = ev.merge(games[[*self.by, "game_id", "rounds"]], on=[*self.by, "game_id"],
@@ -40,7 +40,7 @@ class DistrictTiming:
     def __call__(self, events: pd.DataFrame, games: pd.DataFrame) -> pd.DataFrame:
         ev = self.scorings(events, games)
         n_games = groups(games, self.by).agg(games=("game_id", "size"),
-                                              _n=("n_players", "first"))
+                                             _n=("n_players", "first"))
         rows = []
         for key, grp in groups(ev, [*self.by, "token"]):
             keys = dict(zip([*self.by, "token"], key, strict=True))

@@ -104,7 +104,7 @@ class PointsBySource:
 
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("PointsBySource", players, [*self.by, "score", "start_score",
-                                          *SOURCE_COLUMNS.values()])
+                                                 *SOURCE_COLUMNS.values()])
         df = players.copy()
         df["start"] = df["start_score"].astype(float)
         for name, col in SOURCE_COLUMNS.items():

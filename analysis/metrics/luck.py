@@ -49,7 +49,7 @@ class CustomerExposure:
         keys = [*self.by, "game_id"]
         need_columns("CustomerExposure", players, [*keys, "seat", "win_share"])
         need_columns("CustomerExposure", events, [*keys, "action", "seat", "lane", "square",
-                                           "customer", "points"])
+                                                  "customer", "points"])
         base = players[[*keys, "seat", "win_share"]].copy()
         draws = events[events["action"] == "draw_customer"]
         d = draws.assign(aristocrat=draws["customer"] == "aristocrat").groupby(
