@@ -229,20 +229,24 @@ class Finding:
 
 
 def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage for finding sentences: `41.2%`."""
     return f"{100 * x:.{digits}f}%"
 
 
 def pp(x: float, digits: int = 1) -> str:
+    """A difference of shares in signed percentage points: `+1.3 pp`."""
     return f"{100 * x:+.{digits}f} pp"
 
 
 def _num(x: float, kind: str, signed: bool = False) -> str:
+    """A measure's value as its kind reads: shares in % (or pp), others to 2 decimals."""
     if kind == SHARE:
         return pp(x) if signed else pct(x)
     return f"{x:+.2f}" if signed else f"{x:.2f}"
 
 
 def _label(labels: dict[str, str], v: str) -> str:
+    """A variant's display label (its name when it has none)."""
     return labels.get(v, v)
 
 

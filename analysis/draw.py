@@ -44,6 +44,7 @@ class DrawError(PortobelloError, ValueError):
 
 # -- layout ----------------------------------------------------------------------------------
 def _circle(n: int, radius: float = 10.0) -> np.ndarray:
+    """`n` points evenly on a circle, the first at the top: the spring layout's start."""
     angles = math.pi / 2 - 2 * math.pi * np.arange(n) / max(n, 1)
     return radius * np.column_stack([np.cos(angles), np.sin(angles)])
 
@@ -203,6 +204,7 @@ def _arc_params(p0: np.ndarray, p1: np.ndarray, bend: float, u: np.ndarray) -> n
 
 # -- drawing ---------------------------------------------------------------------------------
 def _check_heat(board: Board, lane_heat: Sequence[float] | None) -> np.ndarray | None:
+    """Lane heat as an array, refused unless one finite number per lane."""
     if lane_heat is None:
         return None
     try:
@@ -218,6 +220,7 @@ def _check_heat(board: Board, lane_heat: Sequence[float] | None) -> np.ndarray |
 
 
 def _format_of(out: Path) -> str:
+    """The image format named by the file suffix, refused before anything is drawn."""
     fmt = out.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise DrawError(f"cannot tell the image format from the suffix {out.suffix!r} "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 import time
 from collections.abc import Mapping
 from importlib import metadata
@@ -30,7 +31,6 @@ from analysis.report.content import (
 )
 from analysis.report.tables import Table, display_tables
 from analysis.study import StudyData
-from sim.run.store import atomic_write
 
 TEMPLATE = "report.html.j2"
 
@@ -86,8 +86,17 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Write UTF-8 text atomically: a temporary file in the same folder, renamed."""
-    atomic_write(path, text.encode("utf-8"))
+    """Write UTF-8 text atomically: a temporary file in the same folder, flushed to disk and
+    renamed over `path`; on any failure the old file stays and the temporary one is gone."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def build_report(data: StudyData, out: str | Path, target_half_width: float | None = None,

@@ -128,10 +128,12 @@ class StudySpec:
 
 
 def _err(source: str, fld: str | None, reason: str) -> StudyError:
+    """A StudyError naming the spec file and field."""
     return StudyError(reason, source=source, field=fld)
 
 
 def _is_int(v: Any) -> bool:
+    """An integer, not a boolean (TOML's true would pass isinstance(v, int))."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
