@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from analysis.metrics import BY, Margins, StatError, _check_level, _need
+from analysis.metrics import BY, Margins, StatError
+from analysis.metrics.common import check_level, need_columns
 
 # Measure kinds decide how numbers are written: shares in percent, the rest as numbers.
 SHARE, POINTS, ROUNDS = "share", "points", "rounds"
@@ -72,10 +73,10 @@ class GameMeasures:
 
     def __call__(self, games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
         keys = [*self.by, "game_id", "seed"]
-        _need("GameMeasures", games, [*keys, "rounds", "turns", "end_reason"])
-        _need("GameMeasures", players, [*self.by, "game_id", "seat", "score", "win_share",
-                                        "lane_points", "district_points", "baron_points",
-                                        "bobby_paid"])
+        need_columns("GameMeasures", games, [*keys, "rounds", "turns", "end_reason"])
+        need_columns("GameMeasures", players, [*self.by, "game_id", "seat", "score", "win_share",
+                                               "lane_points", "district_points", "baron_points",
+                                               "bobby_paid"])
         parts: list[pd.DataFrame] = []
 
         def add(df: pd.DataFrame, measure: str, kind: str, column: str) -> None:
@@ -132,11 +133,11 @@ class VariantDifference:
         if not isinstance(self.baseline, str) or not self.baseline:
             raise StatError(f"VariantDifference: baseline must be a variant name, got "
                             f"{self.baseline!r}")
-        _check_level("VariantDifference", self.level)
+        check_level("VariantDifference", self.level)
 
     def __call__(self, measures: pd.DataFrame) -> pd.DataFrame:
-        _need("VariantDifference", measures, [*self.by, "variant", "game_id", "seed",
-                                              "measure", "kind", "value"])
+        need_columns("VariantDifference", measures, [*self.by, "variant", "game_id", "seed",
+                                                     "measure", "kind", "value"])
         variants = [str(v) for v in pd.unique(measures["variant"])]
         if self.baseline not in variants:
             raise StatError(f"VariantDifference: baseline {self.baseline!r} is not among the "
@@ -209,7 +210,7 @@ class Holm:
             raise StatError(f"Holm: alpha must be between 0 and 1, got {self.alpha!r}")
 
     def __call__(self, df: pd.DataFrame) -> pd.DataFrame:
-        _need("Holm", df, [self.column])
+        need_columns("Holm", df, [self.column])
         out = df.copy()
         out["p_holm"] = holm(out[self.column].to_numpy(dtype=float))
         out["significant"] = out["p_holm"] < self.alpha
@@ -228,20 +229,24 @@ class Finding:
 
 
 def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage for finding sentences: `41.2%`."""
     return f"{100 * x:.{digits}f}%"
 
 
 def pp(x: float, digits: int = 1) -> str:
+    """A difference of shares in signed percentage points: `+1.3 pp`."""
     return f"{100 * x:+.{digits}f} pp"
 
 
 def _num(x: float, kind: str, signed: bool = False) -> str:
+    """A measure's value as its kind reads: shares in % (or pp), others to 2 decimals."""
     if kind == SHARE:
         return pp(x) if signed else pct(x)
     return f"{x:+.2f}" if signed else f"{x:.2f}"
 
 
 def _label(labels: dict[str, str], v: str) -> str:
+    """A variant's display label (its name when it has none)."""
     return labels.get(v, v)
 
 

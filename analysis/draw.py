@@ -44,6 +44,7 @@ class DrawError(PortobelloError, ValueError):
 
 # -- layout ----------------------------------------------------------------------------------
 def _circle(n: int, radius: float = 10.0) -> np.ndarray:
+    """`n` points evenly on a circle, the first at the top: the spring layout's start."""
     angles = math.pi / 2 - 2 * math.pi * np.arange(n) / max(n, 1)
     return radius * np.column_stack([np.cos(angles), np.sin(angles)])
 
@@ -203,6 +204,7 @@ def _arc_params(p0: np.ndarray, p1: np.ndarray, bend: float, u: np.ndarray) -> n
 
 # -- drawing ---------------------------------------------------------------------------------
 def _check_heat(board: Board, lane_heat: Sequence[float] | None) -> np.ndarray | None:
+    """Lane heat as an array, refused unless one finite number per lane."""
     if lane_heat is None:
         return None
     try:
@@ -218,6 +220,7 @@ def _check_heat(board: Board, lane_heat: Sequence[float] | None) -> np.ndarray |
 
 
 def _format_of(out: Path) -> str:
+    """The image format named by the file suffix, refused before anything is drawn."""
     fmt = out.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise DrawError(f"cannot tell the image format from the suffix {out.suffix!r} "
@@ -225,15 +228,20 @@ def _format_of(out: Path) -> str:
     return fmt
 
 
-def draw_board(board: Board, out: Path, lane_heat: Sequence[float] | None = None,
-               title: str | None = None) -> None:
-    """Draw `board` to `out` (png, svg or pdf by suffix).
+def lane_points(board: Board, t: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Where each lane is drawn: points at Bezier parameters `t` (0 at ends[0], 1 at
+    ends[1]) of every lane, in data coordinates, shape (lanes, len(t), 2)."""
+    sq = square_positions(board)
+    bends = lane_bends(board)
+    tt = np.asarray(t, dtype=float)
+    return np.stack([_curve(sq[a], sq[b], bends[lane], tt)
+                     for lane, (a, b) in enumerate(board.lane_ends)])
 
-    `lane_heat`, one number per lane in board order, colours the lanes with a colormap and
-    adds a colorbar (for example how many points each lane scores).
-    """
-    out = Path(out)
-    fmt = _format_of(out)
+
+def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
+                 title: str | None = None) -> Figure:
+    """The board as a matplotlib Figure (at the PNG resolution, with its Agg canvas); its one
+    Axes is in the board's data coordinates. `draw_board` saves and discards it."""
     heat = _check_heat(board, lane_heat)
 
     sq = square_positions(board)
@@ -252,112 +260,125 @@ def draw_board(board: Board, out: Path, lane_heat: Sequence[float] | None = None
     extent = (hi - lo) + 2 * radius * 2.2
     height = float(np.clip(width * extent[1] / max(extent[0], 1e-9), 4.0, 9.5)) + 0.8
     fig_width = width + (1.2 if heat is not None else 0.0)
-    fig = Figure(figsize=(fig_width, height), layout="constrained")
+    fig = Figure(figsize=(fig_width, height), dpi=PNG_DPI, layout="constrained")
     FigureCanvasAgg(fig)
-    try:
-        ax = fig.add_subplot()
-        ax.set_aspect("equal")
-        ax.set_axis_off()
-        margin = radius * 2.2
-        ax.set_xlim(lo[0] - margin, hi[0] + margin)
-        ax.set_ylim(lo[1] - margin, hi[1] + margin)
+    ax = fig.add_subplot()
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    margin = radius * 2.2
+    ax.set_xlim(lo[0] - margin, hi[0] + margin)
+    ax.set_ylim(lo[1] - margin, hi[1] + margin)
 
-        norm = cmap = None
-        if heat is not None:
-            cmap = colormaps[HEAT_CMAP]
-            vmin, vmax = float(heat.min()), float(heat.max())
-            if vmin == vmax:
-                vmin, vmax = vmin - 0.5, vmax + 0.5
-            norm = Normalize(vmin=vmin, vmax=vmax)
+    norm = cmap = None
+    if heat is not None:
+        cmap = colormaps[HEAT_CMAP]
+        vmin, vmax = float(heat.min()), float(heat.max())
+        if vmin == vmax:
+            vmin, vmax = vmin - 0.5, vmax + 0.5
+        norm = Normalize(vmin=vmin, vmax=vmax)
 
-        # Data units per typographic point (the tighter of the two directions).
-        point = max(float(extent[0]) / (width * 72 * 0.9),
-                    float(extent[1]) / ((height - 0.8) * 72 * 0.9))
-        label_at = lane_label_positions(board, bends)
-        for lane, (a, b) in enumerate(board.lane_ends):
-            p0, p1 = sq[a], sq[b]
-            bend = bends[lane]
-            length = lane_lengths[lane]
-            path = _curve(p0, p1, bend, np.linspace(0.0, 1.0, 60))
-            if heat is not None and cmap is not None and norm is not None:
-                colour, width = cmap(norm(heat[lane])), 5.0
-            else:
-                colour, width = LANE_COLOUR, 2.5
-            ax.plot(path[:, 0], path[:, 1], color=colour, lw=width, zorder=1,
-                    solid_capstyle="round")
-
-            # Spots, in order from ends[0] to ends[1], spread between the two squares.
-            spots = board.lane_spots[lane]
-            n = len(spots)
-            inset = min(0.45, (radius * 1.7) / max(length, 1e-9))
-            u = np.linspace(inset, 1 - inset, n) if n > 1 else np.array([0.5])
-            pts = _curve(p0, p1, bend, _arc_params(p0, p1, bend, u))
-            gap = (1 - 2 * inset) * length / max(n - 1, 1) if n > 1 else length
-            size = float(np.clip(gap / span * 900, 7.0, 13.0))
-            for (x, y), value in zip(pts, spots, strict=True):
-                face = SPOT_FACES[min(value, len(SPOT_FACES) - 1)]
-                ax.text(x, y, str(value), ha="center", va="center", fontsize=size * 0.62,
-                        fontweight="bold", color="#333333", zorder=4,
-                        bbox={"boxstyle": "circle,pad=0.18", "fc": face, "ec": "#555555",
-                              "lw": 0.7})
-
-            # Lane id beside the lane, between two spots, on the outer side of a bent lane.
-            # Lanes sharing both squares put their ids at different points along them.
-            target = label_at[lane]
-            candidates = np.concatenate([(u[:-1] + u[1:]) / 2, [target]])
-            clearance = np.abs(candidates[:, None] - u[None, :]).min(axis=1) * length
-            ok = clearance >= 11 * point
-            if ok.any():
-                good = candidates[ok]
-                u_label = float(good[np.argmin(np.abs(good - target))])
-            else:
-                u_label = float(candidates[np.argmax(clearance)])
-            t_label = _arc_params(p0, p1, bend, np.array([u_label - 0.01, u_label + 0.01]))
-            ends_pts = _curve(p0, p1, bend, t_label)
-            mid = ends_pts.mean(axis=0)
-            tangent = ends_pts[1] - ends_pts[0]
-            d = tangent / max(float(np.linalg.norm(tangent)), 1e-9)
-            normal = np.array([-d[1], d[0]])
-            side = 1.0 if bend >= 0 else -1.0
-            lx, ly = mid + normal * side * radius * 0.55
-            angle = math.degrees(math.atan2(d[1], d[0]))
-            if angle > 90:
-                angle -= 180
-            elif angle < -90:
-                angle += 180
-            ax.text(lx, ly, board.lane_ids[lane], ha="center", va="center", fontsize=7,
-                    color="#2f3b48", rotation=angle, rotation_mode="anchor", zorder=3,
-                    bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none",
-                          "alpha": 0.8})
-
-        for d, (x, y) in enumerate(dist):
-            ax.text(x, y, board.district_ids[d], ha="center", va="center", fontsize=9,
-                    fontweight="bold", color="#23415f", zorder=2,
-                    bbox={"boxstyle": "round,pad=0.3", "fc": DISTRICT_FACE, "ec": DISTRICT_EDGE,
-                          "lw": 0.8})
-
-        for s, (x, y) in enumerate(sq):
-            ax.add_patch(Circle((x, y), radius, fc=SQUARE_FACE, ec=SQUARE_EDGE, lw=1.6,
-                                zorder=5))
-            ax.text(x, y, board.square_ids[s], ha="center", va="center", fontsize=9,
-                    fontweight="bold", color=SQUARE_EDGE, zorder=6)
-
+    # Data units per typographic point (the tighter of the two directions).
+    point = max(float(extent[0]) / (width * 72 * 0.9),
+                float(extent[1]) / ((height - 0.8) * 72 * 0.9))
+    label_at = lane_label_positions(board, bends)
+    for lane, (a, b) in enumerate(board.lane_ends):
+        p0, p1 = sq[a], sq[b]
+        bend = bends[lane]
+        length = lane_lengths[lane]
+        path = _curve(p0, p1, bend, np.linspace(0.0, 1.0, 60))
         if heat is not None and cmap is not None and norm is not None:
-            bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6,
-                               pad=0.01)
-            bar.set_label("lane heat")
+            colour, width = cmap(norm(heat[lane])), 5.0
+        else:
+            colour, width = LANE_COLOUR, 2.5
+        ax.plot(path[:, 0], path[:, 1], color=colour, lw=width, zorder=1,
+                solid_capstyle="round")
 
-        def count(n: int, what: str) -> str:
-            return f"{n} {what}" if n == 1 else f"{n} {what}s"
+        # Spots, in order from ends[0] to ends[1], spread between the two squares.
+        spots = board.lane_spots[lane]
+        n = len(spots)
+        inset = min(0.45, (radius * 1.7) / max(length, 1e-9))
+        u = np.linspace(inset, 1 - inset, n) if n > 1 else np.array([0.5])
+        pts = _curve(p0, p1, bend, _arc_params(p0, p1, bend, u))
+        gap = (1 - 2 * inset) * length / max(n - 1, 1) if n > 1 else length
+        size = float(np.clip(gap / span * 900, 7.0, 13.0))
+        for (x, y), value in zip(pts, spots, strict=True):
+            face = SPOT_FACES[min(value, len(SPOT_FACES) - 1)]
+            ax.text(x, y, str(value), ha="center", va="center", fontsize=size * 0.62,
+                    fontweight="bold", color="#333333", zorder=4,
+                    bbox={"boxstyle": "circle,pad=0.18", "fc": face, "ec": "#555555",
+                          "lw": 0.7})
 
-        heading = title if title is not None else (
-            f"Board {board.name}: {count(board.n_squares, 'square')}, "
-            f"{count(board.n_lanes, 'lane')}, {count(board.n_districts, 'district')}, "
-            f"{count(board.total_spots, 'spot')}")
-        fig.suptitle(heading, fontsize=12, fontweight="bold")
-        ax.set_title("circles: squares  ·  numbers: spot values (ends[0] → ends[1])  ·  "
-                     "boxes: districts", fontsize=8, color="#555555")
+        # Lane id beside the lane, between two spots, on the outer side of a bent lane.
+        # Lanes sharing both squares put their ids at different points along them.
+        target = label_at[lane]
+        candidates = np.concatenate([(u[:-1] + u[1:]) / 2, [target]])
+        clearance = np.abs(candidates[:, None] - u[None, :]).min(axis=1) * length
+        ok = clearance >= 11 * point
+        if ok.any():
+            good = candidates[ok]
+            u_label = float(good[np.argmin(np.abs(good - target))])
+        else:
+            u_label = float(candidates[np.argmax(clearance)])
+        t_label = _arc_params(p0, p1, bend, np.array([u_label - 0.01, u_label + 0.01]))
+        ends_pts = _curve(p0, p1, bend, t_label)
+        mid = ends_pts.mean(axis=0)
+        tangent = ends_pts[1] - ends_pts[0]
+        d = tangent / max(float(np.linalg.norm(tangent)), 1e-9)
+        normal = np.array([-d[1], d[0]])
+        side = 1.0 if bend >= 0 else -1.0
+        lx, ly = mid + normal * side * radius * 0.55
+        angle = math.degrees(math.atan2(d[1], d[0]))
+        if angle > 90:
+            angle -= 180
+        elif angle < -90:
+            angle += 180
+        ax.text(lx, ly, board.lane_ids[lane], ha="center", va="center", fontsize=7,
+                color="#2f3b48", rotation=angle, rotation_mode="anchor", zorder=3,
+                bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none",
+                      "alpha": 0.8})
 
+    for d, (x, y) in enumerate(dist):
+        ax.text(x, y, board.district_ids[d], ha="center", va="center", fontsize=9,
+                fontweight="bold", color="#23415f", zorder=2,
+                bbox={"boxstyle": "round,pad=0.3", "fc": DISTRICT_FACE, "ec": DISTRICT_EDGE,
+                      "lw": 0.8})
+
+    for s, (x, y) in enumerate(sq):
+        ax.add_patch(Circle((x, y), radius, fc=SQUARE_FACE, ec=SQUARE_EDGE, lw=1.6,
+                            zorder=5))
+        ax.text(x, y, board.square_ids[s], ha="center", va="center", fontsize=9,
+                fontweight="bold", color=SQUARE_EDGE, zorder=6)
+
+    if heat is not None and cmap is not None and norm is not None:
+        bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6,
+                           pad=0.01)
+        bar.set_label("lane heat")
+
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+    heading = title if title is not None else (
+        f"Board {board.name}: {count(board.n_squares, 'square')}, "
+        f"{count(board.n_lanes, 'lane')}, {count(board.n_districts, 'district')}, "
+        f"{count(board.total_spots, 'spot')}")
+    fig.suptitle(heading, fontsize=12, fontweight="bold")
+    ax.set_title("circles: squares  ·  numbers: spot values (ends[0] → ends[1])  ·  "
+                 "boxes: districts", fontsize=8, color="#555555")
+
+    return fig
+
+
+def draw_board(board: Board, out: Path, lane_heat: Sequence[float] | None = None,
+               title: str | None = None) -> None:
+    """Draw `board` to `out` (png, svg or pdf by suffix).
+
+    `lane_heat`, one number per lane in board order, colours the lanes with a colormap and
+    adds a colorbar (for example how many points each lane scores).
+    """
+    out = Path(out)
+    fmt = _format_of(out)
+    fig = board_figure(board, lane_heat, title)
+    try:
         out.parent.mkdir(parents=True, exist_ok=True)
         try:
             fig.savefig(out, format=fmt, dpi=PNG_DPI if fmt == "png" else None)

@@ -36,6 +36,7 @@ class RunData:
 
     @property
     def manifest(self) -> dict[str, Any]:
+        """The first run's manifest (the one a single run has)."""
         return self.manifests[0]
 
     def lazy(self, table: str) -> pl.LazyFrame:
@@ -53,12 +54,15 @@ class RunData:
         return self._frames[table]
 
     def games(self) -> pl.LazyFrame:
+        """One row per game."""
         return self.lazy("games")
 
     def players(self) -> pl.LazyFrame:
+        """One row per game and seat."""
         return self.lazy("players")
 
     def events(self) -> pl.LazyFrame:
+        """One row per scoring, placement or draw (runs written with events)."""
         return self.lazy("events")
 
     def pandas(self, table: str) -> pd.DataFrame:
@@ -76,6 +80,7 @@ class RunData:
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
+    """A run folder's manifest, refused with the reason when the folder is not a run."""
     if not path.exists():
         raise LoadError("no such folder", source=str(path))
     if not path.is_dir():
@@ -94,6 +99,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
 
 
 def _table_files(path: Path, table: str, manifest: dict[str, Any]) -> list[Path]:
+    """A table's shard files, each checked to be readable and to belong to this run."""
     if table not in manifest.get("tables", []):
         raise LoadError(f"this run has no {table} table (tables: "
                         f"{', '.join(manifest.get('tables', []))})", source=str(path))

@@ -57,6 +57,7 @@ def variant_colours(variants: Sequence[str]) -> dict[str, tuple[float, float, fl
 
 
 def _variants(df: pd.DataFrame) -> list[str]:
+    """The variants present in a table, in study order (categorical) or as they come."""
     col = df["variant"]
     if isinstance(col.dtype, pd.CategoricalDtype):
         present = set(col.astype(str))
@@ -65,11 +66,13 @@ def _variants(df: pd.DataFrame) -> list[str]:
 
 
 def _label(labels: Mapping[str, str] | None, v: str) -> str:
+    """A variant's display label (its name when it has none)."""
     return (labels or {}).get(v, v)
 
 
 def _facets(n: int, height: float = 3.6, width: float = WIDTH, sharey: bool = False
             ) -> tuple[Figure, list[Axes]]:
+    """A figure of `n` side-by-side panels (one per player count), without pyplot."""
     fig = Figure(figsize=(max(width, 3.7 * n), height), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, n, sharey=sharey, squeeze=False)[0]
@@ -78,6 +81,7 @@ def _facets(n: int, height: float = 3.6, width: float = WIDTH, sharey: bool = Fa
 
 def _legend(fig: Figure, variants: Sequence[str], colours: Mapping[str, object],
             labels: Mapping[str, str] | None, extra: Sequence[tuple[Line2D, str]] = ()) -> None:
+    """One legend of the variants' colours (plus `extra` entries) below the panels."""
     handles = [Line2D([], [], color=colours[v], marker="o", lw=2) for v in variants]
     names = [_label(labels, v) for v in variants]
     for h, n in extra:
@@ -162,6 +166,8 @@ def _ecdf_facets(df: pd.DataFrame, column: str, xlabel: str, title: str,
                  labels: Mapping[str, str] | None, style_col: str | None = None,
                  styles: Mapping[object, str] | None = None,
                  ylabel: str = "share of games at or below") -> Figure:
+    """Empirical CDFs of `column`, one panel per player count, one line per variant (and
+    per `style_col` value when given)."""
     counts = sorted(df["n_players"].unique())
     variants = _variants(df)
     colours = variant_colours(variants)

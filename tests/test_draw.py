@@ -1,18 +1,30 @@
-"""Drawing boards (`analysis.draw`, `portobello board show`)."""
+"""Drawing boards (`analysis.draw`, `portobello board show`): the pictures are checked by
+their pixels (lanes in their heat colours where the lanes are drawn, squares filled), and
+the checks are shown to fail on a blank or wrongly coloured picture."""
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from matplotlib import colormaps
+from matplotlib.axes import Axes
+from matplotlib.colors import Normalize, to_hex, to_rgb
+from matplotlib.image import imread
+from matplotlib.patches import Circle
 
 from analysis.draw import (
+    HEAT_CMAP,
+    LANE_COLOUR,
+    SQUARE_FACE,
+    board_figure,
     district_positions,
     draw_board,
     heat_from_mapping,
     lane_bends,
+    lane_points,
     square_positions,
 )
 from sim.engine.board import Board, board_from_dict, load_board
@@ -51,40 +63,142 @@ def tiny() -> Board:
     return board_from_dict(TINY)
 
 
-def png_size(path: Path) -> tuple[int, int]:
+# -- reading the picture back ----------------------------------------------------------------
+# A board is checked by its pixels: board_figure draws exactly what draw_board saves (same
+# figure, same resolution), so it tells where each lane and square landed in the PNG.
+TOL = 0.02  # per RGB channel (0-1): antialiasing aside, a lane's centre is its colour
+ALONG = np.linspace(0.05, 0.95, 91)  # Bezier parameters sampled on every lane
+
+
+def read_png(path: Path) -> np.ndarray:
+    """The PNG's pixels as RGB floats in 0-1, shape (rows, columns, 3)."""
     data = path.read_bytes()
     assert data[:8] == PNG_MAGIC, f"{path} is not a PNG"
-    assert data[12:16] == b"IHDR"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
-
-
-def assert_sane_png(path: Path) -> None:
-    assert path.is_file()
-    width, height = png_size(path)
-    assert 300 <= width <= 2000 and 300 <= height <= 2000, (width, height)
     assert path.stat().st_size < 600_000
+    return imread(path)[..., :3]
+
+
+def _pixels(ax: Axes, height: int, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the PNG pixels under data points (PNG rows count from the top)."""
+    xy = ax.transData.transform(points)
+    return (height - np.ceil(xy[:, 1])).astype(int), np.floor(xy[:, 0]).astype(int)
+
+
+def drawn_at(board: Board, image: np.ndarray, lane_heat: list[float] | None = None,
+             title: str | None = None) -> tuple[list[tuple[np.ndarray, np.ndarray]],
+                                                list[tuple[np.ndarray, np.ndarray]]]:
+    """Pixel positions of every lane (points along it) and every square (a ring inside it)
+    in the PNG `draw_board` made with the same arguments."""
+    fig = board_figure(board, lane_heat, title)
+    fig.canvas.draw()
+    assert fig.canvas.get_width_height() == (image.shape[1], image.shape[0])
+    ax = fig.axes[0]
+    height = image.shape[0]
+    lanes = [_pixels(ax, height, pts) for pts in lane_points(board, ALONG)]
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    circles = [p for p in ax.patches if isinstance(p, Circle)]
+    assert len(circles) == board.n_squares
+    squares = [_pixels(ax, height, np.asarray(c.center) + 0.8 * c.radius
+                       * np.c_[np.cos(angles), np.sin(angles)]) for c in circles]
+    fig.clear()
+    return lanes, squares
+
+
+def share(image: np.ndarray, where: tuple[np.ndarray, np.ndarray], colour: Any) -> float:
+    """Share of the pixels at `where` within TOL of `colour` (a matplotlib colour)."""
+    target = np.asarray(to_rgb(colour))
+    return float(np.mean(np.abs(image[where] - target).max(axis=1) < TOL))
+
+
+def assert_lanes_coloured(image: np.ndarray, lanes: list[tuple[np.ndarray, np.ndarray]],
+                          colours: list[Any]) -> None:
+    """Each lane shows its own colour along most of its length (spots, ids and squares
+    cover the rest) and nowhere another lane's colour."""
+    for lane, (where, colour) in enumerate(zip(lanes, colours, strict=True)):
+        assert share(image, where, colour) >= 0.4, (lane, share(image, where, colour))
+        for other in {to_hex(c) for c in colours} - {to_hex(colour)}:
+            assert share(image, where, other) == 0.0, (lane, other)
+
+
+def assert_squares_drawn(image: np.ndarray, squares: list[tuple[np.ndarray, np.ndarray]]
+                         ) -> None:
+    for sq, where in enumerate(squares):
+        assert share(image, where, SQUARE_FACE) >= 0.9, (sq, share(image, where, SQUARE_FACE))
+
+
+def heat_colours(heat: list[float]) -> list[Any]:
+    """The colour draw_board gives each lane: the colormap over the heat's range."""
+    norm = Normalize(min(heat), max(heat))
+    return [colormaps[HEAT_CMAP](norm(h)) for h in heat]
 
 
 def test_standard_board_png(standard: Board, tmp_path: Path) -> None:
     out = tmp_path / "standard.png"
     draw_board(standard, out)
-    assert_sane_png(out)
+    image = read_png(out)
+    lanes, squares = drawn_at(standard, image)
+    assert_lanes_coloured(image, lanes, [LANE_COLOUR] * standard.n_lanes)
+    assert_squares_drawn(image, squares)
+    assert (image[0, 0] == 1).all() and (image[-1, -1] == 1).all()  # white background
 
 
-def test_standard_board_with_heat_and_title(standard: Board, tmp_path: Path) -> None:
+def test_each_lane_gets_its_heat_colour(standard: Board, tmp_path: Path) -> None:
     out = tmp_path / "sub" / "heat.png"  # missing folders are created
-    draw_board(standard, out, lane_heat=[float(i) for i in range(standard.n_lanes)],
-               title="lane heat test")
-    assert_sane_png(out)
+    heat = [float(i) for i in range(standard.n_lanes)]  # 22 distinct colours, one per lane
+    draw_board(standard, out, lane_heat=heat, title="lane heat test")
+    image = read_png(out)
+    lanes, squares = drawn_at(standard, image, heat, "lane heat test")
+    assert_lanes_coloured(image, lanes, heat_colours(heat))
+    assert_squares_drawn(image, squares)
+
+
+def test_other_heat_other_pixels(tiny: Board, tmp_path: Path) -> None:
+    """Moving the heat from one lane to another recolours exactly those two lanes."""
+    hot_l4, hot_l6 = [0.0] * tiny.n_lanes, [0.0] * tiny.n_lanes
+    hot_l4[3], hot_l6[5] = 10.0, 10.0
+    images = []
+    for name, heat in (("l4", hot_l4), ("l6", hot_l6)):
+        draw_board(tiny, tmp_path / f"{name}.png", lane_heat=heat)
+        images.append(read_png(tmp_path / f"{name}.png"))
+        lanes, _ = drawn_at(tiny, images[-1], heat)
+        assert_lanes_coloured(images[-1], lanes, heat_colours(heat))
+    hot, cold = colormaps[HEAT_CMAP](1.0), colormaps[HEAT_CMAP](0.0)
+    assert share(images[0], lanes[3], hot) >= 0.4 and share(images[1], lanes[3], cold) >= 0.4
+    assert share(images[0], lanes[5], cold) >= 0.4 and share(images[1], lanes[5], hot) >= 0.4
+    for lane in (0, 1, 2, 4, 6):
+        assert (images[0][lanes[lane]] == images[1][lanes[lane]]).all()
 
 
 def test_hand_made_board_png(tiny: Board, tmp_path: Path) -> None:
     out = tmp_path / "tiny.png"
     draw_board(tiny, out)
-    assert_sane_png(out)
+    image = read_png(out)
+    lanes, squares = drawn_at(tiny, image)
+    assert_lanes_coloured(image, lanes, [LANE_COLOUR] * tiny.n_lanes)
+    assert_squares_drawn(image, squares)
+    # Equal heat everywhere: every lane in the colormap's middle colour.
     draw_board(tiny, tmp_path / "tiny-heat.png", lane_heat=[3.0] * tiny.n_lanes)
-    assert_sane_png(tmp_path / "tiny-heat.png")
+    image = read_png(tmp_path / "tiny-heat.png")
+    lanes, _ = drawn_at(tiny, image, [3.0] * tiny.n_lanes)
+    assert_lanes_coloured(image, lanes, [colormaps[HEAT_CMAP](0.5)] * tiny.n_lanes)
+
+
+def test_the_checks_fail_on_a_blank_or_wrong_picture(tiny: Board, tmp_path: Path) -> None:
+    """The pixel checks above can fail: a blank canvas of the right size, or a board drawn
+    with other heat, does not pass them."""
+    heat = [float(i) for i in range(tiny.n_lanes)]
+    draw_board(tiny, tmp_path / "heat.png", lane_heat=heat)
+    image = read_png(tmp_path / "heat.png")
+    lanes, squares = drawn_at(tiny, image, heat)
+    blank = np.ones_like(image)
+    with pytest.raises(AssertionError):
+        assert_lanes_coloured(blank, lanes, heat_colours(heat))
+    with pytest.raises(AssertionError):
+        assert_squares_drawn(blank, squares)
+    with pytest.raises(AssertionError):  # the heat reversed: every lane in another colour
+        assert_lanes_coloured(image, lanes, heat_colours(heat[::-1]))
+    with pytest.raises(AssertionError):  # no heat expected, heat drawn
+        assert_lanes_coloured(image, lanes, [LANE_COLOUR] * tiny.n_lanes)
 
 
 @pytest.mark.parametrize("suffix, magic", [(".svg", b"<?xml"), (".pdf", b"%PDF")])
@@ -150,4 +264,7 @@ def test_cli_board_show(tmp_path: Path) -> None:
 
     out = tmp_path / "cli.png"
     assert main(["board", "show", "standard", "--out", str(out)]) == 0
-    assert_sane_png(out)
+    image = read_png(out)
+    lanes, squares = drawn_at(load_board("standard"), image)
+    assert_lanes_coloured(image, lanes, [LANE_COLOUR] * 22)
+    assert_squares_drawn(image, squares)

@@ -3,6 +3,7 @@ offline; `portobello report` refuses folders that are not runs and runs on other
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.report import SECTIONS, build_report
+from analysis.report import SECTIONS, build_report, page
 from analysis.study import cells_from_runs, open_study, run_study, study_from_dict
 from sim.agents import registry
 from tests.test_study import BrokenAgent
@@ -68,6 +69,47 @@ def test_report_has_every_section_and_embedded_figures(report: str, study_dir: P
     assert len(summary["win_shares"]) == 2 * (2 + 4)
     size = (study_dir / "report" / "index.html").stat().st_size
     assert size < 3_000_000
+
+
+def test_report_files_are_written_whole(report: str, study_dir: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """index.html and summary.json replace the old files in one step: a write that fails
+    (here the disk refuses to flush) leaves the old report and no temporary file."""
+    assert sorted(p.name for p in (study_dir / "report").iterdir()) == ["index.html",
+                                                                        "summary.json"]
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("the old report")
+
+    def refuse(fd: int) -> None:
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(page, "render", lambda a, figs, dpi=100: "<html>new</html>")
+    monkeypatch.setattr(page, "figures", lambda a: {})
+    monkeypatch.setattr(page.os, "fsync", refuse)
+    with pytest.raises(OSError, match="no space left"):
+        build_report(open_study(study_dir), out)
+    assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert (out / "index.html").read_text() == "the old report"
+    monkeypatch.undo()
+    monkeypatch.setattr(page, "render", lambda a, figs, dpi=100: "<html>new</html>")
+    monkeypatch.setattr(page, "figures", lambda a: {})
+    build_report(open_study(study_dir), out)
+    assert (out / "index.html").read_text() == "<html>new</html>"
+    assert json.loads((out / "summary.json").read_text())["title"] == "Small study"
+
+
+def test_analysis_never_imports_the_command_line() -> None:
+    """The layers: analysis builds on sim.engine, sim.agents and sim.run, never on sim.cli
+    (the command line calls analysis, not the other way round)."""
+    offenders = []
+    for path in sorted((ROOT / "analysis").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)}:{node.lineno} {n}" for n in names
+                          if n == "sim.cli" or n.startswith("sim.cli.")]
+    assert not offenders
 
 
 def test_report_command_from_runs(study_dir: Path, tmp_path: Path,

@@ -1,38 +1,29 @@
-"""Balance studies: a TOML spec of variants x player counts, run cell by cell, loaded as one.
+"""Study specs: the TOML of a balance study, validated, and the cells it stands for.
 
 A study spec (`data/studies/*.toml`) names the variants to compare (any rules switches, a
 preset, optionally the board), the player counts, the agents, the games per cell and one
-seed. Every cell is an ordinary run folder `DIR/runs/<variant>-<players>p` played by
-`sim.run.runner.Run`, so a study resumes like any run. All cells use the study seed as their run
-seed: game `i` has the same seed in every variant (common random numbers), so variant
-differences are measured on the same deals and are not noise from different deals.
-
-`StudyData` turns the cells' run folders into three pandas tables (games, players, events)
-with the columns `variant` (ordered as in the study) and `n_players` added, which is what
-`analysis.metrics`, `analysis.compare` and `analysis.report` read.
+seed. `study_from_dict` / `load_study` check it field by field, so a mistake is reported
+with the file, the field and the reason before any game is played; `StudySpec.cells()`
+turns it into one `sim.run.runner.RunConfig` per variant and player count. All cells use
+the study seed as their run seed: game `i` has the same seed in every variant (common random
+numbers), so variant differences are measured on the same deals.
 """
 
 from __future__ import annotations
 
-import json
-import time
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-import polars as pl
-
-from analysis.load import LoadError, RunData, load_run
 from sim.agents.registry import parse_spec, split_specs
 from sim.engine.board import Board, load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import PRESETS, RULE_KEYS, Rules, preset, rules_from_dict
-from sim.run.loop import AgentError
-from sim.run.runner import Run, RunConfig
+from sim.run.runner import RunConfig
 
+# The study folder's own file, written by analysis.study.run and read by analysis.study.data.
 STUDY_FORMAT = "portobello-study/1"
 STUDY_FILE = "study.json"
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games", "seed",
@@ -46,7 +37,6 @@ class StudyError(PortobelloError):
     """A study spec or study folder that cannot be used (names file, field and reason)."""
 
 
-# -- the spec ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Variant:
     """One rules reading to compare: a preset plus switches (players come from the cell)."""
@@ -57,6 +47,7 @@ class Variant:
     switches: Mapping[str, Any]
 
     def rules(self, players: int, base: Rules) -> Rules:
+        """This variant's switches over `base`, at a player count."""
         return rules_from_dict({**self.switches, "players": players}, base=base,
                                source=f"variant {self.name}")
 
@@ -71,6 +62,7 @@ class Cell:
 
     @property
     def key(self) -> str:
+        """The cell's name and run folder name, e.g. `known-3p`."""
         return f"{self.variant.name}-{self.players}p"
 
 
@@ -136,10 +128,12 @@ class StudySpec:
 
 
 def _err(source: str, fld: str | None, reason: str) -> StudyError:
+    """A StudyError naming the spec file and field."""
     return StudyError(reason, source=source, field=fld)
 
 
 def _is_int(v: Any) -> bool:
+    """An integer, not a boolean (TOML's true would pass isinstance(v, int))."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -165,6 +159,8 @@ def _per_players(value: Any, players: Sequence[int], source: str, fld: str) -> d
 
 def _agents_for(value: Any, players: Sequence[int], source: str, fld: str
                 ) -> dict[int, tuple[str, ...]]:
+    """The agent specs of every seat per player count (one spec fills every seat); each
+    spec is parsed now so a typo fails before the first game."""
     out: dict[int, tuple[str, ...]] = {}
     for n, text in _per_players(value, players, source, fld).items():
         if isinstance(text, list):
@@ -340,303 +336,3 @@ def load_study(path: str | Path) -> StudySpec:
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"not valid TOML: {exc}", source=str(p)) from None
     return study_from_dict(data, source=str(p), text=text, base_dir=p.parent)
-
-
-# -- running ----------------------------------------------------------------------------------
-@dataclass
-class CellResult:
-    """What happened to one cell: its folder, and an error if its run stopped."""
-
-    key: str
-    variant: str
-    players: int
-    path: Path
-    error: str | None = None
-    timings: dict[str, Any] = field(default_factory=dict)
-
-
-def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = False,
-              log: Any = None) -> list[CellResult]:
-    """Run every cell into `out/runs/<variant>-<players>p` and write `out/study.json`.
-
-    Finished shards are kept, so running again resumes. A cell whose run stops on an agent
-    error (an agent that raises or breaks the rules) is recorded and the other cells still
-    run; the report lists it under anomalies. Any other error (a folder holding another
-    configuration, a damaged shard) stops the study.
-    """
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
-    _check_study_folder(root, spec)
-    results: list[CellResult] = []
-    _write_study_json(root, spec, results, status="running")
-    for cell in spec.cells():
-        path = root / "runs" / cell.key
-        res = CellResult(cell.key, cell.variant.name, cell.players, path)
-        if log:
-            log(f"{cell.key}: {cell.config.games} games, agents "
-                f"{', '.join(cell.config.agents)}")
-        try:
-            res.timings = Run(cell.config, path).execute(jobs=jobs, quiet=quiet)
-        except AgentError as exc:
-            res.error = exc.message
-            if log:
-                log(f"{cell.key}: stopped: {exc.message}")
-        results.append(res)
-        _write_study_json(root, spec, results, status="running")
-    _write_study_json(root, spec, results, status="complete")
-    return results
-
-
-def _check_study_folder(root: Path, spec: StudySpec) -> None:
-    path = root / STUDY_FILE
-    if path.exists():
-        try:
-            old = json.loads(path.read_text())
-            old_name = old["spec"]["name"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise StudyError(f"{STUDY_FILE} is not a portobello study file",
-                             source=str(path)) from None
-        if old_name != spec.name:
-            raise StudyError(f"this folder holds study {old_name!r}, not {spec.name!r}; use "
-                             "another --out", source=str(root))
-    elif (root / "manifest.json").exists():
-        raise StudyError("this folder is a run, not a study folder; use another --out",
-                         source=str(root))
-
-
-def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult],
-                      status: str) -> None:
-    from sim.run.runner import write_json_atomic
-
-    done = {r.key: r for r in results}
-    cells = []
-    for cell in spec.cells():
-        r = done.get(cell.key)
-        cells.append({"key": cell.key, "variant": cell.variant.name, "players": cell.players,
-                      "run": f"runs/{cell.key}", "run_id": cell.config.run_id,
-                      "games": cell.config.games, "agents": list(cell.config.agents),
-                      "status": ("pending" if r is None else "failed" if r.error
-                                 else "complete"),
-                      "error": r.error if r else None,
-                      "timings": r.timings if r else {}})
-    write_json_atomic(root / STUDY_FILE, {
-        "format": STUDY_FORMAT, "status": status, "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        "spec": spec.to_dict(), "spec_text": spec.text, "cells": cells})
-
-
-# -- loading cells ----------------------------------------------------------------------------
-@dataclass
-class CellRun:
-    """A loaded cell: variant name and label, player count, and the run."""
-
-    variant: str
-    label: str
-    players: int
-    run: RunData
-
-
-@dataclass
-class StudyData:
-    """The cells of a study (or of any runs on one board) as pandas tables.
-
-    `games`, `players` and (when every run has it) `events` each get `variant` (ordered
-    categorical, baseline first) and `n_players`; `players` also gets `start_score`.
-    """
-
-    cells: list[CellRun]
-    title: str = "Balance study"
-    study: dict[str, Any] | None = None
-    failed: list[dict[str, Any]] = field(default_factory=list)
-    _cache: dict[str, pd.DataFrame] = field(default_factory=dict)
-
-    @property
-    def variants(self) -> list[str]:
-        seen: list[str] = []
-        for c in self.cells:
-            if c.variant not in seen:
-                seen.append(c.variant)
-        return seen
-
-    @property
-    def labels(self) -> dict[str, str]:
-        return {c.variant: c.label for c in self.cells}
-
-    @property
-    def player_counts(self) -> list[int]:
-        return sorted({c.players for c in self.cells})
-
-    @property
-    def baseline(self) -> str:
-        return self.variants[0]
-
-    @property
-    def board(self) -> Board:
-        return self.cells[0].run.board()
-
-    @property
-    def has_events(self) -> bool:
-        return all("events" in c.run.manifest.get("tables", []) for c in self.cells)
-
-    def _frame(self, table: str, actions: Sequence[str] | None = None) -> pd.DataFrame:
-        frames = []
-        for c in self.cells:
-            lf = c.run.lazy(table)
-            if actions is not None:
-                lf = lf.filter(pl.col("action").cast(pl.String).is_in(list(actions)))
-            if table == "games":
-                lf = lf.drop("players")
-            for col in ("action", "lane", "square", "district", "customer", "agent",
-                        "end_reason", "customer_order", "neutral_stack", "board", "run_id"):
-                if col in lf.collect_schema().names():
-                    lf = lf.with_columns(pl.col(col).cast(pl.String))
-            lf = lf.with_columns(pl.lit(c.variant).alias("variant"),
-                                 pl.lit(c.players, dtype=pl.Int8).alias("n_players"))
-            if table == "players":
-                lf = lf.with_columns(pl.lit(c.run.rules().start_score, dtype=pl.Int16)
-                                     .alias("start_score"))
-            frames.append(lf)
-        df = pl.concat(frames, how="vertical_relaxed").collect().to_pandas()
-        df["variant"] = pd.Categorical(df["variant"], categories=self.variants, ordered=True)
-        first = ["variant", "n_players"]
-        return df[first + [c for c in df.columns if c not in first]]
-
-    def games(self) -> pd.DataFrame:
-        """One row per game (`n_winners` added)."""
-        if "games" not in self._cache:
-            df = self._frame("games")
-            df["n_winners"] = df["winners"].map(len).astype("int8")
-            self._cache["games"] = df
-        return self._cache["games"]
-
-    def players(self) -> pd.DataFrame:
-        """One row per game and seat, with the game's seed."""
-        if "players" not in self._cache:
-            df = self._frame("players")
-            seeds = self.games()[["variant", "n_players", "game_id", "seed"]]
-            self._cache["players"] = df.merge(seeds, on=["variant", "n_players", "game_id"],
-                                              how="left", validate="many_to_one")
-        return self._cache["players"]
-
-    def events(self, actions: Sequence[str] | None = None) -> pd.DataFrame:
-        """Event rows (optionally only some actions); refused when a run has no events."""
-        if not self.has_events:
-            raise LoadError("these runs have no events table (run with events = true or "
-                            "--events)")
-        key = "events:" + ",".join(sorted(actions)) if actions else "events"
-        if key not in self._cache:
-            self._cache[key] = self._frame("events", actions)
-        return self._cache[key]
-
-
-def open_study(path: str | Path) -> StudyData:
-    """A study folder (with study.json) as StudyData; failed cells are listed, not loaded."""
-    root = Path(path)
-    spath = root / STUDY_FILE
-    if not spath.exists():
-        raise LoadError(f"not a study folder: no {STUDY_FILE}", source=str(root))
-    try:
-        study = json.loads(spath.read_text())
-        if study.get("format") != STUDY_FORMAT:
-            raise KeyError("format")
-        spec = study["spec"]
-        cells_meta = study["cells"]
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
-        raise LoadError(f"{STUDY_FILE} is not a {STUDY_FORMAT} file", source=str(spath)) from None
-    labels = {v["name"]: v["label"] for v in spec["variants"]}
-    cells: list[CellRun] = []
-    failed: list[dict[str, Any]] = []
-    for meta in cells_meta:
-        if meta["status"] != "complete":
-            failed.append(meta)
-            continue
-        run = load_run(root / meta["run"])
-        cells.append(CellRun(meta["variant"], labels.get(meta["variant"], meta["variant"]),
-                             int(meta["players"]), run))
-    if not cells:
-        raise LoadError("no complete cells in this study folder", source=str(root))
-    _check_same_board(cells)
-    return StudyData(cells=cells, title=str(spec.get("title", spec["name"])), study=study,
-                     failed=failed)
-
-
-def _check_same_board(cells: Sequence[CellRun]) -> None:
-    hashes = {c.run.manifest["board"]["hash"] for c in cells}
-    if len(hashes) > 1:
-        names = ", ".join(sorted({f"{c.run.paths[0]}: {c.run.manifest['board']['name']} "
-                                  f"({c.run.manifest['board']['hash']})" for c in cells}))
-        raise LoadError(f"runs are on different boards ({names}); a report compares runs on "
-                        "one board")
-
-
-def _variant_key(manifest: Mapping[str, Any]) -> str:
-    rules = dict(manifest["rules"])
-    rules.pop("players", None)
-    rules.pop("stalls_per_player", None)
-    agents = sorted(set(manifest["agents"]))
-    return json.dumps({"rules": rules, "agents": agents}, sort_keys=True)
-
-
-def _variant_name(key: str, all_keys: Sequence[str]) -> str:
-    """A short name: the switches (or agents) in which this variant differs from others."""
-    mine = json.loads(key)
-    others = [json.loads(k) for k in all_keys if k != key]
-    default = Rules().to_dict()
-    parts: list[str] = []
-    for k, v in mine["rules"].items():
-        if any(o["rules"].get(k) != v for o in others) or (not others and default.get(k) != v):
-            if isinstance(v, list):
-                v = ",".join(map(str, v))
-            parts.append(f"{k}={v}")
-    if any(o["agents"] != mine["agents"] for o in others):
-        parts.append("agents=" + "+".join(mine["agents"]))
-    return "; ".join(parts) or "standard"
-
-
-def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
-    """Any run folders (or study folders) on one board as StudyData.
-
-    A study folder stands for its cells. Runs are grouped into variants by their rules
-    (player count aside) and agents; a variant is named after what sets it apart, the one
-    with default rules first.
-    """
-    if not paths:
-        raise LoadError("no run folders given")
-    expanded: list[Path] = []
-    studies: list[StudyData] = []
-    for p in map(Path, paths):
-        if (p / STUDY_FILE).exists() and not (p / "manifest.json").exists():
-            studies.append(open_study(p))
-        else:
-            expanded.append(p)
-    if studies and not expanded and len(studies) == 1:
-        return studies[0]
-    runs = [load_run(p) for p in expanded]
-    for s in studies:
-        runs.extend(c.run for c in s.cells)
-    _check_same_board([CellRun("", "", 0, r) for r in runs])
-    keys = [_variant_key(r.manifest) for r in runs]
-    distinct = list(dict.fromkeys(keys))
-    default_key = next((k for k in distinct if json.loads(k)["rules"] == {
-        k2: v for k2, v in Rules().to_dict().items() if k2 not in CELL_KEYS}), None)
-    if default_key is not None:
-        distinct.remove(default_key)
-        distinct.insert(0, default_key)
-    names = {k: _variant_name(k, distinct) for k in distinct}
-    if default_key is not None and not any(json.loads(k)["agents"] != json.loads(
-            default_key)["agents"] for k in distinct):
-        names[default_key] = "standard"
-    seen: dict[tuple[str, int], Path] = {}
-    cells: list[CellRun] = []
-    for run, key in sorted(zip(runs, keys, strict=True),
-                           key=lambda rk: (distinct.index(rk[1]), rk[0].manifest["rules"]
-                                           ["players"])):
-        n = int(run.manifest["rules"]["players"])
-        name = names[key]
-        if (name, n) in seen:
-            raise LoadError(f"two runs for the same variant ({name}) at {n} players: "
-                            f"{seen[(name, n)]} and {run.paths[0]}; give one of them")
-        seen[(name, n)] = run.paths[0]
-        cells.append(CellRun(name, name, n, run))
-    _check_same_board(cells)
-    title = studies[0].title if studies else "Balance report"
-    return StudyData(cells=cells, title=title)

@@ -1,0 +1,35 @@
+"""Statistics of study tables: small callables from DataFrame to DataFrame.
+
+Each statistic is a frozen dataclass of parameters, checked at construction (the message
+names the class, the parameter and the allowed values), called on a pandas DataFrame and
+returning a new one; it keeps no other state. The input tables are those of
+`analysis.study.StudyData` (`games`, `players`, `events`, each with `variant` and
+`n_players`); every statistic groups by `by` (default variant and player count).
+
+Intervals are 95% by default. Win shares use the Wilson score interval on the mean share:
+a game counts as one trial and a k-way tie gives each winner 1/k, so a seat's wins are the
+sum of its shares over n games. Means use the t interval.
+
+The statistics live in cohesive modules, all re-exported here (`from analysis import metrics
+as M; M.WinShare()`): `common` (grouping, checks, intervals), `seats` (win shares, seat
+balance, first player), `games` (distributions, margins, points, end reasons, anomalies),
+`events` (districts, lanes, spots) and `luck` (customer exposure and its effect).
+"""
+
+from analysis.metrics.common import (
+    BY,
+    SOURCE_COLUMNS,
+    SOURCES,
+    StatError,
+    wilson_interval,
+    z_value,
+)
+from analysis.metrics.events import DistrictTiming, LaneUsage, SpotUsage
+from analysis.metrics.games import Anomalies, Describe, Margins, PointsBySource, Proportions
+from analysis.metrics.luck import CustomerExposure, LuckEffect, ShareByLevel
+from analysis.metrics.seats import FirstPlayerAdvantage, SeatBalance, WinShare
+
+__all__ = ["BY", "SOURCES", "SOURCE_COLUMNS", "Anomalies", "CustomerExposure", "Describe",
+           "DistrictTiming", "FirstPlayerAdvantage", "LaneUsage", "LuckEffect", "Margins",
+           "PointsBySource", "Proportions", "SeatBalance", "ShareByLevel", "SpotUsage",
+           "StatError", "WinShare", "wilson_interval", "z_value"]

@@ -1,0 +1,82 @@
+"""What every statistic shares: the grouping columns, the point sources, the error type,
+parameter and column checks, and the Wilson and t intervals.
+
+Win shares use the Wilson score interval on the mean share (a game is one trial, a k-way
+tie gives each winner 1/k); means use the t interval. Both live here so every table of a
+report computes its intervals the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+BY: tuple[str, ...] = ("variant", "n_players")
+SOURCES: tuple[str, ...] = ("start", "lanes", "districts", "baron", "bobby received",
+                            "bobby paid")
+SOURCE_COLUMNS: dict[str, str] = {"lanes": "lane_points", "districts": "district_points",
+                                  "baron": "baron_points", "bobby received": "bobby_received",
+                                  "bobby paid": "bobby_paid"}
+
+
+class StatError(ValueError):
+    """A statistic built with a bad parameter, or called on a table that lacks a column."""
+
+
+def z_value(level: float) -> float:
+    """Two-sided normal quantile for a confidence level (1.96 for 0.95)."""
+    return float(st.norm.ppf(0.5 + level / 2))
+
+
+def wilson_interval(successes: Any, n: Any, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion `successes / n` (successes may be fractional)."""
+    x = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    z = z_value(level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x / m
+        denom = 1 + z * z / m
+        centre = (p + z * z / (2 * m)) / denom
+        half = z / denom * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def check_level(owner: str, level: float) -> None:
+    """Refuse a confidence level outside (0, 1), naming the statistic."""
+    if not isinstance(level, float | int) or not 0 < level < 1:
+        raise StatError(f"{owner}: level must be a number between 0 and 1, got {level!r}")
+
+
+def check_by(owner: str, by: Sequence[str]) -> None:
+    """Refuse a `by` that is not a tuple of column names (a bare string would split)."""
+    if isinstance(by, str) or not all(isinstance(b, str) for b in by):
+        raise StatError(f"{owner}: by must be a tuple of column names, got {by!r}")
+
+
+def need_columns(owner: str, df: pd.DataFrame, columns: Sequence[str]) -> None:
+    """Refuse a table without the columns a statistic reads, listing those it has."""
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise StatError(f"{owner}: the table has no column(s) {', '.join(missing)} "
+                        f"(columns: {', '.join(map(str, df.columns))})")
+
+
+def groups(df: pd.DataFrame, by: Sequence[str]) -> Any:
+    """The table grouped by `by`: observed categories only, sorted, as every statistic groups."""
+    return df.groupby(list(by), observed=True, sort=True)
+
+
+def mean_ci(values: np.ndarray, level: float) -> tuple[float, float, float, float]:
+    """Mean, standard deviation and the t interval of the mean."""
+    n = len(values)
+    mean = float(np.mean(values)) if n else float("nan")
+    sd = float(np.std(values, ddof=1)) if n > 1 else float("nan")
+    if n > 1 and sd > 0:
+        half = float(st.t.ppf(0.5 + level / 2, n - 1)) * sd / np.sqrt(n)
+    else:
+        half = 0.0 if n > 1 else float("nan")
+    return mean, sd, mean - half, mean + half

@@ -1,0 +1,207 @@
+"""Per game and per player: score and length distributions, winning margins, points by
+source, end reasons and the anomalies a designer should look at (input: the games and
+players tables of `analysis.study.StudyData`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis.metrics.common import (
+    BY,
+    SOURCE_COLUMNS,
+    SOURCES,
+    StatError,
+    check_by,
+    check_level,
+    groups,
+    mean_ci,
+    need_columns,
+    wilson_interval,
+)
+
+
+@dataclass(frozen=True)
+class Describe:
+    """Summary of numeric columns per group: mean with t interval, sd and quantiles.
+
+    Output (long): `*by, measure, n, mean, sd, lo, hi, min, q10, q25, median, q75, q90, max`.
+    """
+
+    columns: tuple[str, ...]
+    by: tuple[str, ...] = BY
+    level: float = 0.95
+
+    def __post_init__(self) -> None:
+        if isinstance(self.columns, str) or not self.columns:
+            raise StatError(f"Describe: columns must be a non-empty tuple of names, got "
+                            f"{self.columns!r}")
+        check_by("Describe", self.by)
+        check_level("Describe", self.level)
+
+    def __call__(self, df: pd.DataFrame) -> pd.DataFrame:
+        need_columns("Describe", df, [*self.by, *self.columns])
+        rows = []
+        for key, grp in groups(df, self.by):
+            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
+            for col in self.columns:
+                v = grp[col].dropna().to_numpy(dtype=float)
+                mean, sd, lo, hi = mean_ci(v, self.level)
+                q = np.quantile(v, [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) if len(v) else [np.nan] * 7
+                rows.append({**keys, "measure": col, "n": len(v), "mean": mean, "sd": sd,
+                             "lo": lo, "hi": hi, "min": q[0], "q10": q[1], "q25": q[2],
+                             "median": q[3], "q75": q[4], "q90": q[5], "max": q[6]})
+        return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Margins:
+    """Per game: the winning score, the runner-up's, the margin between them and ties.
+
+    Input: players table. Output: one row per game with `*by, game_id, seed (if present),
+    winning_score, runner_up, margin, tied, mean_score`. A tie for the win has margin 0.
+    """
+
+    by: tuple[str, ...] = BY
+
+    def __post_init__(self) -> None:
+        check_by("Margins", self.by)
+
+    def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
+        need_columns("Margins", players, [*self.by, "game_id", "score"])
+        keys = [*self.by, "game_id"] + (["seed"] if "seed" in players.columns else [])
+        s = players.sort_values([*keys, "score"], ascending=[True] * len(keys) + [False])
+        g = s.groupby(keys, observed=True, sort=True)["score"]
+        first = g.nth(0).to_numpy()
+        second = g.nth(1).to_numpy()
+        out = g.size().reset_index(name="_n").drop(columns="_n")
+        out["winning_score"] = first.astype(int)
+        out["runner_up"] = second.astype(int)
+        out["margin"] = out["winning_score"] - out["runner_up"]
+        out["tied"] = out["margin"] == 0
+        out["mean_score"] = g.mean().to_numpy()
+        return out
+
+
+@dataclass(frozen=True)
+class PointsBySource:
+    """Where points come from: mean points per player by source (players table).
+
+    Sources: the start score, lanes scored during play, districts, the baron's end scoring,
+    Bobby fees received, and Bobby fees paid (negative). Output (long): `*by, source, mean,
+    lo, hi, share` (share of the mean final score) plus `residual`: the largest
+    |score - sum of sources| in the group, 0 when the books balance.
+    """
+
+    by: tuple[str, ...] = BY
+    level: float = 0.95
+
+    def __post_init__(self) -> None:
+        check_by("PointsBySource", self.by)
+        check_level("PointsBySource", self.level)
+
+    def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
+        need_columns("PointsBySource", players, [*self.by, "score", "start_score",
+                                                 *SOURCE_COLUMNS.values()])
+        df = players.copy()
+        df["start"] = df["start_score"].astype(float)
+        for name, col in SOURCE_COLUMNS.items():
+            df[name] = df[col].astype(float) * (-1 if name == "bobby paid" else 1)
+        df["_residual"] = (df["score"] - df[list(SOURCES)].sum(axis=1)).abs()
+        rows = []
+        for key, grp in groups(df, self.by):
+            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
+            total = float(grp["score"].mean())
+            resid = float(grp["_residual"].max())
+            for source in SOURCES:
+                mean, _, lo, hi = mean_ci(grp[source].to_numpy(), self.level)
+                rows.append({**keys, "source": source, "mean": mean, "lo": lo, "hi": hi,
+                             "share": mean / total if total else float("nan"),
+                             "residual": resid})
+        return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Proportions:
+    """Shares of a categorical column's values per group with Wilson intervals.
+
+    Output: `*by, column, value, count, total, share, lo, hi` (every value seen anywhere is
+    listed in every group, with count 0 where absent). Used for end reasons.
+    """
+
+    column: str
+    by: tuple[str, ...] = BY
+    level: float = 0.95
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.column, str) or not self.column:
+            raise StatError(f"Proportions: column must be a column name, got {self.column!r}")
+        check_by("Proportions", self.by)
+        check_level("Proportions", self.level)
+
+    def __call__(self, df: pd.DataFrame) -> pd.DataFrame:
+        need_columns("Proportions", df, [*self.by, self.column])
+        values = sorted(df[self.column].astype(str).unique())
+        rows = []
+        for key, grp in groups(df, self.by):
+            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
+            counts = grp[self.column].astype(str).value_counts()
+            for v in values:
+                rows.append({**keys, "column": self.column, "value": v,
+                             "count": int(counts.get(v, 0)), "total": len(grp)})
+        out = pd.DataFrame(rows)
+        out["share"] = out["count"] / out["total"]
+        out["lo"], out["hi"] = wilson_interval(out["count"], out["total"], self.level)
+        return out
+
+
+@dataclass(frozen=True)
+class Anomalies:
+    """Games a designer should look at: round-limit games, exhausted boards, negative
+    scores, books that do not balance (input: games and players).
+
+    Output: `*by, kind, games, share, examples` (up to five `game_id (seed)` strings).
+    Kinds with no games are left out.
+    """
+
+    by: tuple[str, ...] = BY
+    examples: int = 5
+
+    def __post_init__(self) -> None:
+        check_by("Anomalies", self.by)
+        if not isinstance(self.examples, int) or self.examples < 0:
+            raise StatError(f"Anomalies: examples must be a non-negative integer, got "
+                            f"{self.examples!r}")
+
+    def __call__(self, games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+        need_columns("Anomalies", games, [*self.by, "game_id", "seed", "end_reason"])
+        need_columns("Anomalies", players, [*self.by, "game_id", "score"])
+        flags = games[[*self.by, "game_id", "seed"]].copy()
+        flags["round limit reached"] = games["end_reason"] == "round_limit"
+        flags["board exhausted"] = games["end_reason"] == "board_exhausted"
+        neg = players[players["score"] < 0][[*self.by, "game_id"]].drop_duplicates()
+        flags = flags.merge(neg.assign(_neg=True), on=[*self.by, "game_id"], how="left")
+        flags["negative score"] = flags.pop("_neg").astype("boolean").fillna(False).astype(bool)
+        if {"start_score", *SOURCE_COLUMNS.values()} <= set(players.columns):
+            resid = (players["score"] - players["start_score"] - players["lane_points"]
+                     - players["district_points"] - players["baron_points"]
+                     - players["bobby_received"] + players["bobby_paid"])
+            bad = players[resid != 0][[*self.by, "game_id"]].drop_duplicates()
+            flags = flags.merge(bad.assign(_bad=True), on=[*self.by, "game_id"], how="left")
+            flags["score does not add up"] = (flags.pop("_bad").astype("boolean")
+                                              .fillna(False).astype(bool))
+        kinds = [c for c in flags.columns if c not in (*self.by, "game_id", "seed")]
+        rows = []
+        for key, grp in groups(flags, self.by):
+            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
+            for kind in kinds:
+                hit = grp[grp[kind]]
+                if len(hit):
+                    ex = ", ".join(f"{g} (seed {s})" for g, s in
+                                   zip(hit["game_id"][: self.examples],
+                                       hit["seed"][: self.examples], strict=True))
+                    rows.append({**keys, "kind": kind, "games": len(hit),
+                                 "share": len(hit) / len(grp), "examples": ex})
+        return pd.DataFrame(rows, columns=[*self.by, "kind", "games", "share", "examples"])

@@ -1,0 +1,33 @@
+"""One self-contained HTML report per study: findings on top, then tables, charts, the exact
+configuration and seeds, and anomalies.
+
+- `analysis.report.content`: what to show, as data: `analyse(data)` computes every table
+  and finding from a `StudyData` (the same objects the notebooks use), `figures(analysis)`
+  draws the charts, `summary(analysis)` is summary.json's content;
+- `analysis.report.tables`: those tables as the page shows them (headers, formatted cells,
+  highlighted rows);
+- `analysis.report.page`: rendering: `build_report(data, out)` writes `out/index.html`
+  (figures embedded as PNG data URIs, no external files, opens offline) and
+  `out/summary.json`, both atomically.
+
+Every name is importable from `analysis.report` itself.
+"""
+
+from analysis.report.content import (
+    EVENT_ACTIONS,
+    SECTIONS,
+    TOPIC_TITLES,
+    Analysis,
+    analyse,
+    configuration,
+    figures,
+    lane_ends,
+    summary,
+    topics,
+)
+from analysis.report.page import TEMPLATE, build_report, render, table_html
+from analysis.report.tables import Row, Table, display_tables, frame_table, headline
+
+__all__ = ["EVENT_ACTIONS", "SECTIONS", "TEMPLATE", "TOPIC_TITLES", "Analysis", "Row", "Table",
+           "analyse", "build_report", "configuration", "display_tables", "figures",
+           "frame_table", "headline", "lane_ends", "render", "summary", "table_html", "topics"]

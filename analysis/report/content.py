@@ -1,0 +1,210 @@
+"""What a report shows, as data: every table and finding (`analyse`), the charts
+(`figures`), the exact configuration and seeds, and `summary.json`'s content.
+
+Nothing here is HTML: `analysis.report.tables` formats these tables for display and
+`analysis.report.page` renders the page. The notebooks call `analyse` and `figures` directly,
+so they show the report's own numbers and charts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from analysis import compare as C
+from analysis import metrics as M
+from analysis import plots as P
+from analysis.study import StudyData
+
+EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
+                 "draw_customer", "place_customer", "place_baron")
+SECTIONS = ("findings", "win-shares", "balance", "comparisons", "scores", "length", "points",
+            "districts", "endings", "luck", "lanes", "anomalies", "configuration", "method")
+
+
+@dataclass
+class Analysis:
+    """Every table and finding of a report."""
+
+    data: StudyData
+    labels: dict[str, str]
+    target: float
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    findings: list[C.Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
+    """Each lane id of the study's board with the ids of its two end squares."""
+    b = data.board
+    return {b.lane_ids[i]: (b.square_ids[x], b.square_ids[y])
+            for i, (x, y) in enumerate(b.lane_ends)}
+
+
+def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis:
+    """Compute the report's tables and findings."""
+    study = data.study or {}
+    target = float(target_half_width or study.get("spec", {}).get("target_half_width", 0.015))
+    a = Analysis(data=data, labels=data.labels, target=target)
+    t = a.tables
+    games, players = data.games(), data.players()
+    t["win_shares"] = M.WinShare()(players)
+    t["balance"] = C.Holm()(M.SeatBalance()(players))
+    t["first_player"] = C.Holm()(M.FirstPlayerAdvantage()(players))
+    t["scores"] = M.Describe(("score",))(players)
+    t["margins_games"] = M.Margins()(players)
+    margins = M.Describe(("margin",))(t["margins_games"])
+    ties = t["margins_games"].groupby(list(M.BY), observed=True)["tied"].mean()
+    t["margins"] = margins.merge(ties.rename("tie_share").reset_index(), on=list(M.BY))
+    # Length of the games that ended by the rules (round-limit games are anomalies).
+    t["length"] = M.Describe(("rounds", "turns"))(
+        games[games["end_reason"].astype(str) != "round_limit"])
+    t["points"] = M.PointsBySource()(players)
+    t["endings"] = M.Proportions("end_reason")(games)
+    t["anomalies"] = M.Anomalies()(games, players)
+    if len(data.variants) > 1:
+        diffs = C.VariantDifference(data.baseline)(C.GameMeasures()(games, players))
+        t["comparisons"] = C.Holm()(diffs)
+    if data.has_events:
+        ev = data.events(EVENT_ACTIONS)
+        timing = M.DistrictTiming()
+        t["district_scorings"] = timing.scorings(ev, games)
+        t["districts"] = timing(ev, games)
+        lanes = M.LaneUsage(lanes=data.board.lane_ids)(ev, games)
+        t["lanes"] = lanes
+        t["spots"] = M.SpotUsage()(ev)
+        exposure = M.CustomerExposure(lane_ends(data))(players, ev)
+        t["exposure"] = exposure
+        t["luck_ends"] = M.ShareByLevel("aristocrat_ends", cap=12, width=2)(exposure)
+        t["luck_drawn"] = M.ShareByLevel("aristocrat_surplus", cap=3, floor=-3)(exposure)
+        effects = pd.concat([M.LuckEffect("aristocrat_surplus", scale=2)(exposure),
+                             M.LuckEffect("aristocrat_ends")(exposure)], ignore_index=True)
+        t["luck_effects"] = C.Holm()(effects)
+    else:
+        a.notes.append("These runs have no events table, so district timing, customer luck "
+                       "and lane usage are left out (run studies with events = true).")
+
+    for name, df in t.items():
+        if {"variant", "n_players"} <= set(df.columns) and name not in ("exposure",
+                                                                       "district_scorings"):
+            df = df.assign(variant=pd.Categorical(df["variant"].astype(str),
+                                                  categories=data.variants, ordered=True))
+            keys = ["n_players", "variant"] + [k for k in ("seat", "measure", "source", "token",
+                                                           "order", "spot_value")
+                                               if k in df.columns and k != "measure"]
+            t[name] = df.sort_values(keys, kind="stable").reset_index(drop=True)
+
+    findings = [C.precision_finding(t["win_shares"], target, a.labels)]
+    if "comparisons" in t:
+        findings += C.difference_findings(t["comparisons"], a.labels)
+    findings += C.balance_findings(t["first_player"], t["balance"], a.labels)
+    if "luck_effects" in t:
+        drawn = t["luck_effects"]
+        drawn = drawn[drawn["column"] == "aristocrat_surplus"]
+        findings += C.luck_findings(drawn, a.labels)
+    a.findings = findings
+    return a
+
+
+def figures(a: Analysis) -> dict[str, Any]:
+    """The report's charts: name -> matplotlib Figure (or PNG bytes for the board)."""
+    t, L = a.tables, a.labels
+    data = a.data
+    figs: dict[str, Any] = {
+        "win_shares": P.seat_win_shares(t["win_shares"], L),
+        "scores": P.score_distributions(data.players(), L),
+        "margins": P.margins(t["margins_games"], L),
+        "length": P.game_length(data.games(), L),
+        "points": P.points_by_source(t["points"], L),
+        "endings": P.end_reasons(t["endings"], L),
+    }
+    if "comparisons" in t:
+        figs["comparisons"] = P.seat_differences(t["comparisons"], L)
+    if "district_scorings" in t:
+        figs["districts"] = P.district_timing(t["district_scorings"], L)
+        figs["luck_drawn"] = P.share_by_level(
+            t["luck_drawn"], "aristocrats minus citizens the player drew",
+            "Win share by the luck of the draw (chance in the drawn order; chosen in the "
+            "known order)", L)
+        figs["luck_ends"] = P.share_by_level(
+            t["luck_ends"], "aristocrats at the player's scored lanes",
+            "Win share by aristocrats at the player's own lanes", L)
+        lanes = t["lanes"]
+        for v in data.variants:
+            per_lane = lanes[lanes["variant"].astype(str) == v].groupby("lane")[
+                "points_per_game"].mean()
+            counts = ", ".join(map(str, data.player_counts))
+            figs[f"board_{v}"] = P.board_heat(
+                data.board, per_lane.to_dict(),
+                f"{L.get(v, v)}: points scored per game on each lane "
+                f"(mean over {counts} players)")
+    return figs
+
+
+TOPIC_TITLES = {"precision": "Precision", "variant": "Variant effects",
+                "balance": "Seat balance and first-player advantage", "luck": "Customer luck"}
+
+
+def topics(findings: list[C.Finding]) -> list[tuple[str, str, list[C.Finding]]]:
+    """Findings grouped by topic, in the order of TOPIC_TITLES: (key, heading, findings)."""
+    return [(k, title, [f for f in findings if f.topic == k])
+            for k, title in TOPIC_TITLES.items() if any(f.topic == k for f in findings)]
+
+
+def configuration(a: Analysis) -> dict[str, Any]:
+    """What was run, cell by cell (agents, games, seed, run id, changed rules, code version,
+    speed), and the agents, board, seeds and games of the whole report."""
+    cells = []
+    for c in a.data.cells:
+        m = c.run.manifest
+        rules = c.run.rules()
+        changed = rules.to_dict(changed_only=True)
+        changed.pop("players", None)
+        timings = m.get("timings", {})
+        cells.append({
+            "variant": a.labels.get(c.variant, c.variant), "players": c.players,
+            "agents": (f"{m['agents'][0]} (every seat)" if len(set(m["agents"])) == 1
+                       else ", ".join(m["agents"])),
+            "games": m["games"], "seed": m["seed"],
+            "run_id": m["run_id"], "path": str(c.run.paths[0]),
+            "rules": ", ".join(f"{k} = {json.dumps(v)}" for k, v in changed.items())
+            or "(all defaults)",
+            "code": f"{m.get('code_version')} @ {str(m.get('git_commit') or '?')[:10]}",
+            "speed": (f"{timings.get('games_per_second') or 0:.0f} games/s, "
+                      f"{timings.get('jobs', '?')} jobs") if timings.get("games_per_second")
+            else "resumed"})
+    agents = sorted({s for c in a.data.cells for s in c.run.manifest["agents"]})
+    names = sorted({s.partition(":")[0] for s in agents})
+    return {"cells": cells, "agents": agents, "agent_names": names,
+            "pinned": any(":" in s for s in agents),
+            "board": a.data.cells[0].run.manifest["board"],
+            "seeds": sorted({c.run.manifest["seed"] for c in a.data.cells}),
+            "games": int(sum(c.run.manifest["games"] for c in a.data.cells))}
+
+
+def _to_jsonable(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """Table rows as JSON-ready dicts (categorical columns as their text)."""
+    return json.loads(df.astype({c: str for c in df.columns
+                                 if isinstance(df[c].dtype, pd.CategoricalDtype)})
+                      .to_json(orient="records"))
+
+
+def summary(a: Analysis) -> dict[str, Any]:
+    """The content of summary.json: the findings and main tables as data."""
+    data = a.data
+    return {
+        "title": data.title,
+        "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant}
+                     for f in a.findings],
+        "win_shares": _to_jsonable(a.tables["win_shares"]),
+        "first_player": _to_jsonable(a.tables["first_player"]),
+        "balance": _to_jsonable(a.tables["balance"]),
+        "comparisons": _to_jsonable(a.tables["comparisons"]) if "comparisons" in a.tables
+        else [],
+        "anomalies": _to_jsonable(a.tables["anomalies"]),
+        "failed_cells": data.failed,
+        "configuration": configuration(a),
+    }

@@ -1,0 +1,115 @@
+"""Rendering a report: the jinja2 template filled with the report's content, tables as HTML
+and figures as embedded PNG data URIs, into one self-contained file that opens offline.
+
+`build_report(data, out)` writes `out/index.html` and `out/summary.json`, each atomically (a
+temporary file renamed into place), so a reader never sees half a report.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import time
+from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from analysis import plots as P
+from analysis.report.content import (
+    SECTIONS,
+    Analysis,
+    analyse,
+    configuration,
+    figures,
+    summary,
+    topics,
+)
+from analysis.report.tables import Table, display_tables
+from analysis.study import StudyData
+
+TEMPLATE = "report.html.j2"
+
+
+def table_html(table: Table) -> str:
+    """A table as HTML: escaped text, `num`/`txt` cell classes, highlighted rows `hl`."""
+    heads = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
+    body = []
+    for row in table.rows:
+        cells = "".join(f'<td class="{kind}">{html.escape(text)}</td>'
+                        for text, kind in row.cells)
+        cls = ' class="hl"' if row.highlight else ""
+        body.append(f"<tr{cls}>{cells}</tr>")
+    return f'<table><thead><tr>{heads}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def _img(data: bytes) -> str:
+    """PNG bytes as a data URI, so the page needs no image files."""
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+
+
+def _version() -> str:
+    """The installed portobello version, for the page's footer line."""
+    try:
+        return metadata.version("portobello")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
+    """The report as one HTML string (the only time-dependent part: the Generated line)."""
+    images: dict[str, str] = {}
+    for name, fig in figs.items():
+        data = P.shrink_png(fig) if isinstance(fig, bytes) else P.to_png(fig, dpi=dpi)
+        images[name] = _img(data)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             undefined=jinja2.StrictUndefined)
+    study = a.data.study or {}
+    spec = study.get("spec", {})
+    tables = {name: table_html(t) for name, t in display_tables(a).items()}
+    return env.get_template(TEMPLATE).render(
+        title=a.data.title, description=spec.get("description", ""), spec=spec,
+        spec_text=study.get("spec_text", ""), generated=time.strftime("%Y-%m-%d %H:%M"),
+        findings=a.findings, topics=topics(a.findings), tables=tables,
+        images=images, config=configuration(a),
+        failed=a.data.failed, notes=a.notes, target=a.target, labels=a.labels,
+        variants=a.data.variants, player_counts=a.data.player_counts,
+        baseline=a.labels.get(a.data.baseline, a.data.baseline),
+        board_images=[(a.labels.get(v, v), images.get(f"board_{v}")) for v in a.data.variants
+                      if f"board_{v}" in images],
+        version=_version(), sections=SECTIONS)
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text atomically: a temporary file in the same folder, flushed to disk and
+    renamed over `path`; on any failure the old file stays and the temporary one is gone."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def build_report(data: StudyData, out: str | Path, target_half_width: float | None = None,
+                 dpi: int = 100) -> Path:
+    """Write `out/index.html` and `out/summary.json`; returns the HTML path."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    a = analyse(data, target_half_width)
+    page = render(a, figures(a), dpi=dpi)
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / "index.html"
+    _write_text(path, page)
+    _write_text(root / "summary.json", json.dumps(summary(a), indent=1) + "\n")
+    return path

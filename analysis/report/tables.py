@@ -1,0 +1,253 @@
+"""The report's tables as the page shows them: chosen columns, headers, formatted numbers
+and highlighted rows, still as data (`Table`); `analysis.report.page` writes them as HTML.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis import compare as C
+from analysis import metrics as M
+from analysis.report.content import Analysis
+
+Formatter = Callable[[Any], str]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table row: (text, kind) per cell, kind `num`, `txt` or `txt wrap` (may break
+    long text); `highlight` marks a significant or otherwise notable row."""
+
+    cells: tuple[tuple[str, str], ...]
+    highlight: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table ready to show: column headers and rows of formatted cells."""
+
+    headers: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+
+def frame_table(df: pd.DataFrame, columns: Mapping[str, tuple[str, Formatter | None]],
+                highlight: str | None = None, wrap: tuple[str, ...] = ()) -> Table:
+    """Chosen columns of a DataFrame, {column: (header, formatter)} (no formatter: `str`);
+    rows where the `highlight` column is true are marked; `wrap` columns may break long
+    text. Numbers (not booleans) are right-aligned cells whatever their formatting."""
+    rows = []
+    for _, row in df.iterrows():
+        cells = []
+        for col, (_, fmt) in columns.items():
+            v = row[col]
+            text = fmt(v) if fmt else str(v)
+            num = isinstance(v, int | float | np.integer | np.floating) and not isinstance(
+                v, bool | np.bool_)
+            cells.append((text, "num" if num else "txt wrap" if col in wrap else "txt"))
+        rows.append(Row(tuple(cells), bool(highlight) and bool(row.get(highlight, False))))
+    return Table(tuple(h for h, _ in columns.values()), tuple(rows))
+
+
+def _pct(x: float) -> str:
+    """A share as a percentage with one decimal (empty when missing)."""
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float, pct: bool = True) -> str:
+    """An interval: `40.1–45.3%` for shares, `1.20 to 3.40` otherwise."""
+    if pct:
+        return f"{100 * lo:.1f}–{100 * hi:.1f}%"
+    return f"{lo:.2f} to {hi:.2f}"
+
+
+def _p(x: float) -> str:
+    """A p-value to three decimals, `<0.001` below that, `–` when missing."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return "<0.001" if x < 0.001 else f"{x:.3f}"
+
+
+def _num(digits: int = 1) -> Formatter:
+    """A formatter of numbers with thousands separators and `digits` decimals."""
+    def f(x: Any) -> str:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "–"
+        return f"{x:,.{digits}f}"
+    return f
+
+
+def _lab(a: Analysis) -> Formatter:
+    """A formatter of variant names as their labels."""
+    return lambda v: a.labels.get(str(v), str(v))
+
+
+def display_tables(a: Analysis) -> dict[str, Table]:
+    """Every table of the page by name (`headline` is the findings' summary table); tables
+    of sections the runs cannot fill (no events, one variant, no anomalies) are absent."""
+    t = a.tables
+    lab = _lab(a)
+    out: dict[str, Table] = {}
+    ws = t["win_shares"].copy()
+    ws["ci"] = [_ci(lo, hi) for lo, hi in zip(ws["lo"], ws["hi"], strict=True)]
+    ws["ok"] = ws["half_width"] > a.target
+    out["win_shares"] = frame_table(ws, {
+        "n_players": ("players", str), "variant": ("variant", lab), "seat": ("seat", str),
+        "games": ("games", _num(0)), "share": ("win share", _pct), "ci": ("95% CI", None),
+        "half_width": ("± pp", lambda x: f"{100 * x:.2f}"), "fair": ("fair", _pct)},
+        highlight="ok")
+    fp = t["first_player"].merge(t["balance"], on=list(M.BY), suffixes=("", "_bal"))
+    fp["ci"] = [_ci(lo, hi) for lo, hi in zip(fp["lo"], fp["hi"], strict=True)]
+    fp["adv_ci"] = [f"{100 * lo:+.1f} to {100 * hi:+.1f}" for lo, hi in
+                    zip(fp["adv_lo"], fp["adv_hi"], strict=True)]
+    out["balance"] = frame_table(fp, {
+        "n_players": ("players", str), "variant": ("variant", lab), "games": ("games", _num(0)),
+        "share": ("seat 0 share", _pct), "ci": ("95% CI", None),
+        "advantage": ("advantage (pp)", lambda x: f"{100 * x:+.1f}"),
+        "adv_ci": ("95% CI (pp)", None), "p_holm": ("p (Holm)", _p),
+        "chi2": ("χ² equal seats", _num(1)), "dof": ("df", str),
+        "p_holm_bal": ("p (Holm)", _p),
+        "spread": ("best − worst seat (pp)", lambda x: f"{100 * x:.1f}")},
+        highlight="significant_bal")
+    if "comparisons" in t:
+        cmp_ = t["comparisons"].copy()
+
+        def val(row: pd.Series, col: str, signed: bool = False) -> str:
+            x = row[col]
+            if row["kind"] == C.SHARE:
+                return f"{100 * x:+.2f} pp" if signed else f"{100 * x:.2f}%"
+            return f"{x:+.2f}" if signed else f"{x:.2f}"
+
+        cmp_["base"] = [val(r, "base_mean") for _, r in cmp_.iterrows()]
+        cmp_["var"] = [val(r, "variant_mean") for _, r in cmp_.iterrows()]
+        cmp_["d"] = [val(r, "diff", True) for _, r in cmp_.iterrows()]
+        cmp_["ci"] = [f"{val(r, 'lo', True)} to {val(r, 'hi', True)}"
+                      for _, r in cmp_.iterrows()]
+        out["comparisons"] = frame_table(cmp_, {
+            "n_players": ("players", str), "measure": ("measure", None),
+            "variant": ("variant", lab), "base": ("baseline", None), "var": ("variant value",
+                                                                            None),
+            "d": ("difference", None), "ci": ("95% CI", None), "test": ("test", None),
+            "p_value": ("p", _p), "p_holm": ("p (Holm)", _p)}, highlight="significant")
+    out["headline"] = headline(a)
+    sc = t["scores"]
+    out["scores"] = frame_table(sc, {
+        "n_players": ("players", str), "variant": ("variant", lab), "n": ("player-games",
+                                                                           _num(0)),
+        "mean": ("mean", _num(1)), "lo": ("95% CI low", _num(1)), "hi": ("high", _num(1)),
+        "sd": ("sd", _num(1)), "q10": ("10%", _num(0)), "median": ("median", _num(0)),
+        "q90": ("90%", _num(0)), "min": ("min", _num(0)), "max": ("max", _num(0))})
+    mg = t["margins"]
+    out["margins"] = frame_table(mg, {
+        "n_players": ("players", str), "variant": ("variant", lab), "n": ("games", _num(0)),
+        "mean": ("mean margin", _num(1)), "lo": ("95% CI low", _num(1)),
+        "hi": ("high", _num(1)), "median": ("median", _num(0)), "q90": ("90%", _num(0)),
+        "tie_share": ("ties for the win", _pct)})
+    out["length"] = frame_table(t["length"], {
+        "n_players": ("players", str), "variant": ("variant", lab), "measure": ("measure",
+                                                                                 None),
+        "mean": ("mean", _num(2)), "lo": ("95% CI low", _num(2)), "hi": ("high", _num(2)),
+        "sd": ("sd", _num(2)), "min": ("min", _num(0)), "median": ("median", _num(0)),
+        "max": ("max", _num(0))})
+    pts = t["points"].pivot_table(index=["n_players", "variant"], columns="source",
+                                  values="mean", observed=True).reset_index()
+    pts["total"] = pts[list(M.SOURCES)].sum(axis=1)
+    out["points"] = frame_table(pts, {
+        "n_players": ("players", str), "variant": ("variant", lab),
+        **{s: (s, _num(1)) for s in M.SOURCES}, "total": ("= mean score", _num(1))})
+    end = t["endings"].copy()
+    end["ci"] = [_ci(lo, hi) for lo, hi in zip(end["lo"], end["hi"], strict=True)]
+    out["endings"] = frame_table(end, {
+        "n_players": ("players", str), "variant": ("variant", lab),
+        "value": ("end reason", lambda x: str(x).replace("_", " ")),
+        "count": ("games", _num(0)), "share": ("share", _pct), "ci": ("95% CI", None)})
+    if "districts" in t:
+        out["districts"] = frame_table(t["districts"], {
+            "n_players": ("players", str), "variant": ("variant", lab), "token": ("token",
+                                                                                 str),
+            "scorings": ("scorings", _num(0)),
+            "per_player_game": ("per player and game", _num(2)),
+            "mean_round": ("mean round", _num(2)), "median_round": ("median", _num(0)),
+            "q25_round": ("25%", _num(0)), "q75_round": ("75%", _num(0)),
+            "mean_fraction": ("share of game elapsed", _pct),
+            "mean_points": ("mean points", _num(2)), "mean_stalls": ("stalls bordering",
+                                                                     _num(2))})
+        eff = t["luck_effects"].copy()
+        eff["ci"] = [f"{100 * lo:+.2f} to {100 * hi:+.2f}" for lo, hi in
+                     zip(eff["lo"], eff["hi"], strict=True)]
+        out["luck"] = frame_table(eff, {
+            "n_players": ("players", str), "variant": ("variant", lab),
+            "column": ("per extra", lambda x: C.LUCK_PHRASES.get(x, x)),
+            "players": ("player-games", _num(0)),
+            "slope": ("win share change (pp)", lambda x: f"{100 * x:+.2f}"),
+            "ci": ("95% CI (pp)", None), "r": ("correlation r", _num(3)),
+            "p_holm": ("p (Holm)", _p)}, highlight="significant")
+        lanes = t["lanes"].copy()
+        wide = lanes.pivot_table(index="lane", columns=["n_players", "variant"],
+                                 values="points_per_game", observed=True)
+        wide.columns = [f"{n}p · {a.labels.get(str(v), v)}" for n, v in wide.columns]
+        wide = wide.reset_index()
+        board = a.data.board
+        spots = {board.lane_ids[i]: "-".join(map(str, s))
+                 for i, s in enumerate(board.lane_spots)}
+        wide.insert(1, "spots", wide["lane"].map(spots))
+        out["lanes"] = frame_table(wide, {"lane": ("lane", None), "spots": ("spot values",
+                                                                           None),
+                                         **{c: (c, _num(1)) for c in wide.columns[2:]}})
+        stalls = lanes.pivot_table(index="lane", columns=["n_players", "variant"],
+                                   values="stalls_per_game", observed=True)
+        stalls.columns = [f"{n}p · {a.labels.get(str(v), v)}" for n, v in stalls.columns]
+        stalls = stalls.reset_index()
+        out["lane_stalls"] = frame_table(stalls, {"lane": ("lane", None),
+                                                 **{c: (c, _num(2)) for c in stalls.columns[1:]}})
+        out["spots"] = frame_table(t["spots"], {
+            "n_players": ("players", str), "variant": ("variant", lab),
+            "spot_value": ("spot value", str), "stalls": ("stalls", _num(0)),
+            "share": ("share of stalls", _pct)})
+    an = t["anomalies"]
+    if not an.empty:
+        out["anomalies"] = frame_table(an, {
+            "n_players": ("players", str), "variant": ("variant", lab), "kind": ("what", None),
+            "games": ("games", _num(0)), "share": ("share", _pct),
+            "examples": ("examples: game (seed)", None)}, wrap=("examples",))
+    return out
+
+
+def headline(a: Analysis) -> Table:
+    """One row per player count and variant: the first player's share, the spread between
+    the best and worst seat, and the change in the first player's share from the baseline."""
+    t = a.tables
+    fp = t["first_player"].merge(t["balance"][["variant", "n_players", "spread", "best_seat",
+                                               "p_holm"]],
+                                 on=["variant", "n_players"], suffixes=("", "_bal"))
+    cmp_ = t.get("comparisons")
+    rows = []
+    for r in fp.itertuples(index=False):
+        v = str(r.variant)
+        row = {"n_players": r.n_players, "variant": a.labels.get(v, v),
+               "first": f"{100 * r.share:.1f}% ({100 * r.lo:.1f}–{100 * r.hi:.1f})",
+               "fair": f"{100 * r.fair:.1f}%",
+               "spread": f"{100 * r.spread:.1f} pp" + (" *" if r.p_holm_bal < 0.05 else ""),
+               "best": f"seat {r.best_seat}", "change": "baseline"}
+        if v != a.data.baseline:
+            d = None if cmp_ is None else cmp_[(cmp_["variant"] == v)
+                                               & (cmp_["n_players"] == r.n_players)
+                                               & (cmp_["measure"] == "seat 0 win share")]
+            if d is not None and not d.empty:
+                d0 = d.iloc[0]
+                row["change"] = (f"{100 * d0['diff']:+.1f} pp ({100 * d0['lo']:+.1f} to "
+                                 f"{100 * d0['hi']:+.1f})" + (" *" if d0["significant"] else ""))
+            else:
+                row["change"] = "–"
+        rows.append(row)
+    return frame_table(pd.DataFrame(rows), {
+        "n_players": ("players", str), "variant": ("variant", None),
+        "first": ("first player wins (95% CI)", None), "fair": ("fair", None),
+        "best": ("best seat", None), "spread": ("best − worst seat", None),
+        "change": (f"first player vs {a.labels.get(a.data.baseline, a.data.baseline)} "
+                   "(95% CI)", None)})

@@ -1,0 +1,250 @@
+"""Loading a study: the cells' run folders as one set of pandas tables (`StudyData`).
+
+`open_study` opens a study folder through its study.json (failed cells are listed, not
+loaded); `cells_from_runs` groups any run folders on one board into variants. Either way
+`StudyData` gives three tables (games, players, events) with the columns `variant` (ordered
+as in the study, baseline first) and `n_players` added, which is what `analysis.metrics`,
+`analysis.compare` and `analysis.report` read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import polars as pl
+
+from analysis.load import LoadError, RunData, load_run
+from analysis.study.spec import CELL_KEYS, STUDY_FILE, STUDY_FORMAT
+from sim.engine.board import Board
+from sim.engine.rules import Rules
+
+
+@dataclass
+class CellRun:
+    """A loaded cell: variant name and label, player count, and the run."""
+
+    variant: str
+    label: str
+    players: int
+    run: RunData
+
+
+@dataclass
+class StudyData:
+    """The cells of a study (or of any runs on one board) as pandas tables.
+
+    `games`, `players` and (when every run has it) `events` each get `variant` (ordered
+    categorical, baseline first) and `n_players`; `players` also gets `start_score`.
+    """
+
+    cells: list[CellRun]
+    title: str = "Balance study"
+    study: dict[str, Any] | None = None
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    _cache: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    @property
+    def variants(self) -> list[str]:
+        """Variant names in study order, the baseline first."""
+        seen: list[str] = []
+        for c in self.cells:
+            if c.variant not in seen:
+                seen.append(c.variant)
+        return seen
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Variant name -> display label."""
+        return {c.variant: c.label for c in self.cells}
+
+    @property
+    def player_counts(self) -> list[int]:
+        """The player counts present, ascending."""
+        return sorted({c.players for c in self.cells})
+
+    @property
+    def baseline(self) -> str:
+        """The variant the others are compared with (the first)."""
+        return self.variants[0]
+
+    @property
+    def board(self) -> Board:
+        """The board every cell was played on (checked to be one)."""
+        return self.cells[0].run.board()
+
+    @property
+    def has_events(self) -> bool:
+        """Whether every cell's run wrote the events table."""
+        return all("events" in c.run.manifest.get("tables", []) for c in self.cells)
+
+    def _frame(self, table: str, actions: Sequence[str] | None = None) -> pd.DataFrame:
+        """One table of every cell, text columns as strings, with variant and n_players."""
+        frames = []
+        for c in self.cells:
+            lf = c.run.lazy(table)
+            if actions is not None:
+                lf = lf.filter(pl.col("action").cast(pl.String).is_in(list(actions)))
+            if table == "games":
+                lf = lf.drop("players")
+            for col in ("action", "lane", "square", "district", "customer", "agent",
+                        "end_reason", "customer_order", "neutral_stack", "board", "run_id"):
+                if col in lf.collect_schema().names():
+                    lf = lf.with_columns(pl.col(col).cast(pl.String))
+            lf = lf.with_columns(pl.lit(c.variant).alias("variant"),
+                                 pl.lit(c.players, dtype=pl.Int8).alias("n_players"))
+            if table == "players":
+                lf = lf.with_columns(pl.lit(c.run.rules().start_score, dtype=pl.Int16)
+                                     .alias("start_score"))
+            frames.append(lf)
+        df = pl.concat(frames, how="vertical_relaxed").collect().to_pandas()
+        df["variant"] = pd.Categorical(df["variant"], categories=self.variants, ordered=True)
+        first = ["variant", "n_players"]
+        return df[first + [c for c in df.columns if c not in first]]
+
+    def games(self) -> pd.DataFrame:
+        """One row per game (`n_winners` added)."""
+        if "games" not in self._cache:
+            df = self._frame("games")
+            df["n_winners"] = df["winners"].map(len).astype("int8")
+            self._cache["games"] = df
+        return self._cache["games"]
+
+    def players(self) -> pd.DataFrame:
+        """One row per game and seat, with the game's seed."""
+        if "players" not in self._cache:
+            df = self._frame("players")
+            seeds = self.games()[["variant", "n_players", "game_id", "seed"]]
+            self._cache["players"] = df.merge(seeds, on=["variant", "n_players", "game_id"],
+                                              how="left", validate="many_to_one")
+        return self._cache["players"]
+
+    def events(self, actions: Sequence[str] | None = None) -> pd.DataFrame:
+        """Event rows (optionally only some actions); refused when a run has no events."""
+        if not self.has_events:
+            raise LoadError("these runs have no events table (run with events = true or "
+                            "--events)")
+        key = "events:" + ",".join(sorted(actions)) if actions else "events"
+        if key not in self._cache:
+            self._cache[key] = self._frame("events", actions)
+        return self._cache[key]
+
+
+def open_study(path: str | Path) -> StudyData:
+    """A study folder (with study.json) as StudyData; failed cells are listed, not loaded."""
+    root = Path(path)
+    spath = root / STUDY_FILE
+    if not spath.exists():
+        raise LoadError(f"not a study folder: no {STUDY_FILE}", source=str(root))
+    try:
+        study = json.loads(spath.read_text())
+        if study.get("format") != STUDY_FORMAT:
+            raise KeyError("format")
+        spec = study["spec"]
+        cells_meta = study["cells"]
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+        raise LoadError(f"{STUDY_FILE} is not a {STUDY_FORMAT} file", source=str(spath)) from None
+    labels = {v["name"]: v["label"] for v in spec["variants"]}
+    cells: list[CellRun] = []
+    failed: list[dict[str, Any]] = []
+    for meta in cells_meta:
+        if meta["status"] != "complete":
+            failed.append(meta)
+            continue
+        run = load_run(root / meta["run"])
+        cells.append(CellRun(meta["variant"], labels.get(meta["variant"], meta["variant"]),
+                             int(meta["players"]), run))
+    if not cells:
+        raise LoadError("no complete cells in this study folder", source=str(root))
+    _check_same_board(cells)
+    return StudyData(cells=cells, title=str(spec.get("title", spec["name"])), study=study,
+                     failed=failed)
+
+
+def _check_same_board(cells: Sequence[CellRun]) -> None:
+    """Refuse runs on different boards: lanes and districts would not line up."""
+    hashes = {c.run.manifest["board"]["hash"] for c in cells}
+    if len(hashes) > 1:
+        names = ", ".join(sorted({f"{c.run.paths[0]}: {c.run.manifest['board']['name']} "
+                                  f"({c.run.manifest['board']['hash']})" for c in cells}))
+        raise LoadError(f"runs are on different boards ({names}); a report compares runs on "
+                        "one board")
+
+
+def _variant_key(manifest: Mapping[str, Any]) -> str:
+    """What makes a run's variant: its rules (player count aside) and its set of agents."""
+    rules = dict(manifest["rules"])
+    rules.pop("players", None)
+    rules.pop("stalls_per_player", None)
+    agents = sorted(set(manifest["agents"]))
+    return json.dumps({"rules": rules, "agents": agents}, sort_keys=True)
+
+
+def _variant_name(key: str, all_keys: Sequence[str]) -> str:
+    """A short name: the switches (or agents) in which this variant differs from others."""
+    mine = json.loads(key)
+    others = [json.loads(k) for k in all_keys if k != key]
+    default = Rules().to_dict()
+    parts: list[str] = []
+    for k, v in mine["rules"].items():
+        if any(o["rules"].get(k) != v for o in others) or (not others and default.get(k) != v):
+            if isinstance(v, list):
+                v = ",".join(map(str, v))
+            parts.append(f"{k}={v}")
+    if any(o["agents"] != mine["agents"] for o in others):
+        parts.append("agents=" + "+".join(mine["agents"]))
+    return "; ".join(parts) or "standard"
+
+
+def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
+    """Any run folders (or study folders) on one board as StudyData.
+
+    A study folder stands for its cells. Runs are grouped into variants by their rules
+    (player count aside) and agents; a variant is named after what sets it apart, the one
+    with default rules first.
+    """
+    if not paths:
+        raise LoadError("no run folders given")
+    expanded: list[Path] = []
+    studies: list[StudyData] = []
+    for p in map(Path, paths):
+        if (p / STUDY_FILE).exists() and not (p / "manifest.json").exists():
+            studies.append(open_study(p))
+        else:
+            expanded.append(p)
+    if studies and not expanded and len(studies) == 1:
+        return studies[0]
+    runs = [load_run(p) for p in expanded]
+    for s in studies:
+        runs.extend(c.run for c in s.cells)
+    _check_same_board([CellRun("", "", 0, r) for r in runs])
+    keys = [_variant_key(r.manifest) for r in runs]
+    distinct = list(dict.fromkeys(keys))
+    default_key = next((k for k in distinct if json.loads(k)["rules"] == {
+        k2: v for k2, v in Rules().to_dict().items() if k2 not in CELL_KEYS}), None)
+    if default_key is not None:
+        distinct.remove(default_key)
+        distinct.insert(0, default_key)
+    names = {k: _variant_name(k, distinct) for k in distinct}
+    if default_key is not None and not any(json.loads(k)["agents"] != json.loads(
+            default_key)["agents"] for k in distinct):
+        names[default_key] = "standard"
+    seen: dict[tuple[str, int], Path] = {}
+    cells: list[CellRun] = []
+    for run, key in sorted(zip(runs, keys, strict=True),
+                           key=lambda rk: (distinct.index(rk[1]), rk[0].manifest["rules"]
+                                           ["players"])):
+        n = int(run.manifest["rules"]["players"])
+        name = names[key]
+        if (name, n) in seen:
+            raise LoadError(f"two runs for the same variant ({name}) at {n} players: "
+                            f"{seen[(name, n)]} and {run.paths[0]}; give one of them")
+        seen[(name, n)] = run.paths[0]
+        cells.append(CellRun(name, name, n, run))
+    _check_same_board(cells)
+    title = studies[0].title if studies else "Balance report"
+    return StudyData(cells=cells, title=title)

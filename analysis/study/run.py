@@ -1,0 +1,101 @@
+"""Running a study: every cell through `sim.run.runner.Run`, and the folder's study.json.
+
+Each cell is an ordinary run folder `DIR/runs/<variant>-<players>p`, so a study resumes like
+any run (finished shards are kept). `DIR/study.json` records the resolved spec, its TOML
+text and every cell's status, and is what `analysis.study.open_study` reads back.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analysis.study.spec import STUDY_FILE, STUDY_FORMAT, StudyError, StudySpec
+from sim.run.loop import AgentError
+from sim.run.runner import Run, write_json_atomic
+
+
+@dataclass
+class CellResult:
+    """What happened to one cell: its folder, and an error if its run stopped."""
+
+    key: str
+    variant: str
+    players: int
+    path: Path
+    error: str | None = None
+    timings: dict[str, Any] = field(default_factory=dict)
+
+
+def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = False,
+              log: Callable[[str], None] | None = None) -> list[CellResult]:
+    """Run every cell into `out/runs/<variant>-<players>p` and write `out/study.json`.
+
+    Finished shards are kept, so running again resumes. A cell whose run stops on an agent
+    error (an agent that raises or breaks the rules) is recorded and the other cells still
+    run; the report lists it under anomalies. Any other error (a folder holding another
+    configuration, a damaged shard) stops the study. `log`, when given, receives one line
+    per cell started and per cell stopped.
+    """
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    _check_study_folder(root, spec)
+    results: list[CellResult] = []
+    _write_study_json(root, spec, results, status="running")
+    for cell in spec.cells():
+        path = root / "runs" / cell.key
+        res = CellResult(cell.key, cell.variant.name, cell.players, path)
+        if log:
+            log(f"{cell.key}: {cell.config.games} games, agents "
+                f"{', '.join(cell.config.agents)}")
+        try:
+            res.timings = Run(cell.config, path).execute(jobs=jobs, quiet=quiet)
+        except AgentError as exc:
+            res.error = exc.message
+            if log:
+                log(f"{cell.key}: stopped: {exc.message}")
+        results.append(res)
+        _write_study_json(root, spec, results, status="running")
+    _write_study_json(root, spec, results, status="complete")
+    return results
+
+
+def _check_study_folder(root: Path, spec: StudySpec) -> None:
+    """Refuse a folder that holds another study or a plain run, before anything is written."""
+    path = root / STUDY_FILE
+    if path.exists():
+        try:
+            old = json.loads(path.read_text())
+            old_name = old["spec"]["name"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise StudyError(f"{STUDY_FILE} is not a portobello study file",
+                             source=str(path)) from None
+        if old_name != spec.name:
+            raise StudyError(f"this folder holds study {old_name!r}, not {spec.name!r}; use "
+                             "another --out", source=str(root))
+    elif (root / "manifest.json").exists():
+        raise StudyError("this folder is a run, not a study folder; use another --out",
+                         source=str(root))
+
+
+def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult],
+                      status: str) -> None:
+    """Record the spec and every cell's state so far (pending, complete or failed)."""
+    done = {r.key: r for r in results}
+    cells = []
+    for cell in spec.cells():
+        r = done.get(cell.key)
+        cells.append({"key": cell.key, "variant": cell.variant.name, "players": cell.players,
+                      "run": f"runs/{cell.key}", "run_id": cell.config.run_id,
+                      "games": cell.config.games, "agents": list(cell.config.agents),
+                      "status": ("pending" if r is None else "failed" if r.error
+                                 else "complete"),
+                      "error": r.error if r else None,
+                      "timings": r.timings if r else {}})
+    write_json_atomic(root / STUDY_FILE, {
+        "format": STUDY_FORMAT, "status": status, "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "spec": spec.to_dict(), "spec_text": spec.text, "cells": cells})
