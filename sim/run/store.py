@@ -4,6 +4,7 @@ and the provenance a manifest records (code version, git commit, library version
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import platform
@@ -43,40 +44,37 @@ def write_json_atomic(path: Path, obj: Any) -> None:
 
 @contextlib.contextmanager
 def run_lock(out: Path) -> Iterator[None]:
-    """One writer per folder: a lock file naming the holder; a dead holder's lock is taken."""
+    """One writer per folder, held as an operating-system lock (`fcntl.flock`) on `.lock`.
+
+    The lock dies with its holder, so a killed run leaves nothing stale to take over, and two
+    processes can never both hold it (a process that opened the file just as the holder
+    removed it checks that it locked the file now at the path, and tries again otherwise).
+    The file names the holder, for the message a second writer gets."""
     path = out / LOCK_NAME
     me = f"{socket.gethostname()} {os.getpid()}"
-    for _ in range(2):
+    while True:
+        fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
         try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            holder = path.read_text().strip() if path.exists() else ""
-            host, _, pid = holder.partition(" ")
-            if host == socket.gethostname() and pid.isdigit() and not _alive(int(pid)):
-                path.unlink(missing_ok=True)  # left by a killed run
-                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+            os.close(fd)
             raise RunError(f"another run is writing this folder (lock held by {holder or '?'}); "
-                           f"wait for it, or delete {path} if it is gone",
-                           source=str(out)) from None
-        with os.fdopen(fd, "w") as f:
-            f.write(me)
-        break
+                           "wait for it to finish", source=str(out)) from None
+        try:
+            current = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # locked a file its holder had just removed: lock the new one
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, me.encode(), 0)
     try:
         yield
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            if path.read_text().strip() == me:
-                path.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        path.unlink(missing_ok=True)  # while still holding it: the next writer locks afresh
+        os.close(fd)
 
 
 def git_commit() -> str | None:
