@@ -60,7 +60,7 @@ RECORD_CASES: list[tuple[str, Any, str | None, str]] = [
     ("rules-unknown-key", record_with(rules={"players": 2, "speed": 3}), "rules",
      "speed: unknown rules key 'speed'"),
     ("rules-one-player", record_with(rules={"players": 1}), "rules",
-     "players: must be an integer of at least 2, got 1"),
+     "players: must be an integer from 2 to 16, got 1"),
     ("rules-sequence-with-drawn", record_with(rules={"customer_order": "drawn",
                                                      "customer_sequence": LINE}),
      "rules", "customer_sequence: a customer_sequence implies known order"),

@@ -8,6 +8,7 @@ file left by a process that no longer exists (the case two racers used to both t
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
 import subprocess
@@ -64,7 +65,7 @@ def test_racing_processes_never_hold_the_lock_together(tmp_path: Path, stale: bo
             (folder / LOCK_NAME).write_text(f"{os.uname().nodename} {dead.pid}")
         held = _race(folder, log)
         assert held, "someone must get the lock"
-        for (_, leave), (enter, _) in zip(held, held[1:], strict=False):
+        for (_, leave), (enter, _) in itertools.pairwise(held):
             assert enter >= leave, f"two holders at once in trial {trial}: {held}"
         assert not (folder / LOCK_NAME).exists()
 

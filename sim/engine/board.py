@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.engine.errors import BoardError
+from sim.engine.errors import BoardError, quote
 from sim.engine.files import read_document
 
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "boards"
@@ -130,8 +130,23 @@ def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wher
     value = data[key]
     if not isinstance(value, kind) or isinstance(value, bool):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise BoardError(f"'{key}' must be a {names}, got {value!r}", source=source, field=where)
+        raise BoardError(f"'{key}' must be a {names}, got {quote(value)}", source=source,
+                         field=where)
     return value
+
+
+# What the engines and the action encoding can hold (docs/rules.md, "Limits"): an action
+# names a district in 8 bits, a lane and its end in 16.
+LIMITS = {"squares": 10_000, "lanes": 10_000, "districts": 255, "spots per lane": 1_000,
+          "spot value": 1_000}
+
+
+
+
+def _at_most(count: int, what: str, where: str, source: str) -> None:
+    if count > LIMITS[what]:
+        raise BoardError(f"{count:,} {what}, more than the {LIMITS[what]:,} a board may have",
+                         source=source, field=where)
 
 
 def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
@@ -150,17 +165,19 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
     square_index: dict[str, int] = {}
     for s in squares:
         if not isinstance(s, str) or not s:
-            raise BoardError(f"square id {s!r} is not a non-empty string", source=source,
+            raise BoardError(f"square id {quote(s)} is not a non-empty string", source=source,
                              field="squares")
         if s in square_index:
             raise BoardError(f"duplicate square id {s}", source=source, field="squares")
         square_index[s] = len(square_index)
     if len(squares) < 2:
         raise BoardError("a board needs at least two squares", source=source, field="squares")
+    _at_most(len(squares), "squares", "squares", source)
 
     lanes = _need(data, "lanes", list, "lanes", source)
     if not lanes:
         raise BoardError("a board needs at least one lane", source=source, field="lanes")
+    _at_most(len(lanes), "lanes", "lanes", source)
     lane_index: dict[str, int] = {}
     lane_ends: list[tuple[int, int]] = []
     lane_spots: list[tuple[int, ...]] = []
@@ -181,7 +198,7 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
                              source=source, field=where)
         for e in ends:
             if not isinstance(e, str) or e not in square_index:
-                raise BoardError(f"lane {lid} ends at unknown square {e!r}", source=source,
+                raise BoardError(f"lane {lid} ends at unknown square {quote(e)}", source=source,
                                  field=where)
         if ends[0] == ends[1]:
             raise BoardError(f"lane {lid} has both ends at the same square {ends[0]}",
@@ -189,10 +206,15 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
         spots = _need(lane, "spots", list, where, source)
         if not spots:
             raise BoardError(f"lane {lid} has no spots", source=source, field=where)
+        _at_most(len(spots), "spots per lane", where, source)
         for v in spots:
             if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-                raise BoardError(f"lane {lid} has a spot value {v!r} that is not a positive "
-                                 "integer", source=source, field=where)
+                raise BoardError(f"lane {lid} has a spot value {quote(v)} that is not a "
+                                 "positive integer", source=source, field=where)
+            if v > LIMITS["spot value"]:
+                raise BoardError(f"lane {lid} has a spot value {v}, more than the "
+                                 f"{LIMITS['spot value']:,} a board may print", source=source,
+                                 field=where)
         lane_index[lid] = len(lane_index)
         lane_ends.append((square_index[ends[0]], square_index[ends[1]]))
         lane_spots.append(tuple(spots))
@@ -201,6 +223,7 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
     if not districts:
         raise BoardError("a board needs at least one district", source=source,
                          field="districts")
+    _at_most(len(districts), "districts", "districts", source)
     district_index: dict[str, int] = {}
     district_lanes: list[tuple[int, ...]] = []
     lane_users: list[list[str]] = [[] for _ in lane_index]
@@ -221,7 +244,7 @@ def board_from_dict(data: Mapping[str, Any], source: str = "<dict>") -> Board:
         seen: set[str] = set()
         for lid in dl:
             if not isinstance(lid, str) or lid not in lane_index:
-                raise BoardError(f"district {did} lists unknown lane {lid!r}", source=source,
+                raise BoardError(f"district {did} lists unknown lane {quote(lid)}", source=source,
                                  field=where)
             if lid in seen:
                 raise BoardError(f"district {did} lists lane {lid} twice", source=source,
@@ -296,12 +319,12 @@ def _layout(raw: Any, squares: Mapping[str, int], districts: Mapping[str, int],
             raise BoardError(f"'layout.{part}' must be a table", source=source, field="layout")
         for key, xy in table.items():
             if key not in ids:
-                raise BoardError(f"layout names unknown {part[:-1]} {key!r}", source=source,
+                raise BoardError(f"layout names unknown {part[:-1]} {quote(key)}", source=source,
                                  field=f"layout.{part}")
             if (not isinstance(xy, list) or len(xy) != 2
                     or not all(isinstance(v, int | float) and not isinstance(v, bool)
                                for v in xy)):
-                raise BoardError(f"layout of {key} must be [x, y] numbers, got {xy!r}",
+                raise BoardError(f"layout of {key} must be [x, y] numbers, got {quote(xy)}",
                                  source=source, field=f"layout.{part}")
             out[key] = (float(xy[0]), float(xy[1]))
     for key in raw:
@@ -330,7 +353,7 @@ def load_board(name_or_path: str | Path = "standard", base_dir: Path | None = No
         shipped = ", ".join(sorted(p.stem for p in BOARDS_DIR.glob("*.toml")))
         text = str(name_or_path)
         if "/" not in text and not text.endswith(".toml"):
-            raise BoardError(f"no shipped board named {text!r} and no such file (shipped "
+            raise BoardError(f"no shipped board named {quote(text)} and no such file (shipped "
                              f"boards: {shipped})", source=source)
         raise BoardError(f"no such board file (shipped boards: {shipped})", source=source)
     data = read_document(path, "toml", BoardError, "board")

@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+QUOTE_LIMIT = 60  # characters of a value an error message quotes
+MESSAGE_LIMIT = 1_000  # characters of a whole message (a reason built from user data)
+
+
+def quote(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut to a short length, so a huge or
+    hostile value in a file never floods the terminal."""
+    text = repr(value)
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT - 3] + "..."
+
 
 class PortobelloError(Exception):
     """A problem with user input; the command line prints it as one line and exits non-zero."""
@@ -22,7 +34,8 @@ class PortobelloError(Exception):
         if self.field:
             where += f"{self.field}: "
         # One line whatever the ids in it hold (a square id may contain a newline).
-        return f"{where}{self.reason}".replace("\r", "\\r").replace("\n", "\\n")
+        text = f"{where}{self.reason}".replace("\r", "\\r").replace("\n", "\\n")
+        return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT - 3] + "..."
 
     def __str__(self) -> str:
         return self.message

@@ -15,7 +15,7 @@ from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.board import Board, load_board
 from sim.engine.codes import CHANCE, CUSTOMER_CODES, CUSTOMER_NAMES, PLACE
-from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError
+from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError, quote
 from sim.engine.files import read_document
 from sim.engine.game import Game
 from sim.engine.rules import Rules, rules_from_dict
@@ -113,7 +113,7 @@ def check_record_shape(data: Any, source: str) -> None:
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object", source=source)
     if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, got {data.get('format')!r}",
+        raise RecordError(f"format must be {quote(FORMAT)}, got {quote(data.get('format'))}",
                           source=source, field="format")
     for key in ("board", "actions"):
         if key not in data:
@@ -124,7 +124,7 @@ def check_record_shape(data: Any, source: str) -> None:
         raise RecordError("must be an object", source=source, field="rules")
     seed = data.get("seed", 0)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"must be an integer, got {seed!r}", source=source, field="seed")
+        raise RecordError(f"must be an integer, got {quote(seed)}", source=source, field="seed")
     agents = data.get("agents")
     if agents is not None and (not isinstance(agents, list)
                                or not all(isinstance(x, str) for x in agents)):
@@ -139,7 +139,7 @@ def game_for_record(data: Mapping[str, Any], base_dir: Path | None = None,
     try:
         board = load_board(data["board"], base_dir=base_dir)
     except BoardError as exc:
-        raise RecordError(f"board {data['board']!r}: {exc.message}", source=source,
+        raise RecordError(f"board {quote(data['board'])}: {exc.message}", source=source,
                           field="board") from None
     try:
         rules = rules_from_dict(data.get("rules", {}))
@@ -155,11 +155,11 @@ class _ActionError(Exception):
 
 def _lookup(ids: Sequence[str], value: Any, what: str) -> int:
     if not isinstance(value, str):
-        raise _ActionError(f"{what} must be an id string, got {value!r}")
+        raise _ActionError(f"{what} must be an id string, got {quote(value)}")
     try:
         return ids.index(value)
     except ValueError:
-        raise _ActionError(f"unknown {what} {value!r}") from None
+        raise _ActionError(f"unknown {what} {quote(value)}") from None
 
 
 def _int_field(obj: Mapping[str, Any], key: str) -> int:
@@ -167,7 +167,7 @@ def _int_field(obj: Mapping[str, Any], key: str) -> int:
         raise _ActionError(f"missing field '{key}'")
     v = obj[key]
     if not isinstance(v, int) or isinstance(v, bool):
-        raise _ActionError(f"'{key}' must be an integer, got {v!r}")
+        raise _ActionError(f"'{key}' must be an integer, got {quote(v)}")
     return v
 
 
@@ -176,7 +176,7 @@ def _customer_field(obj: Mapping[str, Any]) -> int:
     if c is None:
         return 0
     if c not in ("citizen", "aristocrat"):
-        raise _ActionError(f"customer must be citizen or aristocrat, got {c!r}")
+        raise _ActionError(f"customer must be citizen or aristocrat, got {quote(c)}")
     return CUSTOMER_CODES[c]
 
 
@@ -187,7 +187,7 @@ def parse_action(game: Game, obj: Any) -> list[Action]:
         raise _ActionError("an action must be a JSON object")
     kind = obj.get("type")
     if kind not in ACTION_FIELDS:
-        raise _ActionError(f"unknown action type {kind!r}")
+        raise _ActionError(f"unknown action type {quote(kind)}")
     for key in obj:
         if key != "type" and key not in ACTION_FIELDS[kind]:
             raise _ActionError(f"unknown field '{key}'")
@@ -197,7 +197,7 @@ def parse_action(game: Game, obj: Any) -> list[Action]:
         value = _int_field(obj, "value")
         neutral = obj.get("neutral", None)
         if neutral is not None and not isinstance(neutral, bool):
-            raise _ActionError(f"'neutral' must be true or false, got {neutral!r}")
+            raise _ActionError(f"'neutral' must be true or false, got {quote(neutral)}")
         if neutral is None:
             own_up = (value, False) in game.face_up_tokens(game.seat)
             neutral = not own_up and (value, True) in game.face_up_tokens(game.seat)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.codes import CUSTOMER_CODES
-from sim.engine.errors import RulesError
+from sim.engine.errors import RulesError, quote
 from sim.engine.files import read_document
 
 DEFAULT_STALLS = {2: 30, 3: 20, 4: 16}
@@ -22,6 +22,23 @@ DEFAULT_MULTIPLIERS: dict[str, int] = {
     "citizen-baron": 3,
     "aristocrat-baron": 4,
 }
+# What the engines, the action encoding and the tables can hold (docs/rules.md, "Limits").
+LIMITS: dict[str, tuple[int, int]] = {
+    "players": (2, 16),
+    "stalls_per_player": (1, 10_000),
+    "start_score": (-1_000_000, 1_000_000),
+    "token": (1, 255),  # a token's value (an action holds it in 8 bits)
+    "player_tokens": (1, 32),  # how many
+    "neutral_stack": (0, 1_000),  # how many
+    "customers": (0, 10_000),  # of each kind
+    "max_rounds": (1, 10_000),
+    "multipliers": (0, 1_000),
+}
+MAX_POINTS = 2_000_000_000  # scores are stored as 32-bit integers
+
+
+
+
 CHOICES = {
     "customer_order": ("drawn", "known"),
     "bobby_placer": ("first", "last"),
@@ -108,6 +125,17 @@ class Rules:
         if not self.baron and self.bag_size > n:
             raise RulesError(f"the bag holds {self.bag_size} customers but board {board.name} "
                              f"has only {n} squares", source=source, field=where)
+        # The most points a game could move: every spot at the largest multiplier, every
+        # district token on every stall, the start score; it must fit the tables' integers.
+        spots = sum(sum(s) for s in board.lane_spots)
+        best = max(v for _, v in self.multipliers)
+        tokens = sum(self.district_tokens) + max(self.neutral_stack, default=0)
+        bound = abs(self.start_score) + spots * best + tokens * self.stalls * self.players
+        if bound > MAX_POINTS:
+            raise RulesError(f"scores could reach {bound:,} points on board {board.name}, more "
+                             f"than the {MAX_POINTS:,} the tables hold; lower the multipliers, "
+                             "the spot values or the start score", source=source,
+                             field="multipliers")
 
     # -- validation ----------------------------------------------------------------------
     def _validate(self) -> None:
@@ -117,21 +145,30 @@ class Rules:
         def is_int(v: Any) -> bool:
             return isinstance(v, int) and not isinstance(v, bool)
 
-        if not is_int(self.players) or self.players < 2:
-            raise bad("players", f"must be an integer of at least 2, got {self.players!r}")
+        def within(name: str, value: Any, what: str = "") -> None:
+            lo, hi = LIMITS[name]
+            if not is_int(value) or not lo <= value <= hi:
+                raise bad(what or name,
+                          f"must be an integer from {lo:,} to {hi:,}, got {quote(value)}")
+
+        within("players", self.players)
         if self.stalls_per_player is None:
             if self.players not in DEFAULT_STALLS:
                 raise bad("players", f"{self.players} players need an explicit "
                                      "stalls_per_player (the rulebook covers 2 to 4)")
-        elif not is_int(self.stalls_per_player) or self.stalls_per_player < 1:
-            raise bad("stalls_per_player", f"must be a positive integer, got "
-                                           f"{self.stalls_per_player!r}")
-        if not is_int(self.start_score):
-            raise bad("start_score", f"must be an integer, got {self.start_score!r}")
+        else:
+            within("stalls_per_player", self.stalls_per_player)
+        within("start_score", self.start_score)
         for name in ("player_tokens", "neutral_stack", "district_tokens"):
             values = getattr(self, name)
-            if not all(is_int(v) and v > 0 for v in values):
-                raise bad(name, f"token values must be positive integers, got {list(values)}")
+            lo, hi = LIMITS["token"]
+            if not all(is_int(v) and lo <= v <= hi for v in values):
+                raise bad(name, f"token values must be integers from {lo} to {hi}, got "
+                                f"{quote(list(values))}")
+        for name in ("player_tokens", "neutral_stack"):
+            if len(getattr(self, name)) > LIMITS[name][1]:
+                raise bad(name, f"at most {LIMITS[name][1]} tokens, got "
+                                f"{len(getattr(self, name))}")
         if not self.player_tokens:
             raise bad("player_tokens", "a player needs at least one token")
         if len(set(self.player_tokens)) != len(self.player_tokens):
@@ -143,21 +180,22 @@ class Rules:
         for key, value in CHOICES.items():
             if getattr(self, key) not in value:
                 raise bad(key, f"must be one of {', '.join(value)}, got "
-                               f"{getattr(self, key)!r}")
+                               f"{quote(getattr(self, key))}")
         if not isinstance(self.baron, bool):
-            raise bad("baron", f"must be true or false, got {self.baron!r}")
+            raise bad("baron", f"must be true or false, got {quote(self.baron)}")
         if not isinstance(self.negative_scores, bool):
-            raise bad("negative_scores", f"must be true or false, got {self.negative_scores!r}")
-        if not is_int(self.max_rounds) or self.max_rounds < 1:
-            raise bad("max_rounds", f"must be a positive integer, got {self.max_rounds!r}")
+            raise bad("negative_scores",
+                      f"must be true or false, got {quote(self.negative_scores)}")
+        within("max_rounds", self.max_rounds)
         names = [n for n, _ in self.customers]
         if sorted(names) != ["aristocrat", "citizen"]:
             raise bad("customers", "must give counts for exactly citizen and aristocrat, got "
                                    f"{names}")
         for name, count in self.customers:
-            if not is_int(count) or count < 0:
-                raise bad("customers", f"{name} count must be a non-negative integer, got "
-                                       f"{count!r}")
+            lo, hi = LIMITS["customers"]
+            if not is_int(count) or not lo <= count <= hi:
+                raise bad("customers", f"{name} count must be an integer from {lo} to {hi:,}, "
+                                       f"got {quote(count)}")
         if self.customer_sequence is not None:
             seq = list(self.customer_sequence)
             for i, c in enumerate(seq):
@@ -166,7 +204,7 @@ class Rules:
                         raise bad("customer_sequence", "ends with the baron but the baron "
                                                        "is off")
                 elif c not in ("citizen", "aristocrat"):
-                    raise bad("customer_sequence", f"entry {i} is {c!r}; entries are citizen "
+                    raise bad("customer_sequence", f"entry {i} is {quote(c)}; entries are citizen "
                                                    "or aristocrat (a baron only last)")
             if self.customer_order != "known":
                 raise bad("customer_sequence", "a customer_sequence implies known order")
@@ -174,9 +212,10 @@ class Rules:
         if sorted(keys) != sorted(DEFAULT_MULTIPLIERS):
             raise bad("multipliers", f"must give every pair {sorted(DEFAULT_MULTIPLIERS)}")
         for name, value in self.multipliers:
-            if not is_int(value) or value < 0:
-                raise bad("multipliers", f"{name} must be a non-negative integer, got "
-                                         f"{value!r}")
+            lo, hi = LIMITS["multipliers"]
+            if not is_int(value) or not lo <= value <= hi:
+                raise bad("multipliers", f"{name} must be an integer from {lo} to {hi:,}, got "
+                                         f"{quote(value)}")
 
     # -- conversion ----------------------------------------------------------------------
     def to_dict(self, changed_only: bool = False) -> dict[str, Any]:
@@ -222,7 +261,7 @@ def rules_from_dict(data: Mapping[str, Any], base: Rules | None = None,
                              source=source, field=key)
         if key in ("player_tokens", "neutral_stack", "district_tokens", "customer_sequence"):
             if not isinstance(value, list | tuple):
-                raise RulesError(f"must be a list, got {value!r}", source=source, field=key)
+                raise RulesError(f"must be a list, got {quote(value)}", source=source, field=key)
             changes[key] = tuple(value)
         elif key == "customers":
             if not isinstance(value, Mapping):
@@ -238,7 +277,7 @@ def rules_from_dict(data: Mapping[str, Any], base: Rules | None = None,
             for pair, mult in value.items():
                 canon = _pair_key(str(pair))
                 if canon is None:
-                    raise RulesError(f"unknown customer pair {pair!r} (pairs: "
+                    raise RulesError(f"unknown customer pair {quote(pair)} (pairs: "
                                      f"{', '.join(DEFAULT_MULTIPLIERS)})", source=source,
                                      field=key)
                 merged[canon] = mult
@@ -279,7 +318,7 @@ PRESET_NOTES: dict[str, str] = {
 def preset(name: str, **overrides: Any) -> Rules:
     """A named preset, optionally with further switches."""
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})",
+        raise RulesError(f"unknown preset {quote(name)} (presets: {', '.join(PRESETS)})",
                          field="preset")
     return rules_from_dict({**PRESETS[name], **overrides})
 
