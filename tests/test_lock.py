@@ -71,6 +71,6 @@ def test_racing_processes_never_hold_the_lock_together(tmp_path: Path, stale: bo
 
 
 def test_a_second_writer_is_told_who_holds_it(tmp_path: Path) -> None:
-    with run_lock(tmp_path), pytest.raises(RunError, match=rf"lock held by \S+ {os.getpid()}"):
-        with run_lock(tmp_path):
-            pass
+    held_by = rf"lock held by \S+ {os.getpid()}"
+    with run_lock(tmp_path), pytest.raises(RunError, match=held_by), run_lock(tmp_path):
+        pass
