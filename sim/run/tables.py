@@ -26,7 +26,7 @@ GAMES_SCHEMA = pa.schema([
     ("board", pa.dictionary(pa.int8(), pa.string())),
     ("end_reason", pa.dictionary(pa.int8(), pa.string())),
     ("rounds", pa.int16()),
-    ("turns", pa.int16()),
+    ("turns", pa.int32()),
     ("baron_placed", pa.bool_()),
     ("winners", pa.list_(pa.int8())),
 ])
@@ -35,32 +35,32 @@ PLAYERS_SCHEMA = pa.schema([
     ("game_id", pa.int64()),
     ("seat", pa.int8()),
     ("agent", pa.dictionary(pa.int8(), pa.string())),
-    ("score", pa.int16()),
+    ("score", pa.int32()),
     ("rank", pa.int8()),
     ("win_share", pa.float32()),
     ("stalls_placed", pa.int16()),
     ("stalls_left", pa.int16()),
-    ("lane_points", pa.int16()),
-    ("district_points", pa.int16()),
-    ("baron_points", pa.int16()),
-    ("bobby_paid", pa.int16()),
-    ("bobby_received", pa.int16()),
+    ("lane_points", pa.int32()),
+    ("district_points", pa.int32()),
+    ("baron_points", pa.int32()),
+    ("bobby_paid", pa.int32()),
+    ("bobby_received", pa.int32()),
     ("districts_scored", pa.int8()),
-    ("customers_placed", pa.int8()),
+    ("customers_placed", pa.int16()),
 ])
 
 EVENTS_SCHEMA = pa.schema([
     ("game_id", pa.int64()),
-    ("turn", pa.int16()),
+    ("turn", pa.int32()),
     ("round", pa.int16()),
     ("seat", pa.int8()),
     ("action", pa.dictionary(pa.int8(), pa.string())),
-    ("lane", pa.dictionary(pa.int8(), pa.string())),
-    ("square", pa.dictionary(pa.int8(), pa.string())),
-    ("district", pa.dictionary(pa.int8(), pa.string())),
+    ("lane", pa.dictionary(pa.int16(), pa.string())),
+    ("square", pa.dictionary(pa.int16(), pa.string())),
+    ("district", pa.dictionary(pa.int16(), pa.string())),
     ("customer", pa.dictionary(pa.int8(), pa.string())),
     ("value", pa.int16()),
-    ("points", pa.int16()),
+    ("points", pa.int32()),
 ])
 
 SCHEMAS = {"games": GAMES_SCHEMA, "players": PLAYERS_SCHEMA, "events": EVENTS_SCHEMA}
@@ -227,8 +227,8 @@ def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Se
         _repeat(",".join(map(str, rules.neutral_stack)), g),
         _repeat(board_name, g),
         _dictionary(res.end_reasons),
-        pa.array(res.rounds.astype(np.int16)),
-        pa.array(res.turns.astype(np.int16)),
+        pa.array(res.rounds, type=pa.int16()),
+        pa.array(res.turns, type=pa.int32()),
         pa.array(res.baron_square >= 0),
         pa.ListArray.from_arrays(pa.array(offsets), pa.array(winner_seats, pa.int8())),
     ], schema=GAMES_SCHEMA)
@@ -241,17 +241,15 @@ def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Se
         "game_id": np.repeat(np.asarray(game_ids, np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), g),
         "agent": _dictionary(agents),
-        "score": res.scores.reshape(-1).astype(np.int16),
-        "rank": (1 + better).reshape(-1).astype(np.int8),
+        "score": res.scores.reshape(-1),
+        "rank": (1 + better).reshape(-1),
         "win_share": share.reshape(-1).astype(np.float32),
-        "stalls_placed": stat["stalls_placed"].astype(np.int16),
-        "stalls_left": res.stalls_left.reshape(-1).astype(np.int16),
+        "stalls_left": res.stalls_left.reshape(-1),
     }
-    for name in _PLAYER_STATS[1:]:
-        columns[name] = stat[name].astype(np.int8 if name in ("districts_scored",
-                                                               "customers_placed")
-                                          else np.int16)
-    players = pa.Table.from_arrays([pa.array(columns[f.name]) if not isinstance(
+    for name in _PLAYER_STATS:
+        columns[name] = stat[name]
+    # Each column in its schema type; a value that does not fit raises (never wraps).
+    players = pa.Table.from_arrays([pa.array(columns[f.name], type=f.type) if not isinstance(
         columns[f.name], pa.Array) else columns[f.name] for f in PLAYERS_SCHEMA],
         schema=PLAYERS_SCHEMA)
     return games, players
