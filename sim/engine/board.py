@@ -345,8 +345,10 @@ def resolve_board_path(name_or_path: str | Path, base_dir: Path | None = None) -
     return path
 
 
-def load_board(name_or_path: str | Path = "standard", base_dir: Path | None = None) -> Board:
-    """Load and validate a board by shipped name or by path."""
+def load_board(name_or_path: str | Path = "standard", base_dir: Path | None = None, *,
+               quote_content: bool = True) -> Board:
+    """Load and validate a board by shipped name or by path (`quote_content` off: a TOML
+    error says nothing of what the file holds)."""
     path = resolve_board_path(name_or_path, base_dir)
     source = str(path)
     if not path.exists():
@@ -356,5 +358,5 @@ def load_board(name_or_path: str | Path = "standard", base_dir: Path | None = No
             raise BoardError(f"no shipped board named {quote(text)} and no such file (shipped "
                              f"boards: {shipped})", source=source)
         raise BoardError(f"no such board file (shipped boards: {shipped})", source=source)
-    data = read_document(path, "toml", BoardError, "board")
+    data = read_document(path, "toml", BoardError, "board", quote_content=quote_content)
     return board_from_dict(data, source=source)

@@ -13,7 +13,7 @@ from typing import Any
 
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.board import Board, load_board
+from sim.engine.board import Board, load_board, resolve_board_path
 from sim.engine.codes import CHANCE, CUSTOMER_CODES, CUSTOMER_NAMES, PLACE
 from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError, quote
 from sim.engine.files import read_document
@@ -137,9 +137,15 @@ def game_for_record(data: Mapping[str, Any], base_dir: Path | None = None,
                     source: str = "<record>", record_events: bool = True) -> Game:
     """A fresh game set up as the record says (board, rules, seed)."""
     try:
-        board = load_board(data["board"], base_dir=base_dir)
+        board = load_board(data["board"], base_dir=base_dir, quote_content=False)
     except BoardError as exc:
-        raise RecordError(f"board {quote(data['board'])}: {exc.message}", source=source,
+        # Name the path and the reason, quote nothing from the file: a record from someone
+        # else must not be able to print pieces of your files.
+        path = resolve_board_path(data["board"], base_dir)
+        reason = exc.reason if exc.source is None or "no such" in exc.reason or \
+            exc.reason.startswith(("is ", "cannot read")) else \
+            f"not a valid board file (portobello board check {path} says why)"
+        raise RecordError(f"board {quote(data['board'])}: {path}: {reason}", source=source,
                           field="board") from None
     try:
         rules = rules_from_dict(data.get("rules", {}))
@@ -186,7 +192,7 @@ def parse_action(game: Game, obj: Any) -> list[Action]:
     if not isinstance(obj, dict):
         raise _ActionError("an action must be a JSON object")
     kind = obj.get("type")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         raise _ActionError(f"unknown action type {quote(kind)}")
     for key in obj:
         if key != "type" and key not in ACTION_FIELDS[kind]:
