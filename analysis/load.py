@@ -1,6 +1,10 @@
 """Run folders to polars LazyFrames or pandas DataFrames, with the run's manifest attached.
 
-A folder that is not a run, or a damaged or foreign shard, is refused with a clear message.
+What is on disk is checked against the run: every shard the manifest counts must be there,
+every file must match the checksum recorded when it was written. A folder that is not a
+run, an unfinished run, or a missing, damaged or foreign shard is refused with a message
+naming the file and what to do, unless a partial run is asked for (`allow_partial`): then
+only the whole shards are read and `games_held` says how many games they hold.
 """
 
 from __future__ import annotations
@@ -18,8 +22,7 @@ import pyarrow.parquet as pq
 from sim.engine.board import Board, board_from_dict
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules, rules_from_dict
-
-RUN_FORMAT = "portobello-run/1"
+from sim.run.store import RUN_FORMAT, shard_path, verify_shard
 
 
 class LoadError(PortobelloError):
@@ -32,7 +35,26 @@ class RunData:
 
     paths: list[Path]
     manifests: list[dict[str, Any]]
+    shards: list[list[int]] = field(default_factory=list)  # the whole shards of each run
+    problems: list[str] = field(default_factory=list)  # what was missing or damaged
     _frames: dict[str, pl.LazyFrame] = field(default_factory=dict)
+
+    @property
+    def games_expected(self) -> int:
+        return sum(int(m.get("games", 0)) for m in self.manifests)
+
+    @property
+    def games_held(self) -> int:
+        """Games in the shards read (all of them unless a partial run was allowed)."""
+        total = 0
+        for manifest, shards in zip(self.manifests, self.shards, strict=True):
+            size, games = int(manifest["shard_size"]), int(manifest["games"])
+            total += sum(min(size, games - s * size) for s in shards)
+        return total
+
+    @property
+    def partial(self) -> bool:
+        return self.games_held < self.games_expected
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -43,8 +65,9 @@ class RunData:
         """A polars LazyFrame over a table (`games`, `players`, `events`)."""
         if table not in self._frames:
             frames = []
-            for path, manifest in zip(self.paths, self.manifests, strict=True):
-                files = _table_files(path, table, manifest)
+            for path, manifest, shards in zip(self.paths, self.manifests, self.shards,
+                                              strict=True):
+                files = _table_files(path, table, manifest, shards)
                 lf = pl.scan_parquet([str(f) for f in files])
                 if table != "games" and len(self.paths) > 1:
                     lf = lf.with_columns(pl.lit(manifest["run_id"]).alias("run_id"))
@@ -98,12 +121,13 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     return manifest
 
 
-def _table_files(path: Path, table: str, manifest: dict[str, Any]) -> list[Path]:
-    """A table's shard files, each checked to be readable and to belong to this run."""
+def _table_files(path: Path, table: str, manifest: dict[str, Any],
+                 shards: Sequence[int]) -> list[Path]:
+    """A table's files of the whole shards, each checked to be readable and of this run."""
     if table not in manifest.get("tables", []):
         raise LoadError(f"this run has no {table} table (tables: "
                         f"{', '.join(manifest.get('tables', []))})", source=str(path))
-    files = sorted((path / table).glob("part-*.parquet"))
+    files = [shard_path(path, table, s) for s in shards]
     if not files:
         raise LoadError(f"no {table} shards", source=str(path / table))
     for f in files:
@@ -118,19 +142,47 @@ def _table_files(path: Path, table: str, manifest: dict[str, Any]) -> list[Path]
     return files
 
 
-def load_run(path: str | Path) -> RunData:
+def _whole_shards(path: Path, manifest: dict[str, Any],
+                  allow_partial: bool) -> tuple[list[int], list[str]]:
+    """The shards whose files all match their checksums, and what is wrong with the rest."""
+    try:
+        count, run_id = int(manifest["shards"]), str(manifest["run_id"])
+        tables = [str(t) for t in manifest["tables"]]
+    except (KeyError, TypeError, ValueError):
+        raise LoadError("manifest.json lacks shards, run_id or tables",
+                        source=str(path / "manifest.json")) from None
+    good, problems = [], []
+    for shard in range(count):
+        problem = verify_shard(path, shard, tables, run_id)
+        if problem is None:
+            good.append(shard)
+        else:
+            problems.append(problem)
+    if problems and not allow_partial:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise LoadError(f"{len(problems)} of {count} shards are missing or damaged: "
+                        f"{problems[0]}{more}; run the same simulate command again to play "
+                        "them again, or read the run as partial (report --allow-partial)",
+                        source=str(path))
+    return good, problems
+
+
+def load_run(path: str | Path, allow_partial: bool = False) -> RunData:
     """Open one run folder."""
-    return load_runs([path])
+    return load_runs([path], allow_partial=allow_partial)
 
 
-def load_runs(paths: Sequence[str | Path], same_board: bool = True) -> RunData:
-    """Open several run folders as one (refused when their boards differ)."""
+def load_runs(paths: Sequence[str | Path], same_board: bool = True,
+              allow_partial: bool = False) -> RunData:
+    """Open several run folders as one (refused when their boards differ). With
+    `allow_partial`, unfinished runs and runs with missing or damaged shards are read from
+    their whole shards only (`RunData.partial`, `games_held`, `problems` say so)."""
     ps = [Path(p) for p in paths]
     if not ps:
         raise LoadError("no run folders given")
     manifests = [_read_manifest(p) for p in ps]
     for p, m in zip(ps, manifests, strict=True):
-        if m.get("status") != "complete":
+        if m.get("status") != "complete" and not allow_partial:
             raise LoadError(f"run is not complete (status {m.get('status')!r}); run the same "
                             "simulate command again to finish it", source=str(p))
     if same_board:
@@ -139,4 +191,9 @@ def load_runs(paths: Sequence[str | Path], same_board: bool = True) -> RunData:
             names = ", ".join(f"{p}: {m['board']['name']} ({m['board']['hash']})"
                               for p, m in zip(ps, manifests, strict=True))
             raise LoadError(f"runs are on different boards ({names})")
-    return RunData(paths=ps, manifests=manifests)
+    shards, problems = [], []
+    for p, m in zip(ps, manifests, strict=True):
+        good, bad = _whole_shards(p, m, allow_partial)
+        shards.append(good)
+        problems.extend(bad)
+    return RunData(paths=ps, manifests=manifests, shards=shards, problems=problems)

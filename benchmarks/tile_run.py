@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sim.cli.options import Parser, positive_int
+from sim.run.store import file_entry, shard_path, write_checksums
 
 
 def tile(src: Path, dst: Path, copies: int) -> int:
@@ -31,21 +32,27 @@ def tile(src: Path, dst: Path, copies: int) -> int:
         raise SystemExit(f"{dst}: already exists")
     games = int(manifest["games"])
     dst.mkdir(parents=True)
-    shards = 0
-    for table in ("games", "players"):
+    files = {t: sorted((src / t).glob("part-*.parquet")) for t in ("games", "players")}
+    for table in files:
         (dst / table).mkdir()
-        files = sorted((src / table).glob("part-*.parquet"))
-        for c in range(copies):
-            for i, f in enumerate(files):
+    n = len(files["games"])
+    for c in range(copies):
+        for i in range(n):
+            entries = {}
+            for table in files:
+                f = files[table][i]
                 t = pq.read_table(f)
                 owner = (pq.read_metadata(f).metadata or {})[b"portobello_run_id"]
                 ids = pc.add(t["game_id"], pa.scalar(c * games, pa.int64()))
                 t = t.set_column(t.schema.get_field_index("game_id"), "game_id", ids)
                 t = t.replace_schema_metadata({b"portobello_run_id": owner})
-                pq.write_table(t, dst / table / f"part-{c * len(files) + i:05d}.parquet",
-                               compression="zstd", compression_level=9)
-        shards = copies * len(files)
-    manifest.update(games=games * copies, shards=shards,
+                out = shard_path(dst, table, c * n + i)
+                pq.write_table(t, out, compression="zstd", compression_level=9)
+                entries[table] = file_entry(out.read_bytes(), t.num_rows)
+            write_checksums(dst, c * n + i, manifest["run_id"],
+                            entries["games"]["rows"], entries)
+    shards = copies * n
+    manifest.update(games=games * copies, shards=shards, tables=["games", "players"],
                     synthetic={"tiled_from": str(src), "copies": copies})
     (dst / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return games * copies

@@ -66,7 +66,7 @@ def test_both_engines_write_byte_identical_runs(tmp_path: Path, lineup: str,
     assert Run(conf, ref).execute(quiet=True, engine="python")["engine"] == "python"
     a, b = files_of(fast), files_of(ref)
     assert sorted(a) == sorted(b)
-    assert len(a) == 1 + 4 * conf.n_shards
+    assert len(a) == 1 + 5 * conf.n_shards
     for name in a:
         assert a[name] == b[name], name
 

@@ -11,6 +11,7 @@ files; only this process writes, each file under a temporary name and then renam
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,16 +21,21 @@ from sim.run.backends import progress_bar, shard_results
 from sim.run.config import RunConfig, RunError, play_code_hash
 from sim.run.engines import ENGINES, engine_name
 from sim.run.store import (
+    CHECKSUMS,
     LOCK_NAME,
     RUN_FORMAT,
     TABLES,
     atomic_write,
     check_shard,
+    checksum_path,
     code_version,
+    file_entry,
     git_commit,
     library_versions,
     run_lock,
     shard_path,
+    verify_shard,
+    write_checksums,
     write_json_atomic,
 )
 
@@ -98,37 +104,44 @@ class Run:
                            "folder", source=str(self.out))
 
     def _clean_temporaries(self) -> None:
-        for table in TABLES:
+        for table in (*TABLES, CHECKSUMS):
             folder = self.out / table
             if folder.exists():
                 for tmp in folder.glob(".*.tmp-*"):
                     tmp.unlink(missing_ok=True)
 
-    def finished_shards(self) -> set[int]:
-        """Shards whose every table file is present, checked and whole. A shard with fewer
-        games than its range is the last shard of a shorter run of this configuration: it
-        is not finished, and is played again whole (its games keep their seeds)."""
+    def finished_shards(self, notes: list[str] | None = None) -> set[int]:
+        """Shards recorded as finished whose files all match their checksums and hold their
+        whole range of games. A shard that is missing, damaged (a file whose checksum does
+        not match) or shorter than its range (the last shard of a shorter run of this
+        configuration, before a top-up) is not finished: it is played again whole, its
+        games keeping their seeds. What was found wrong is appended to `notes`. A file of
+        another run is refused, not overwritten."""
         done = set()
         c = self.config
         for shard in range(c.n_shards):
             paths = [shard_path(self.out, t, shard) for t in self.tables]
-            if all(p.exists() for p in paths):
-                n = len(c.shard_range(shard))
-                rows = {"games": n, "players": n * c.rules.players, "events": -1}
-                whole = True
-                for t, p in zip(self.tables, paths, strict=True):
-                    if t != "records":
-                        got = check_shard(p, c.run_id, t, rows[t])
-                        whole = whole and (rows[t] < 0 or got == rows[t])
-                if whole:
-                    done.add(shard)
+            for t, p in zip(self.tables, paths, strict=True):
+                if t != "records" and p.exists():
+                    check_shard(p, c.run_id, t, -1, damaged_ok=True)
+            problem = verify_shard(self.out, shard, self.tables, c.run_id)
+            if problem is not None:
+                if notes is not None and "never finished" not in problem:
+                    notes.append(problem)
+                continue
+            sums = json.loads(checksum_path(self.out, shard).read_text())
+            if sums.get("games") == len(c.shard_range(shard)):
+                done.add(shard)
         return done
 
     def _write_shard(self, result: dict[str, Any]) -> None:
+        """Every table file, then the shard's checksum file: only that marks it finished."""
         shard = result["shard"]
-        # games last: a shard counts as finished only when all its files are there.
-        for table in sorted(self.tables, key=lambda t: t == "games"):
+        files = {}
+        for table in self.tables:
             atomic_write(shard_path(self.out, table, shard), result[table])
+            files[table] = file_entry(result[table], result["rows"].get(table, -1))
+        write_checksums(self.out, shard, self.config.run_id, result["n"], files)
 
     # Execution -----------------------------------------------------------------------------
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
@@ -141,10 +154,13 @@ class Run:
         self.out.mkdir(parents=True, exist_ok=True)
         self._check_folder()
         with run_lock(self.out):
-            for table in self.tables:
+            for table in (*self.tables, CHECKSUMS):
                 (self.out / table).mkdir(exist_ok=True)
             self._clean_temporaries()
-            done = self.finished_shards()
+            notes: list[str] = []
+            done = self.finished_shards(notes)
+            for note in notes:
+                print(f"portobello: {note}; playing its shard again", file=sys.stderr)
             todo = [s for s in range(self.config.n_shards) if s not in done]
             if not (self.out / "manifest.json").exists() or todo:
                 write_json_atomic(self.out / "manifest.json", self.manifest("running"))
@@ -173,6 +189,7 @@ class Run:
                 "jobs": jobs,
                 "backend": backend if scheduler is None else f"dask@{scheduler}",
                 "engine": used,
+                "shards_repaired": len(notes),
             }
             write_json_atomic(self.out / "manifest.json", self.manifest("complete", timings))
             return timings

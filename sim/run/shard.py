@@ -64,6 +64,8 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
         "games": _parquet_bytes(games_table, run_id),
         "players": _parquet_bytes(players_table, run_id),
         "n": len(ids),
+        "rows": {"games": len(ids), "players": len(ids) * config.rules.players,
+                 "records": len(ids)},
         "decisions": int(res.decisions.sum()),
         "seconds": time.perf_counter() - start,
     }
@@ -73,6 +75,7 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
             assert game.events is not None
             events.extend(event_rows(game_id, game.events))
         out["events"] = _parquet_bytes(to_table("events", events), run_id)
+        out["rows"]["events"] = len(events)
     if config.records:
         records = [json.dumps({"game_id": game_id, **record_from_game(
             game, board_ref=config.board_ref, agents=lineup)}, separators=(",", ":"))

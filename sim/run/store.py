@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import platform
@@ -21,6 +22,7 @@ from sim.run.config import RunError
 
 RUN_FORMAT = "portobello-run/1"
 TABLES = ("games", "players", "events", "records")
+CHECKSUMS = "checksums"  # one JSON per finished shard: each file's sha256, size and rows
 LOCK_NAME = ".lock"
 
 
@@ -102,13 +104,18 @@ def code_version() -> str:
         return "unknown"
 
 
-def check_shard(path: Path, run_id: str, table: str, expected_rows: int) -> int:
+def check_shard(path: Path, run_id: str, table: str, expected_rows: int, *,
+                damaged_ok: bool = False) -> int:
     """Refuse a shard that is damaged, belongs to another run, or holds more rows than its
     games; returns its rows (fewer than expected: the last shard of a shorter run of the
-    same configuration, to be played again when the run is topped up)."""
+    same configuration, to be played again when the run is topped up). With `damaged_ok` a
+    file that cannot be read returns -1 (its checksum will not match: it is played again);
+    a file of another run is refused in any case."""
     try:
         meta = pq.read_metadata(path)
     except Exception as exc:  # pyarrow raises several types for damaged files
+        if damaged_ok:
+            return -1
         raise RunError(f"shard is damaged and cannot be read ({exc}); delete it and run the "
                        "same command again to replay its games", source=str(path)) from None
     owner = (meta.metadata or {}).get(b"portobello_run_id", b"").decode()
@@ -119,3 +126,63 @@ def check_shard(path: Path, run_id: str, table: str, expected_rows: int) -> int:
         raise RunError(f"shard has {meta.num_rows} rows, expected {expected_rows}; delete it "
                        "and run the same command again", source=str(path))
     return int(meta.num_rows)
+
+
+# -- integrity: a checksum file per finished shard -------------------------------------------
+def checksum_path(out: Path, shard: int) -> Path:
+    return out / CHECKSUMS / f"part-{shard:05d}.json"
+
+
+def file_entry(data: bytes, rows: int) -> dict[str, Any]:
+    return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data), "rows": rows}
+
+
+def write_checksums(out: Path, shard: int, run_id: str, games: int,
+                    files: dict[str, dict[str, Any]]) -> None:
+    """Record a shard as finished: written last, atomically, after all its files."""
+    checksum_path(out, shard).parent.mkdir(exist_ok=True)
+    write_json_atomic(checksum_path(out, shard), {"run_id": run_id, "shard": shard,
+                                                  "games": games, "files": files})
+
+
+def verify_shard(out: Path, shard: int, tables: list[str], run_id: str) -> str | None:
+    """None when the shard's checksum file and every table file are present and match;
+    otherwise what is wrong, naming the file (missing, damaged, from another run)."""
+    path = checksum_path(out, shard)
+    if not path.is_file():
+        return f"{path} is missing (the shard never finished)"
+    try:
+        sums = json.loads(path.read_text())
+        files = sums["files"]
+        owner = sums["run_id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"{path} is damaged"
+    if owner != run_id:
+        return f"{path} belongs to another run ({owner})"
+    for table in tables:
+        file = shard_path(out, table, shard)
+        entry = files.get(table) if isinstance(files, dict) else None
+        if not isinstance(entry, dict):
+            return f"{file} is not recorded in {path}"
+        try:
+            data = file.read_bytes()
+        except FileNotFoundError:
+            return f"{file} is missing"
+        except OSError as exc:
+            return f"{file} cannot be read ({exc.strerror or exc})"
+        if len(data) != entry.get("bytes") or \
+                hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+            owner = _owner(file) if table != "records" else None
+            if owner is not None and owner != run_id:
+                return f"{file} belongs to another run ({owner or 'not a portobello shard'})"
+            return f"{file} is damaged (its checksum does not match)"
+    return None
+
+
+def _owner(path: Path) -> str | None:
+    """The run id a Parquet shard names, or None when it cannot be read."""
+    try:
+        meta = pq.read_metadata(path)
+    except Exception:  # pyarrow raises several types for damaged files
+        return None
+    return (meta.metadata or {}).get(b"portobello_run_id", b"").decode()
