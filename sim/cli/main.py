@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from sim.cli.options import Parser, add_subcommands
-from sim.engine.errors import IllegalActionError, PortobelloError
+from sim.engine.errors import IllegalActionError, PortobelloError, from_os_error
 
 # In the order `portobello --help` lists them.
 COMMANDS: tuple[str, ...] = ("play", "replay", "board", "rules", "simulate", "study",
@@ -46,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a full disk, a read-only folder, a missing path...
+        print(f"portobello: error: {from_os_error(exc).message}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("portobello: interrupted", file=sys.stderr)
         return 130

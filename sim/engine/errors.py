@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 QUOTE_LIMIT = 60  # characters of a value an error message quotes
@@ -57,3 +58,30 @@ class IllegalActionError(PortobelloError, ValueError):
     """An action that the rules do not allow in the current state."""
 
     exit_code = 2
+
+
+class OperatingSystemError(PortobelloError):
+    """An operating-system error (a full disk, a missing folder, no permission...)."""
+
+
+ADVICE = {
+    errno.ENOSPC: "the disk is full; free some space and run the same command again "
+                  "(what was finished is kept)",
+    errno.EDQUOT: "the disk quota is used up; free some space and run the same command again",
+    errno.EACCES: "no permission; choose a place you may write to",
+    errno.EPERM: "not permitted; choose a place you may write to",
+    errno.EROFS: "a read-only file system; choose a place you may write to",
+    errno.ENOENT: "no such file or folder",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EEXIST: "already exists and is not a folder; choose another path",
+    errno.EISDIR: "is a folder; a file is expected here",
+}
+
+
+def from_os_error(exc: OSError) -> PortobelloError:
+    """One line for an operating-system error: the path, what happened and what to do."""
+    advice = ADVICE.get(exc.errno or -1) or (exc.strerror or str(exc))
+    path = exc.filename if exc.filename is not None else None
+    return OperatingSystemError(advice if exc.errno not in ADVICE or not exc.strerror
+                        else f"{exc.strerror.lower()}: {advice}",
+                        source=str(path) if path is not None else None)

@@ -32,12 +32,19 @@ def shard_path(out: Path, table: str, shard: int) -> Path:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
+    """Write under a temporary name, then rename: a reader sees the old file or the new
+    one, never half of it; on failure (a full disk) the temporary file is removed."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
