@@ -152,8 +152,8 @@ class Run:
         same."""
         used = engine_name(self.config.agents, engine)
         self.out.mkdir(parents=True, exist_ok=True)
-        self._check_folder()
-        with run_lock(self.out):
+        with run_lock(self.out):  # first: a second writer must learn of the first one
+            self._check_folder()
             for table in (*self.tables, CHECKSUMS):
                 (self.out / table).mkdir(exist_ok=True)
             self._clean_temporaries()
