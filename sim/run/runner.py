@@ -16,9 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sim.engine.errors import PortobelloError
 from sim.run.backends import progress_bar, shard_results
 from sim.run.config import RunConfig, RunError, play_code_hash
-from sim.run.engines import ENGINES, engine_name
+from sim.run.engines import ENGINES, compile_notice, engine_name
 from sim.run.store import (
     LOCK_NAME,
     RUN_FORMAT,
@@ -129,6 +130,21 @@ class Run:
         # games last: a shard counts as finished only when all its files are there.
         for table in sorted(self.tables, key=lambda t: t == "games"):
             atomic_write(shard_path(self.out, table, shard), result[table])
+
+    def compile_notice(self, engine: str = "auto") -> str | None:
+        """The line to show before `execute` when it will first compile the compiled engine
+        (`sim.run.engines.COMPILE_NOTICE`): games are left to play, on the compiled engine,
+        and its code is not in this machine's cache yet. None otherwise, and for a folder
+        `execute` refuses (it says why)."""
+        notice = compile_notice(self.config.agents, engine)
+        if notice is None:
+            return None
+        try:
+            if len(self.finished_shards()) == self.config.n_shards:
+                return None
+        except PortobelloError:
+            return None
+        return notice
 
     # Execution -----------------------------------------------------------------------------
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
