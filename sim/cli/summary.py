@@ -30,10 +30,15 @@ def notice(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def interval_text(share: float, lo: float, hi: float, fair: float) -> str:
-    """`0.531 [0.475, 0.586]`, marked when the whole interval lies off the fair share."""
-    mark = "  above fair" if lo > fair else "  below fair" if hi < fair else ""
-    return f"{share:.3f} [{lo:.3f}, {hi:.3f}]{mark}"
+def interval_text(share: float, lo: float, hi: float) -> str:
+    """`0.531 [0.475, 0.586]`: a share and its interval."""
+    return f"{share:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def fair_mark(lo: float, hi: float, fair: float) -> str:
+    """Where the whole interval lies against the fair share (empty when it holds it)."""
+    return "above the fair share" if lo > fair else "below the fair share" if hi < fair \
+        else ""
 
 
 def agents_text(agents: Sequence[str]) -> str:
@@ -66,9 +71,11 @@ def study_lines(data: StudyData) -> list[str]:
     width = min(max([len(r["label"]) for r in rows] + [7]), 40)
     lines = [f"{data.title}: the first player's (seat 0's) win share, {LEVEL:.0%} interval"]
     for r in rows:
+        mark = fair_mark(r["lo"], r["hi"], r["fair"])
         lines.append(f"  {r['n_players']} players  {r['label'][:width]:{width}}  "
-                     f"{interval_text(r['share'], r['lo'], r['hi'], r['fair'])}  "
-                     f"(fair {r['fair']:.3f}, {r['games']:,} games)")
+                     f"{interval_text(r['share'], r['lo'], r['hi'])}  "
+                     f"(fair {r['fair']:.3f}, {r['games']:,} games)" + (f"  {mark}" if mark
+                                                                      else ""))
     return lines
 
 
@@ -100,9 +107,10 @@ def run_lines(out: str | Path, config: RunConfig, timings: Mapping[str, Any]) ->
            + (f" at {rate:,.0f} games/s" if rate else "")
            + (f", {resumed:,} already there" if resumed else ""))
     s = run_seat_zero(out)
-    share = interval_text(s["share"], s["lo"], s["hi"], s["fair"])
+    mark = fair_mark(s["lo"], s["hi"], s["fair"])
     return [f"{config.games:,} games of {config.rules.players} players ({how}): "
             f"{agents_text(config.agents)}, {timings.get('engine', '?')} engine",
-            f"the first player (seat 0) wins {share} ({LEVEL:.0%} interval; fair share "
-            f"{s['fair']:.3f})",
+            f"the first player (seat 0) wins {interval_text(s['share'], s['lo'], s['hi'])} "
+            f"({LEVEL:.0%} interval; fair share {s['fair']:.3f})" + (f": {mark}" if mark
+                                                                     else ""),
             f"run folder: {out}"]
