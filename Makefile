@@ -27,13 +27,15 @@ test: $(STAMP) lint
 golden: $(STAMP)
 	PORTOBELLO_GOLDEN=full $(BIN)/python -m pytest tests/test_golden.py
 
-# A reduced customer-order study (300 games per cell instead of ~4,000; resumable), then the
-# path of its HTML report. The full study: see README, "Balance studies".
+# A reduced customer-order study (300 games per cell instead of ~4,000; resumable): a line
+# and a progress bar per cell (and, the first time, a note that the fast engine compiles),
+# then the first player's win share per cell and the path of its HTML report. The full
+# study: see README, "Balance studies".
 DEMO_GAMES ?= 300
 DEMO_JOBS ?= 2
 demo: $(STAMP)
 	$(BIN)/portobello study data/studies/customer-order.toml --games $(DEMO_GAMES) \
-		--jobs $(DEMO_JOBS) --out data/runs/studies/customer-order-demo --quiet
+		--jobs $(DEMO_JOBS) --out data/runs/studies/customer-order-demo
 
 # The speed and size figures of README "Performance" (a few minutes; see benchmarks/).
 bench: $(STAMP)

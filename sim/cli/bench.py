@@ -112,7 +112,7 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     from sim.cli.simulate import add_run_flags
 
     add_run_flags(p, 10000, "games per entry (10,000 random games take under a minute in "
-                  "all)")
+                  "all)", agents="random")
     p.add_argument("--jobs", "--jobs-list", type=O.positive_int_list, default=[1, 2],
                    metavar="N[,N...]", help="run once per entry with that many worker "
                    "processes; ratios are to the first entry")
@@ -172,7 +172,7 @@ def simulate_command(parser: argparse.ArgumentParser) -> Command:
 # -- load -------------------------------------------------------------------------------------
 def add_load_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
-                   help="a complete run folder (or --games)")
+                   help="a complete run folder (or --games; default: none)")
     O.add_games(p, None, "instead of RUN_DIR: data/runs/bench-load-N, made first if missing "
                 "(random agents, 3 players, 2 jobs; default: none)")
     O.add_json(p, "the figures")

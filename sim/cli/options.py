@@ -10,8 +10,9 @@ meaning, type and default everywhere it appears:
 - `--jobs` worker processes (a positive integer, default 1; a list where a command runs once
   per entry); `--games` a positive integer;
 - `--preset`, `--rules FILE`, `--board` the rules and the board; `--agents` agent specs;
-- `--quiet` (no progress output), `--json` (one JSON object on stdout), `--out` (where the
-  command writes: `DIR` for a folder, `FILE` for a file).
+- `--quiet` (no progress output: the closing summary of a long command still prints, see
+  `sim.cli.summary`), `--json` (one JSON object on stdout), `--out` (where the command
+  writes: `DIR` for a folder, `FILE` for a file).
 
 Validators raise `argparse.ArgumentTypeError` with messages of one form, `must be <what>,
 got '<text>'`, which the parser prints as `portobello CMD: error: argument --FLAG: must be
@@ -212,8 +213,8 @@ def add_engine(p: argparse.ArgumentParser) -> None:
                    "both play the same games")
 
 
-def add_quiet(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+def add_quiet(p: argparse.ArgumentParser, help: str = "no progress output") -> None:
+    p.add_argument("--quiet", action="store_true", help=help)
 
 
 def add_json(p: argparse.ArgumentParser, what: str = "the result") -> None:

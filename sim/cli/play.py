@@ -1,4 +1,6 @@
-"""`portobello play`: one game between agents; prints its record and the scores."""
+"""`portobello play`: one game between agents; prints its summary (the scores, the winner,
+how and when it ended) and writes its record only where asked: `--record FILE`, or
+`--json` for the record as one JSON object on stdout."""
 
 from __future__ import annotations
 
@@ -12,9 +14,26 @@ from sim.engine.board import load_board
 from sim.run.loop import play_game
 
 
+def summary_lines(board_name: str, players: int, seed: int, specs: list[str], game: Any,
+                  actions: int) -> list[str]:
+    """The game in a few lines: the board, players and seed; how and when it ended; each
+    seat's agent and score, the winners marked; the winner (or the tie)."""
+    winners = list(game.winners())
+    width = max(len(s) for s in specs)
+    lines = [f"board {board_name}, {players} players, seed {seed}: ended by "
+             f"{game.end_reason} after {game.round} rounds ({actions} actions)"]
+    for seat, (spec, score) in enumerate(zip(specs, game.scores, strict=True)):
+        mark = "  winner" if seat in winners else ""
+        lines.append(f"  seat {seat}  {spec:{width}}  {score:4d}{mark}")
+    who = " and ".join(f"seat {s} ({specs[s]})" for s in winners)
+    top = max(game.scores)
+    lines.append(f"{'tie' if len(winners) > 1 else 'winner'}: {who} with {top} points")
+    return lines
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play the game; print the record (cut at 2,000 characters) and the scores, or only
-    the record with --json; write it with --record."""
+    """Play the game; print its summary, and the record where asked: `--record FILE`
+    writes it (and says where), `--json` prints only the record as JSON."""
     from sim.engine.records import record_from_game, write_record
 
     rules = O.rules_from_args(args, players=args.players)
@@ -29,22 +48,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record))
         return 0
-    print(json.dumps(record, indent=None)[:2000] + (" ..." if not args.record else ""))
-    print()
-    print(f"board {board.name}, {rules.players} players, seed {args.seed}: "
-          f"{game.end_reason} after {game.round} rounds, {len(record['actions'])} actions")
-    for seat, (spec, score) in enumerate(zip(specs, game.scores, strict=True)):
-        mark = "  winner" if seat in game.winners() else ""
-        print(f"  seat {seat} {spec:12} {score:4d}{mark}")
-    if args.record:
-        print(f"record written to {args.record}")
+    print("\n".join(summary_lines(board.name, rules.players, args.seed, specs, game,
+                                  len(record["actions"]))))
+    print(f"record: {args.record}" if args.record else
+          "record: not written (--record FILE writes it; --json prints it)")
     return 0
 
 
 def add_parser(subparsers: Any) -> None:
     """Register `portobello play`."""
-    p = O.add_command(subparsers, "play", "play one game between agents; print its record "
-                      "and scores", cmd_play)
+    p = O.add_command(subparsers, "play", "play one game between agents; print its scores, "
+                      "winner and ending (the record with --record or --json)", cmd_play,
+                      description="Play one game between agents and print its summary: "
+                      "how and when it ended, every seat's agent and score, the winner. The "
+                      "game record (SPEC §3) is written only with --record FILE, or printed "
+                      "as JSON with --json.")
     O.add_players(p)
     O.add_agents(p)
     O.add_seed(p, help="the game's seed (the agents' seeds derive from it and their seats)")
@@ -52,4 +70,4 @@ def add_parser(subparsers: Any) -> None:
     O.add_rules(p)
     p.add_argument("--record", metavar="FILE",
                    help="write the game record (SPEC §3) here (default: not written)")
-    O.add_json(p, "only the record")
+    O.add_json(p, "the game record (not the summary)")

@@ -1,5 +1,8 @@
 """`portobello report`: one HTML balance report from existing run or study folders
-(`analysis.study.cells_from_runs`, `analysis.report.build_report`)."""
+(`analysis.study.cells_from_runs`, `analysis.report.build_report`).
+
+It ends with the first player's (seat 0's) win share and interval per player count and
+variant on stderr (`sim.cli.summary`), then the report's index page alone on stdout."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.cli.summary import notice, study_lines
 
 
 def half_width(text: str) -> float:
@@ -23,7 +27,8 @@ def half_width(text: str) -> float:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Group the runs into cells and write the report; print the index page's path."""
+    """Group the runs into cells and write the report; print seat 0's win shares (stderr)
+    and the index page's path (stdout)."""
     from analysis.report import build_report
     from analysis.study import cells_from_runs
 
@@ -31,6 +36,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.title:
         data.title = args.title
     path = build_report(data, Path(args.out), target_half_width=args.target)
+    notice("\n".join(study_lines(data)))
     print(path)
     return 0
 
@@ -42,7 +48,8 @@ def add_parser(subparsers: Any) -> None:
                       description="Build one self-contained HTML report from run folders "
                       "(or study folders) on one board. Runs are grouped into variants by "
                       "their rules and agents; the variant with default rules is the "
-                      "baseline.")
+                      "baseline. It ends with the first player's win share per player count "
+                      "and variant (95% intervals), then the index page's path.")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run or study folders")
     O.add_out(p, "DIR", "report folder (index.html, summary.json; required)", required=True)
     p.add_argument("--title", help="report title (default: the study's title, else Balance report)")

@@ -1,5 +1,13 @@
 """`portobello rules list` (the named presets) and `portobello rules show` (a full rules
-configuration as JSON)."""
+configuration as a rules file).
+
+`rules show` prints TOML that can be saved and passed back with `--rules FILE`: every switch
+at its effective value, `players` included, and it loads (`sim.engine.rules.load_rules`)
+to the very `Rules` it shows. The stall count is shown too: as a key when something set it,
+else as a comment giving the rulebook's count at that player count (as a key it would fix
+the count at every player count, and make another configuration and run identity out of
+the same rules).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ import json
 from typing import Any
 
 from sim.cli import options as O
-from sim.engine.rules import PRESET_NOTES
+from sim.engine.rules import PRESET_NOTES, Rules
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
@@ -18,9 +26,52 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def toml_value(value: Any) -> str:
+    """A TOML value for a rules switch: a boolean, integer, string or list of them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string for the switches' plain text
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def rules_toml(rules: Rules, source: str = "the rulebook's defaults") -> str:
+    """The rules as a rules file (TOML): scalar and list switches at the top level, then the
+    `customers` and `multipliers` tables; loads back to the same `Rules`."""
+    data = rules.to_dict()
+    tables = {k: data.pop(k) for k in ("customers", "multipliers") if k in data}
+    lines = [f"# portobello rules: {source}.",
+             "# A rules file: save it and pass it with --rules FILE (SPEC §3)."]
+    for key, value in data.items():
+        lines.append(f"{key} = {toml_value(value)}")
+        if key == "players" and rules.stalls_per_player is None:
+            lines.append(f"# stalls_per_player = {rules.stalls}  (the rulebook's count for "
+                         f"{rules.players} players; set it to fix the count)")
+    for name, table in tables.items():
+        lines += ["", f"[{name}]", *(f"{k} = {toml_value(v)}" for k, v in table.items())]
+    return "\n".join(lines) + "\n"
+
+
+def _source(args: argparse.Namespace) -> str:
+    parts = [f"preset {args.preset}" if getattr(args, "preset", None) else "",
+             f"rules file {args.rules}" if getattr(args, "rules", None) else "",
+             f"--players {args.players}" if getattr(args, "players", None) else ""]
+    given = ", then ".join(p for p in parts if p)
+    return f"{given}, over the rulebook's defaults" if given else "the rulebook's defaults"
+
+
 def cmd_rules_show(args: argparse.Namespace) -> int:
-    """Print the rules --preset and --rules give, every field, as JSON."""
-    print(json.dumps(O.rules_from_args(args).to_dict(), indent=2))
+    """Print the rules --preset, --rules and --players give, every switch, as a rules file
+    (TOML), or as one JSON object with --json."""
+    rules = O.rules_from_args(args, players=getattr(args, "players", None))
+    if getattr(args, "json", False):
+        print(json.dumps(rules.to_dict(), indent=2))
+    else:
+        print(rules_toml(rules, _source(args)), end="")
     return 0
 
 
@@ -34,5 +85,14 @@ def add_parser(subparsers: Any) -> None:
     O.add_command(modes, "list", "list the named rules presets with a note on each",
                   cmd_rules_list)
     q = O.add_command(modes, "show", "print the full rules configuration (a preset, then a "
-                      "rules file, over the defaults) as JSON", cmd_rules_show)
+                      "rules file, over the defaults) as a rules file",
+                      cmd_rules_show,
+                      description="Print the full rules configuration (a preset, then a "
+                      "rules file, then --players, over the rulebook's defaults) as TOML: "
+                      "every switch at its effective value, ready to save and pass back "
+                      "with --rules FILE (it loads to the same rules). Unless a preset or "
+                      "file sets it, the stall count follows the player count and is shown "
+                      "as a comment: the rulebook's count at that player count.")
     O.add_rules(q, default=argparse.SUPPRESS)
+    O.add_players(q)
+    O.add_json(q, "the rules (every switch)")

@@ -2,6 +2,11 @@
 
 `add_run_flags` and `config_from_flags` are shared with `portobello bench simulate`, which
 runs the same configuration once per job count.
+
+Without `--agents` a run plays `DEFAULT_AGENTS`, the compiled heuristic agent in every seat:
+the strongest agent that plays over a thousand games a second per core (greedy is weaker,
+MCTS far slower per game), so a run's numbers describe competent play. `portobello bench simulate`
+keeps random agents, the runner's own speed.
 """
 
 from __future__ import annotations
@@ -12,15 +17,19 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.cli.summary import notice, run_lines
 from sim.engine.board import load_board
 from sim.run.runner import Run, RunConfig
 
+DEFAULT_AGENTS = "heuristic"
 neutral_stack = O.IntegerList(1, example="3,3,2,2,1,1,1,1", empty_ok=True)
 
 
-def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str) -> None:
+def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
+                  agents: str = DEFAULT_AGENTS, agents_help: str | None = None) -> None:
     """Every flag that decides a run's configuration or how it is executed (not where it is
-    written): rules, board, agents, games, seed, shards, tables, backend and engine."""
+    written): rules, board, agents (default `agents`), games, seed, shards, tables, backend
+    and engine."""
     O.add_players(p)
     p.add_argument("--customers", choices=["drawn", "known"], default=None,
                    help="customer order (default: drawn, or the preset's or rules file's)")
@@ -29,7 +38,7 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str) -> No
                    help="neutral tokens, top first (default: the rules')")
     O.add_rules(p)
     O.add_board(p)
-    O.add_agents(p)
+    O.add_agents(p, default=agents, help=agents_help)
     O.add_games(p, games, games_help)
     O.add_seed(p, help="run seed (each game's seed derives from it and the game index)")
     p.add_argument("--shard-size", type=O.positive_int, default=O.DEFAULT_SHARD_SIZE,
@@ -62,18 +71,20 @@ def execute_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Run (or resume) the run into --out; print one line, or the timings with --json."""
+    """Run (or resume) the run into --out; print the closing lines (games, agents, engine,
+    seat 0's win share, the folder), or only the timings with --json. A first compile of
+    the compiled engine is announced on stderr, even with --quiet."""
     config = config_from_flags(args)
     out = Path(args.out) if args.out else Path("data/runs") / f"run-{config.run_id}"
-    timings = Run(config, out).execute(jobs=args.jobs, quiet=args.quiet,
-                                       **execute_options(args))
+    run = Run(config, out)
+    line = run.compile_notice(args.engine)
+    if line:
+        notice(line)
+    timings = run.execute(jobs=args.jobs, quiet=args.quiet, **execute_options(args))
     if args.json:
         print(json.dumps({"out": str(out), "run_id": config.run_id, **timings}))
-    elif not args.quiet:
-        rate = timings["games_per_second"]
-        print(f"{out}: {config.games} games ({timings['games_resumed']} resumed, "
-              f"{timings['games_played']} played in {timings['seconds']:.1f} s"
-              + (f", {rate:.0f} games/s" if rate else "") + ")")
+    else:
+        print("\n".join(run_lines(out, config, timings)))
     return 0
 
 
@@ -82,9 +93,15 @@ def add_parser(subparsers: Any) -> None:
     p = O.add_command(subparsers, "simulate", "play many games into a run folder (Parquet "
                       "tables)", cmd_simulate, description="Play many games in parallel into "
                       "a run folder. The same command on the same folder resumes an "
-                      "interrupted run.")
-    add_run_flags(p, 1000, "games in the run")
+                      f"interrupted run. Without --agents, {DEFAULT_AGENTS} plays every seat "
+                      "(on the compiled engine). It ends with the games played, the agents "
+                      "and engine, the first player's win share with its 95% interval, "
+                      "and the run folder.")
+    add_run_flags(p, 1000, "games in the run", agents_help=O.agents_help() + "; without it the "
+                  "strongest agent with a compiled version plays every seat (default: "
+                  f"{DEFAULT_AGENTS})")
     O.add_jobs(p)
     O.add_out(p, "DIR", "run folder (default: data/runs/run-<run id>)")
-    O.add_quiet(p)
-    O.add_json(p, "the timings")
+    O.add_quiet(p, "no progress bar (the closing lines and a first-compile notice still "
+                "print)")
+    O.add_json(p, "only the timings")

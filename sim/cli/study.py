@@ -1,5 +1,11 @@
 """`portobello study`: run every cell of a balance study spec, resumably, then build its
-report (`analysis.study`, `analysis.report`)."""
+report (`analysis.study`, `analysis.report`).
+
+It ends with the first player's (seat 0's) win share and interval per player count and
+variant, on stderr (`sim.cli.summary`), then the report's path alone on stdout (or the
+study folder's with --no-report). A first compile of the compiled engine is announced on
+stderr before the first cell, even with --quiet.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.cli.summary import notice, study_lines
 
 
 def cmd_study(args: argparse.Namespace) -> int:
@@ -25,21 +32,39 @@ def cmd_study(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr)
 
+    line = compile_notice(spec, out)
+    if line:
+        notice(line)
     results = run_study(spec, out, jobs=args.jobs, quiet=args.quiet, log=log)
     failed = [r for r in results if r.error]
+    data = open_study(out) if len(failed) < len(results) else None
     if args.no_report:
-        print(out)
-        return 1 if failed else 0
-    from analysis.report import build_report
+        path = out
+    else:
+        from analysis.report import build_report
 
-    report_dir = Path(args.report) if args.report else out / "report"
-    path = build_report(open_study(out), report_dir)
+        report_dir = Path(args.report) if args.report else out / "report"
+        path = build_report(data if data is not None else open_study(out), report_dir)
+    if data is not None:
+        notice("\n".join(study_lines(data)))
     print(path)
     if failed:
         print(f"portobello: error: {len(failed)} cell(s) stopped on errors (listed under "
               f"anomalies in the report): {failed[0].key}: {failed[0].error}", file=sys.stderr)
         return 1
     return 0
+
+
+def compile_notice(spec: Any, out: Path) -> str | None:
+    """The first-compile line if a cell with games left plays on the compiled engine and
+    its code is not cached yet (`sim.run.runner.Run.compile_notice`), else None."""
+    from sim.run.runner import Run
+
+    for cell in spec.cells():
+        line = Run(cell.config, out / "runs" / cell.key).compile_notice()
+        if line:
+            return line
+    return None
 
 
 def add_parser(subparsers: Any) -> None:
@@ -58,5 +83,7 @@ def add_parser(subparsers: Any) -> None:
                 "(default: the spec's)")
     O.add_agents(p, default=None, help="override the spec's agents: " + O.agents_help()
                  + " (default: the spec's)")
-    p.add_argument("--no-report", action="store_true", help="only run the cells")
-    O.add_quiet(p)
+    p.add_argument("--no-report", action="store_true", help="only run the cells (and still "
+                   "print the first player's win share in each)")
+    O.add_quiet(p, "no progress bars or per-cell lines (the closing lines and a "
+                "first-compile notice still print)")

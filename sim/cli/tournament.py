@@ -28,7 +28,7 @@ from sim.run.tournament import (
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Play the tournament; print the summary and ratings, write the Parquet file (and
-    the failed games next to it, exit 1)."""
+    the failed games next to it, exit 1); the last line names the results file."""
     rules = O.rules_from_args(args)
     specs = tuple(split_specs(args.agents))
     config = TournamentConfig(agents=specs, players=tuple(args.players), games=args.games,
@@ -50,7 +50,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print()
         print(format_ratings(ratings(df)))
         print()
-        print(f"results: {out} ({len(df)} rows, one per game and seat)")
     for e in errors:
         print(f"portobello: agent error: {e['message']}", file=sys.stderr)
     if errors:
@@ -58,9 +57,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         err_path.parent.mkdir(parents=True, exist_ok=True)
         err_path.write_text(json.dumps(errors, indent=1))
         print(f"portobello: {len(errors)} game(s) failed and were left out (details in "
-              f"{err_path})", file=sys.stderr)
-        return 1
-    return 0
+              f"{err_path})", file=sys.stderr, flush=True)
+    # The last line names the results file (after any errors, so it is what stays in view).
+    if df.empty:
+        print("results: none (every game failed; nothing written)")
+    else:
+        print(f"results: {out} ({len(df)} rows, one per game and seat)")
+    return 1 if errors else 0
 
 
 def add_parser(subparsers: Any) -> None:

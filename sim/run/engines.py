@@ -16,6 +16,7 @@ and the golden action logs hold them to it):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -31,6 +32,8 @@ from sim.run.loop import play_game, seat_seeds
 from sim.run.tables import Results, results_from_games
 
 ENGINES = ("auto", "compiled", "python")
+COMPILE_NOTICE = ("compiling the fast engine (about a minute, once per machine and code "
+                  "version)...")
 LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
 
 
@@ -71,6 +74,35 @@ def engine_name(specs: Sequence[str], engine: str = "auto") -> str:
                           f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, "
                           "heuristic and their restricted forms)", field="--engine")
     return "python"
+
+
+def compiled_code_cached() -> bool:
+    """Whether this machine's cache already holds the compiled engine for the present
+    sources (`sim.fast` keeps it in `numba.config.CACHE_DIR`, a folder named by a hash of
+    them). False: the first compiled game compiles it, for about a minute.
+
+    It asks numba's own index of `play_batch` (the function every compiled game enters),
+    which is empty when that index is missing or was written for another version of the
+    source; with another numba or another layout of `sim.fast`, any cache index file
+    (`*.nbi`) in the folder counts."""
+    import numba
+
+    import sim.fast  # noqa: F401  (sets numba.config.CACHE_DIR)
+
+    try:
+        from sim.fast.play import play_batch
+
+        return bool(play_batch._cache._cache_file._load_index())
+    except Exception:  # numba's internals or sim.fast moved: the files then
+        return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
+
+
+def compile_notice(specs: Sequence[str], engine: str = "auto") -> str | None:
+    """The line to show before games of these agents when they will first compile the
+    compiled engine (`COMPILE_NOTICE`), else None (the reference engine, or cached code)."""
+    if engine_name(specs, engine) != "compiled" or compiled_code_cached():
+        return None
+    return COMPILE_NOTICE
 
 
 def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str = "auto",

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sim.engine.errors import PortobelloError
 from sim.run.backends import progress_bar, shard_results
 from sim.run.config import RunConfig, RunError, play_code_hash
-from sim.run.engines import ENGINES, engine_name
+from sim.run.engines import ENGINES, compile_notice, engine_name
 from sim.run.store import (
     CHECKSUMS,
     LOCK_NAME,
@@ -142,6 +143,21 @@ class Run:
             atomic_write(shard_path(self.out, table, shard), result[table])
             files[table] = file_entry(result[table], result["rows"].get(table, -1))
         write_checksums(self.out, shard, self.config.run_id, result["n"], files)
+
+    def compile_notice(self, engine: str = "auto") -> str | None:
+        """The line to show before `execute` when it will first compile the compiled engine
+        (`sim.run.engines.COMPILE_NOTICE`): games are left to play, on the compiled engine,
+        and its code is not in this machine's cache yet. None otherwise, and for a folder
+        `execute` refuses (it says why)."""
+        notice = compile_notice(self.config.agents, engine)
+        if notice is None:
+            return None
+        try:
+            if len(self.finished_shards()) == self.config.n_shards:
+                return None
+        except PortobelloError:
+            return None
+        return notice
 
     # Execution -----------------------------------------------------------------------------
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,

@@ -1,0 +1,116 @@
+"""The closing lines of the long commands: the headline answer and where the output is.
+
+`simulate`, `study` and `report` end with a few lines a designer reads first: the first
+player's (seat 0's) win share with its 95% Wilson interval, per variant and player count,
+next to the fair share, then the folder or page written. They print even with `--quiet`
+(which hides progress only). `study` and `report` keep their standard output the report's
+path alone (scripts read it), so their summary goes to standard error, before the path.
+
+The numbers are the analysis layer's own: `analysis.metrics.WinShare` on the study's tables
+(as in the report's win-share table), or, for one run, its seat-0 rows from `analysis.load`
+through `analysis.metrics.wilson_interval`, so they match the report to the digit.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from analysis.study import StudyData
+    from sim.run.runner import RunConfig
+
+LEVEL = 0.95
+
+
+def notice(line: str) -> None:
+    """One line on standard error, at once (before minutes of silence or the output)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def interval_text(share: float, lo: float, hi: float) -> str:
+    """`0.531 [0.475, 0.586]`: a share and its interval."""
+    return f"{share:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def fair_mark(lo: float, hi: float, fair: float) -> str:
+    """Where the whole interval lies against the fair share (empty when it holds it)."""
+    return "above the fair share" if lo > fair else "below the fair share" if hi < fair \
+        else ""
+
+
+def agents_text(agents: Sequence[str]) -> str:
+    """The line-up as a reader wants it: one spec `in every seat`, or the specs in order."""
+    if len(set(agents)) == 1:
+        return f"{agents[0]} in every seat"
+    return f"{', '.join(agents)} (seats rotate)"
+
+
+def seat_zero_shares(data: StudyData) -> list[dict[str, Any]]:
+    """Seat 0's win share per player count and variant (in that order): `variant`,
+    `label`, `n_players`, `games`, `share`, `lo`, `hi`, `fair` (`analysis.metrics.WinShare`
+    on the study's players table, the report's own numbers)."""
+    from analysis import metrics as M
+
+    shares = M.WinShare(level=LEVEL)(data.players())
+    first = shares[shares["seat"] == 0]
+    order = {v: i for i, v in enumerate(data.variants)}
+    rows = [{"variant": str(r["variant"]), "label": data.labels.get(str(r["variant"]),
+                                                                    str(r["variant"])),
+             "n_players": int(r["n_players"]), "games": int(r["games"]),
+             "share": float(r["share"]), "lo": float(r["lo"]), "hi": float(r["hi"]),
+             "fair": float(r["fair"])} for _, r in first.iterrows()]
+    return sorted(rows, key=lambda r: (r["n_players"], order.get(r["variant"], 0)))
+
+
+def study_lines(data: StudyData) -> list[str]:
+    """The headline of a study or report: seat 0's win share by player count and variant."""
+    rows = seat_zero_shares(data)
+    width = min(max([len(r["label"]) for r in rows] + [7]), 40)
+    lines = [f"{data.title}: the first player's (seat 0's) win share, {LEVEL:.0%} interval"]
+    for r in rows:
+        mark = fair_mark(r["lo"], r["hi"], r["fair"])
+        lines.append(f"  {r['n_players']} players  {r['label'][:width]:{width}}  "
+                     f"{interval_text(r['share'], r['lo'], r['hi'])}  "
+                     f"(fair {r['fair']:.3f}, {r['games']:,} games)" + (f"  {mark}" if mark
+                                                                      else ""))
+    return lines
+
+
+def run_seat_zero(out: str | Path) -> dict[str, float]:
+    """Seat 0's win share in a run folder: `games`, `wins` (ties split), `share`, `lo`, `hi`
+    (Wilson, `LEVEL`), `fair`; the seat-0 rows only are read."""
+    import polars as pl
+
+    from analysis.load import load_run
+    from analysis.metrics import wilson_interval
+
+    run = load_run(out)
+    got = (run.lazy("players").filter(pl.col("seat") == 0)
+           .select(pl.len().alias("games"), pl.col("win_share").cast(pl.Float64).sum()
+                   .alias("wins")).collect().row(0, named=True))
+    games, wins = int(got["games"]), float(got["wins"] or 0.0)
+    lo, hi = wilson_interval(wins, games, LEVEL)
+    players = int(run.manifest["rules"]["players"])
+    return {"games": games, "wins": wins, "share": wins / games if games else float("nan"),
+            "lo": float(lo), "hi": float(hi), "fair": 1 / players}
+
+
+def run_lines(out: str | Path, config: RunConfig, timings: Mapping[str, Any]) -> list[str]:
+    """The closing lines of `simulate`: games and how they were played, the agents and the
+    engine; seat 0's win share; the run folder."""
+    played, resumed = timings.get("games_played", 0), timings.get("games_resumed", 0)
+    rate = timings.get("games_per_second")
+    how = (f"{played:,} played in {timings.get('seconds', 0):.1f} s"
+           + (f" at {rate:,.0f} games/s" if rate else "")
+           + (f", {resumed:,} already there" if resumed else ""))
+    s = run_seat_zero(out)
+    mark = fair_mark(s["lo"], s["hi"], s["fair"])
+    return [f"{config.games:,} games of {config.rules.players} players ({how}): "
+            f"{agents_text(config.agents)}, {timings.get('engine', '?')} engine",
+            f"the first player (seat 0) wins {interval_text(s['share'], s['lo'], s['hi'])} "
+            f"({LEVEL:.0%} interval; fair share {s['fair']:.3f})" + (f": {mark}" if mark
+                                                                     else ""),
+            f"run folder: {out}"]
