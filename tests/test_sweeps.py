@@ -251,3 +251,39 @@ def test_topping_a_study_up_equals_a_study_of_the_larger_count(tmp_path: Path) -
     with pytest.raises(StudyError, match=r"seed: folder has 7, asked 8"):
         run_study(load_study(spec).with_overrides(games=900), grown, quiet=True)
     assert (grown / "study.json").read_bytes() == before
+
+
+def test_the_report_draws_a_sweep_on_top_of_variants(tmp_path: Path) -> None:
+    from analysis.report import build_report
+
+    spec = study_from_dict(spec_dict(
+        players=[2, 3], games=12, variants=[{"name": "drawn"},
+                                            {"name": "known", "preset": "known-order"}],
+        sweep={"stalls_per_player": [{"2": 28, "3": 18}, {"2": 30, "3": 20}]}))
+    run_study(spec, tmp_path / "s", quiet=True)
+    page = build_report(open_study(tmp_path / "s"), tmp_path / "r").read_text()
+    assert '<section id="sweep">' in page and 'href="#sweep"' in page
+    for measure in ("Win share by seat", "First player", "Game length", "Points per player"):
+        assert f'alt="{measure}' in page, measure
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    sweep = summary["sweep"]
+    assert sweep["keys"] == ["stalls_per_player"] and sweep["lines"] is None
+    assert sweep["baseline"] == "drawn_stalls_per_player-2p30-3p20"
+    points = sweep["points"]
+    # Per cell (4 per count): every seat's win share, the advantage, rounds, six sources.
+    assert len(points) == sum(4 * (n + 1 + 1 + 6) for n in (2, 3))
+    seat0 = {(p["variant"], p["n_players"]): p["x"] for p in points
+             if p["measure"] == "win share" and p["series"] == "seat 0"}
+    assert seat0[("known_stalls_per_player-2p28-3p18", 3)] == 18
+    assert {p["group"] for p in points} == {"drawn", "known"}
+    assert all(p["lo"] <= p["value"] <= p["hi"] for p in points)
+
+
+def test_the_shipped_stalls_study_sweeps_four_counts_at_four_players() -> None:
+    spec = load_study(Path(__file__).resolve().parent.parent / "data/studies/stalls.toml")
+    assert spec.players == (4,) and spec.baseline == "stalls_per_player-16"
+    assert [(c.key, c.config.rules.stalls) for c in spec.cells()] == [
+        (f"stalls_per_player-{n}-4p", n) for n in (16, 12, 14, 18)]
+    assert all(a.startswith("heuristic:") for a in spec.agents[4])
+    # Every seat's Wilson half-width within ±1.5 pp for a seat share up to 40%.
+    assert 1.96 * (0.4 * 0.6 / spec.games[4]) ** 0.5 <= 0.015

@@ -51,7 +51,9 @@ def _cells(a: Analysis) -> pd.DataFrame:
         rules = c.run.rules()
         x = sweep_value(rules, info.keys[0])
         parts = [info.bases[c.variant]] if info.bases.get(c.variant) else []
-        parts += [f"{k} {value_text(sweep_value(rules, k))}" for k in info.keys[1:]]
+        named = info.points.get(c.variant, {})
+        parts += [f"{k} {named.get(k) or value_text(sweep_value(rules, k))}"
+                  for k in info.keys[1:]]
         rows.append({"variant": c.variant, "n_players": c.players, "x": x,
                      "x_text": value_text(x), "group": " · ".join(parts)})
     return pd.DataFrame(rows)
@@ -128,7 +130,7 @@ def sweep_figure(a: Analysis, measure: str) -> Figure:
     groups = list(dict.fromkeys(df["group"]))
     with mpl.rc_context(P.RC):
         counts = sorted(df["n_players"].unique())
-        fig, axes = P._facets(len(counts), height=3.5, width=max(5.6, 4.4 * len(counts)))
+        fig, axes = P._facets(len(counts), height=3.8, width=max(5.6, 4.4 * len(counts)))
         series = list(dict.fromkeys(df["series"]))
         if measure == "points":
             series = [s for s in DRAWN_SOURCES if s in series]
@@ -205,8 +207,11 @@ def _sweep_legend(fig: Figure, measure: str, series: Sequence[str],
         handles.append(Line2D([], [], **{k: v for k, v in P.FAIR_STYLE.items()
                                          if k != "zorder"}))
         names.append("fair share 1/n" if measure == "win share" else "no advantage")
-    if handles:
-        fig.legend(handles, names, loc="outside lower center", ncols=min(len(handles), 6))
+    if handles:  # as many columns as fit the figure's width (about 1.7 in each)
+        fit = max(2, int(fig.get_figwidth() / 1.7))
+        rows = -(-len(handles) // fit)
+        fig.legend(handles, names, loc="outside lower center",
+                   ncols=-(-len(handles) // rows))
 
 
 def sweep_figures(a: Analysis) -> dict[str, Figure]:

@@ -44,6 +44,9 @@ class SweepInfo:
     keys: tuple[str, ...]
     bases: Mapping[str, str]
     order: tuple[str, ...] = ()  # the first switch's values as labels show them, in order
+    # variant -> switch -> its swept value as labels show it (from a study spec): a stall
+    # table names its line alike in every panel, though each count plays its own entry
+    points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 def sweep_value(rules: Rules, key: str) -> Any:
@@ -186,7 +189,9 @@ def open_study(path: str | Path) -> StudyData:
     if spec.get("sweep"):
         keys = tuple(spec["sweep"]["keys"])
         sweep = SweepInfo(keys, {v["name"]: v.get("base", "") for v in spec["variants"]},
-                          tuple(value_text(x) for x in spec["sweep"]["values"][keys[0]]))
+                          tuple(value_text(x) for x in spec["sweep"]["values"][keys[0]]),
+                          {v["name"]: {k: value_text(x) for k, x in v.get("sweep", {}).items()}
+                           for v in spec["variants"]})
     return StudyData(cells=cells, title=str(spec.get("title", spec["name"])), study=study,
                      failed=failed, sweep=sweep)
 

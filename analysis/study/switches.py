@@ -126,12 +126,17 @@ def parse_switches(raw: Mapping[str, Any], players: Sequence[int], source: str,
     return switches
 
 
+def _count_keys(value: Mapping[Any, Any]) -> bool:
+    """Whether a table is keyed by player count (integers, or their text after JSON)."""
+    return all(is_int(k) or (isinstance(k, str) and k.isdigit()) for k in value)
+
+
 def value_text(value: Any) -> str:
     """A switch value as a label shows it: `14`, `3,3,2,2`, `3p 18, 4p 14`, `true`."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping):
-        if all(is_int(k) for k in value):
+        if _count_keys(value):
             return ", ".join(f"{k}p {value_text(v)}" for k, v in value.items())
         return ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
@@ -143,8 +148,8 @@ def value_slug(value: Any) -> str:
     """A switch value as part of a variant (and run folder) name: letters, digits, - and _
     only (`14`, `3-3-2-2`, `3p18-4p14`, `citizen6-aristocrat4`)."""
     if isinstance(value, Mapping):
-        text = "-".join(f"{k}p{value_slug(v)}" if is_int(k) else f"{k}{value_slug(v)}"
-                        for k, v in value.items())
+        unit = "p" if _count_keys(value) else ""
+        text = "-".join(f"{k}{unit}{value_slug(v)}" for k, v in value.items())
     elif isinstance(value, list | tuple):
         text = "-".join(value_slug(v) for v in value)
     else:
