@@ -17,6 +17,7 @@ import pandas as pd
 from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
+from analysis.report.sweep import sweep_figures, sweep_summary
 from analysis.study import StudyData
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
@@ -141,6 +142,7 @@ def figures(a: Analysis) -> dict[str, Any]:
                 data.board, per_lane.to_dict(),
                 f"{L.get(v, v)}: points scored per game on each lane "
                 f"(mean over {counts} players)")
+    figs.update(sweep_figures(a))
     return figs
 
 
@@ -207,4 +209,5 @@ def summary(a: Analysis) -> dict[str, Any]:
         "anomalies": _to_jsonable(a.tables["anomalies"]),
         "failed_cells": data.failed,
         "configuration": configuration(a),
+        "sweep": sweep_summary(a),
     }

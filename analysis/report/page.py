@@ -29,6 +29,7 @@ from analysis.report.content import (
     summary,
     topics,
 )
+from analysis.report.sweep import sweep_context, sweep_tables
 from analysis.report.tables import Table, display_tables
 from analysis.study import StudyData
 
@@ -72,6 +73,7 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
     study = a.data.study or {}
     spec = study.get("spec", {})
     tables = {name: table_html(t) for name, t in display_tables(a).items()}
+    tables.update({name: table_html(t) for name, t in sweep_tables(a).items()})
     return env.get_template(TEMPLATE).render(
         title=a.data.title, description=spec.get("description", ""), spec=spec,
         spec_text=study.get("spec_text", ""), generated=time.strftime("%Y-%m-%d %H:%M"),
@@ -82,7 +84,7 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
         baseline=a.labels.get(a.data.baseline, a.data.baseline),
         board_images=[(a.labels.get(v, v), images.get(f"board_{v}")) for v in a.data.variants
                       if f"board_{v}" in images],
-        version=_version(), sections=SECTIONS)
+        version=_version(), sections=SECTIONS, sweep=sweep_context(a))
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -2,15 +2,25 @@
 
 - `analysis.study.spec`: parsing and validating the spec (`load_study`, `study_from_dict`,
   `StudySpec`, its `Cell`s);
+- `analysis.study.switches`: the rules switches of a spec (presets, rules tables, stall
+  counts by player count) and sweeps over one or two switches (`Sweep`, `Variant`);
 - `analysis.study.run`: playing every cell through `sim.run.runner.Run` into
-  `DIR/runs/<variant>-<players>p` and recording `DIR/study.json` (`run_study`);
+  `DIR/runs/<variant>-<players>p` and recording `DIR/study.json` (`run_study`), resuming
+  or topping up a study folder of the same configuration;
 - `analysis.study.data`: opening a study folder, or any run folders on one board, as pandas
-  tables (`open_study`, `cells_from_runs`, `StudyData`).
+  tables (`open_study`, `cells_from_runs`, `StudyData`, its `SweepInfo`).
 
 Every name is importable from `analysis.study` itself.
 """
 
-from analysis.study.data import CellRun, StudyData, cells_from_runs, open_study
+from analysis.study.data import (
+    CellRun,
+    StudyData,
+    SweepInfo,
+    cells_from_runs,
+    open_study,
+    sweep_value,
+)
 from analysis.study.run import CellResult, run_study
 from analysis.study.spec import (
     CELL_KEYS,
@@ -21,11 +31,14 @@ from analysis.study.spec import (
     Cell,
     StudyError,
     StudySpec,
+    Sweep,
     Variant,
     load_study,
     study_from_dict,
 )
+from analysis.study.switches import PER_PLAYER_KEYS
 
-__all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
-           "CellResult", "CellRun", "StudyData", "StudyError", "StudySpec", "Variant",
-           "cells_from_runs", "load_study", "open_study", "run_study", "study_from_dict"]
+__all__ = ["CELL_KEYS", "PER_PLAYER_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS",
+           "VARIANT_KEYS", "Cell", "CellResult", "CellRun", "StudyData", "StudyError",
+           "StudySpec", "Sweep", "SweepInfo", "Variant", "cells_from_runs", "load_study",
+           "open_study", "run_study", "study_from_dict", "sweep_value"]

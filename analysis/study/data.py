@@ -20,8 +20,9 @@ import polars as pl
 
 from analysis.load import LoadError, RunData, load_run
 from analysis.study.spec import CELL_KEYS, STUDY_FILE, STUDY_FORMAT
+from analysis.study.switches import value_text
 from sim.engine.board import Board
-from sim.engine.rules import Rules
+from sim.engine.rules import DEFAULT_STALLS, RULE_KEYS, Rules
 
 
 @dataclass
@@ -32,6 +33,28 @@ class CellRun:
     label: str
     players: int
     run: RunData
+
+
+@dataclass(frozen=True)
+class SweepInfo:
+    """The switches a study swept (the first is the x axis) and, for each variant, the
+    explicit variant it was made from ("" when the study had none); the swept values of
+    a cell are read from its run's rules (`sweep_value`)."""
+
+    keys: tuple[str, ...]
+    bases: Mapping[str, str]
+    order: tuple[str, ...] = ()  # the first switch's values as labels show them, in order
+    # variant -> switch -> its swept value as labels show it (from a study spec): a stall
+    # table names its line alike in every panel, though each count plays its own entry
+    points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+def sweep_value(rules: Rules, key: str) -> Any:
+    """A switch's value in a run's rules as a sweep draws it: the stalls each player
+    starts with (the standard count when none is set), lists as lists."""
+    if key == "stalls_per_player":
+        return rules.stalls
+    return rules.to_dict().get(key)
 
 
 @dataclass
@@ -46,6 +69,7 @@ class StudyData:
     title: str = "Balance study"
     study: dict[str, Any] | None = None
     failed: list[dict[str, Any]] = field(default_factory=list)
+    sweep: SweepInfo | None = None
     _cache: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
@@ -161,8 +185,15 @@ def open_study(path: str | Path) -> StudyData:
     if not cells:
         raise LoadError("no complete cells in this study folder", source=str(root))
     _check_same_board(cells)
+    sweep = None
+    if spec.get("sweep"):
+        keys = tuple(spec["sweep"]["keys"])
+        sweep = SweepInfo(keys, {v["name"]: v.get("base", "") for v in spec["variants"]},
+                          tuple(value_text(x) for x in spec["sweep"]["values"][keys[0]]),
+                          {v["name"]: {k: value_text(x) for k, x in v.get("sweep", {}).items()}
+                           for v in spec["variants"]})
     return StudyData(cells=cells, title=str(spec.get("title", spec["name"])), study=study,
-                     failed=failed)
+                     failed=failed, sweep=sweep)
 
 
 def _check_same_board(cells: Sequence[CellRun]) -> None:
@@ -176,36 +207,74 @@ def _check_same_board(cells: Sequence[CellRun]) -> None:
 
 
 def _variant_key(manifest: Mapping[str, Any]) -> str:
-    """What makes a run's variant: its rules (player count aside) and its set of agents."""
+    """What makes a run's variant: its rules (player count aside) and its set of agents.
+
+    Every rules switch counts, the stall count too; a stall count equal to the standard
+    one for the run's player count counts as unset, since it plays the same games."""
     rules = dict(manifest["rules"])
-    rules.pop("players", None)
-    rules.pop("stalls_per_player", None)
+    n = rules.pop("players", None)
+    if rules.get("stalls_per_player") == DEFAULT_STALLS.get(n):
+        rules.pop("stalls_per_player")
     agents = sorted(set(manifest["agents"]))
     return json.dumps({"rules": rules, "agents": agents}, sort_keys=True)
 
 
-def _variant_name(key: str, all_keys: Sequence[str]) -> str:
-    """A short name: the switches (or agents) in which this variant differs from others."""
+def _differing(keys: Sequence[str]) -> list[str]:
+    """The rules switches whose value (or presence) differs between variant keys, in the
+    order of the rules' fields."""
+    rules = [json.loads(k)["rules"] for k in keys]
+    names = {s for r in rules for s in r}
+    return [s for s in RULE_KEYS if s in names and len({json.dumps(r.get(s)) for r in rules}) > 1]
+
+
+def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int]) -> str:
+    """A short name: the switches (or agents) in which this variant differs from others,
+    `stalls_per_player=14; neutral_stack=1,1,2,2`. `stalls` are the stall counts of the
+    variant's runs, which name a variant that leaves the count unset."""
     mine = json.loads(key)
     others = [json.loads(k) for k in all_keys if k != key]
-    default = Rules().to_dict()
+    if others:
+        switches = _differing(all_keys)
+    else:
+        default = Rules().to_dict()
+        switches = [s for s in RULE_KEYS if s in mine["rules"]
+                    and mine["rules"][s] != default.get(s)]
     parts: list[str] = []
-    for k, v in mine["rules"].items():
-        if any(o["rules"].get(k) != v for o in others) or (not others and default.get(k) != v):
-            if isinstance(v, list):
-                v = ",".join(map(str, v))
-            parts.append(f"{k}={v}")
+    for k in switches:
+        v = mine["rules"].get(k)
+        if v is None:  # unset: the rulebook's (the stall count depends on the players)
+            v = (next(iter(stalls)) if k == "stalls_per_player" and len(stalls) == 1
+                 else "standard")
+        if isinstance(v, list):
+            v = ",".join(map(str, v))
+        elif isinstance(v, dict):
+            v = ",".join(f"{a}:{b}" for a, b in v.items())
+        parts.append(f"{k}={v}")
     if any(o["agents"] != mine["agents"] for o in others):
         parts.append("agents=" + "+".join(mine["agents"]))
     return "; ".join(parts) or "standard"
+
+
+def _infer_sweep(distinct: Sequence[str], names: Mapping[str, str]) -> SweepInfo | None:
+    """Runs that differ in one rules switch only, in three values or more, with the same
+    agents, are read as a sweep of that switch (the report then draws it)."""
+    if len(distinct) < 3 or len({json.dumps(json.loads(k)["agents"]) for k in distinct}) > 1:
+        return None
+    switches = _differing(distinct)
+    if len(switches) != 1:
+        return None
+    return SweepInfo((switches[0],), {names[k]: "" for k in distinct})
 
 
 def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
     """Any run folders (or study folders) on one board as StudyData.
 
     A study folder stands for its cells. Runs are grouped into variants by their rules
-    (player count aside) and agents; a variant is named after what sets it apart, the one
-    with default rules first.
+    (player count aside; every switch, the stall count too) and agents; a variant is named
+    after what sets it apart, the one with default rules first and called `standard`
+    (unless the runs differ in the stall count at one player count: then it is named after
+    its count like the others, `stalls_per_player=16`). Runs differing in one switch only,
+    in three values or more, also get the report's sweep section.
     """
     if not paths:
         raise LoadError("no run folders given")
@@ -229,9 +298,12 @@ def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
     if default_key is not None:
         distinct.remove(default_key)
         distinct.insert(0, default_key)
-    names = {k: _variant_name(k, distinct) for k in distinct}
+    stalls = {k: {r.rules().stalls for r, rk in zip(runs, keys, strict=True) if rk == k}
+              for k in distinct}
+    names = {k: _variant_name(k, distinct, stalls[k]) for k in distinct}
     if default_key is not None and not any(json.loads(k)["agents"] != json.loads(
-            default_key)["agents"] for k in distinct):
+            default_key)["agents"] for k in distinct) and not (
+            "stalls_per_player" in _differing(distinct) and len(stalls[default_key]) == 1):
         names[default_key] = "standard"
     seen: dict[tuple[str, int], Path] = {}
     cells: list[CellRun] = []
@@ -247,4 +319,4 @@ def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
         cells.append(CellRun(name, name, n, run))
     _check_same_board(cells)
     title = studies[0].title if studies else "Balance report"
-    return StudyData(cells=cells, title=title)
+    return StudyData(cells=cells, title=title, sweep=_infer_sweep(distinct, names))

@@ -1,8 +1,10 @@
 """Running a study: every cell through `sim.run.runner.Run`, and the folder's study.json.
 
 Each cell is an ordinary run folder `DIR/runs/<variant>-<players>p`, so a study resumes like
-any run (finished shards are kept). `DIR/study.json` records the resolved spec, its TOML
-text and every cell's status, and is what `analysis.study.open_study` reads back.
+any run (finished shards are kept) and tops up like one: the same spec with more games per
+cell adds the missing games to every cell (game i keeps its seed). `DIR/study.json` records
+the resolved spec, its TOML text, its identity (what a top-up must share) and every cell's
+status, and is what `analysis.study.open_study` reads back.
 """
 
 from __future__ import annotations
@@ -65,7 +67,10 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
 
 
 def _check_study_folder(root: Path, spec: StudySpec) -> None:
-    """Refuse a folder that holds another study or a plain run, before anything is written."""
+    """Refuse, before anything is written, a folder that holds another study, the same
+    study in another configuration (other variants, rules, agents, seed, board, shard size
+    or tables), more games in a cell than the spec asks, or a plain run. The same
+    configuration with more games is accepted: the runner tops every cell up."""
     path = root / STUDY_FILE
     if path.exists():
         try:
@@ -77,9 +82,52 @@ def _check_study_folder(root: Path, spec: StudySpec) -> None:
         if old_name != spec.name:
             raise StudyError(f"this folder holds study {old_name!r}, not {spec.name!r}; use "
                              "another --out", source=str(root))
+        if isinstance(old.get("identity"), dict):  # older study folders: the runner checks
+            diff = _identity_diff(old["identity"], spec.identity())
+            if diff:
+                raise StudyError(f"this folder holds study {spec.name!r} in another "
+                                 f"configuration ({'; '.join(diff[:3])}); run the spec it "
+                                 "was made with (more games top it up), or use another --out",
+                                 source=str(root))
+        for cell in spec.cells():
+            held = _games_held(root / "runs" / cell.key)
+            if held > cell.config.games:
+                raise StudyError(f"this folder holds {held} games of this configuration in "
+                                 f"cell {cell.key}, more than the {cell.config.games} asked; "
+                                 f"ask for {held} or more (more tops the study up), or use "
+                                 "another --out", source=str(root))
     elif (root / "manifest.json").exists():
         raise StudyError("this folder is a run, not a study folder; use another --out",
                          source=str(root))
+
+
+def _games_held(run_dir: Path) -> int:
+    """The games a cell's run folder was asked for (0 when it has no readable manifest)."""
+    try:
+        games = json.loads((run_dir / "manifest.json").read_text()).get("games", 0)
+    except (OSError, json.JSONDecodeError, AttributeError):
+        return 0
+    return games if isinstance(games, int) else 0
+
+
+def _identity_diff(held: dict[str, Any], asked: dict[str, Any]) -> list[str]:
+    """What differs between a study folder's identity and a spec's, readably: the study
+    fields, the cells present, then each common cell's rules and agents."""
+    out = [f"{k}: folder has {held.get(k)!r}, asked {asked.get(k)!r}"
+           for k in ("board", "seed", "shard_size", "events") if held.get(k) != asked.get(k)]
+    old_cells, new_cells = held.get("cells", {}), asked.get("cells", {})
+    if list(old_cells) != list(new_cells):
+        out.append(f"cells: folder has {', '.join(old_cells)}, asked {', '.join(new_cells)}")
+    for key in (k for k in new_cells if k in old_cells):
+        old_rules, new_rules = old_cells[key]["rules"], new_cells[key]["rules"]
+        for switch in sorted(set(old_rules) | set(new_rules)):
+            if old_rules.get(switch) != new_rules.get(switch):
+                out.append(f"{key} {switch}: folder has {old_rules.get(switch)!r}, asked "
+                           f"{new_rules.get(switch)!r}")
+        if old_cells[key]["agents"] != new_cells[key]["agents"]:
+            out.append(f"{key} agents: folder has {', '.join(old_cells[key]['agents'])}, "
+                       f"asked {', '.join(new_cells[key]['agents'])}")
+    return out
 
 
 def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult],
@@ -98,4 +146,5 @@ def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult]
                       "timings": r.timings if r else {}})
     write_json_atomic(root / STUDY_FILE, {
         "format": STUDY_FORMAT, "status": status, "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        "spec": spec.to_dict(), "spec_text": spec.text, "cells": cells})
+        "spec": spec.to_dict(), "spec_text": spec.text, "identity": spec.identity(),
+        "cells": cells})

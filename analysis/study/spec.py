@@ -1,7 +1,8 @@
 """Study specs: the TOML of a balance study, validated, and the cells it stands for.
 
 A study spec (`data/studies/*.toml`) names the variants to compare (any rules switches, a
-preset, optionally the board), the player counts, the agents, the games per cell and one
+preset, optionally the board), optionally a sweep of one or two switches over values
+(`analysis.study.switches`), the player counts, the agents, the games per cell and one
 seed. `study_from_dict` / `load_study` check it field by field, so a mistake is reported
 with the file, the field and the reason before any game is played; `StudySpec.cells()`
 turns it into one `sim.run.runner.RunConfig` per variant and player count. All cells use
@@ -17,39 +18,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.study.switches import (
+    CELL_KEYS,
+    StudyError,
+    Sweep,
+    Variant,
+    default_point,
+    parse_sweep,
+    parse_switches,
+    point_label,
+    sweep_variants,
+)
+from analysis.study.switches import err as _err
+from analysis.study.switches import is_int as _is_int
 from sim.agents.registry import parse_spec, split_specs
 from sim.engine.board import Board, load_board
 from sim.engine.errors import PortobelloError
-from sim.engine.rules import PRESETS, RULE_KEYS, Rules, preset, rules_from_dict
+from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
 from sim.run.runner import RunConfig
 
 # The study folder's own file, written by analysis.study.run and read by analysis.study.data.
 STUDY_FORMAT = "portobello-study/1"
 STUDY_FILE = "study.json"
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games", "seed",
-            "shard_size", "events", "baseline", "target_half_width", "variants", "preset",
-            "rules")
+            "shard_size", "events", "baseline", "target_half_width", "variants", "sweep",
+            "preset", "rules")
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
-CELL_KEYS = ("players", "stalls_per_player")  # decided by the cell, never by a variant
-
-
-class StudyError(PortobelloError):
-    """A study spec or study folder that cannot be used (names file, field and reason)."""
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One rules reading to compare: a preset plus switches (players come from the cell)."""
-
-    name: str
-    label: str
-    description: str
-    switches: Mapping[str, Any]
-
-    def rules(self, players: int, base: Rules) -> Rules:
-        """This variant's switches over `base`, at a player count."""
-        return rules_from_dict({**self.switches, "players": players}, base=base,
-                               source=f"variant {self.name}")
+__all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
+           "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
 
 
 @dataclass(frozen=True)
@@ -87,9 +83,13 @@ class StudySpec:
     source: str = "<dict>"
     text: str = ""
     base_switches: Mapping[str, Any] = field(default_factory=dict)
+    sweep: Sweep | None = None
 
     def cells(self) -> list[Cell]:
-        """Every variant at every player count, in study order (variants outermost)."""
+        """Every variant at every player count, in study order (variants outermost).
+
+        The shard size is the spec's whatever the games, so a cell grown to more games
+        keeps its run identity and tops up."""
         out = []
         base = rules_from_dict(dict(self.base_switches), source=self.source)
         for v in self.variants:
@@ -97,17 +97,26 @@ class StudySpec:
                 rules = v.rules(n, base)
                 config = RunConfig(board=self.board, board_ref=self.board_ref, rules=rules,
                                    agents=self.agents[n], games=self.games[n], seed=self.seed,
-                                   shard_size=min(self.shard_size, self.games[n]),
-                                   events=self.events)
+                                   shard_size=self.shard_size, events=self.events)
                 out.append(Cell(v, n, config))
         return out
 
     def with_overrides(self, games: int | None = None, agents: str | None = None) -> StudySpec:
-        """The same study with fewer games or other agents (e.g. a quick demo)."""
+        """The same study with other games per cell or other agents (a quick demo, or more
+        games to top a study folder up)."""
         g = dict(self.games) if games is None else {n: games for n in self.players}
         a = dict(self.agents) if agents is None else _agents_for(agents, self.players,
                                                                  self.source, "--agents")
         return StudySpec(**{**self.__dict__, "games": g, "agents": a})
+
+    def identity(self) -> dict[str, Any]:
+        """What a study folder must share with this spec to be resumed or topped up: every
+        cell's rules and agents, the board, seed, shard size and tables (not the games per
+        cell, nor titles and labels, which change no game)."""
+        return {"board": self.board.content_hash, "seed": self.seed,
+                "shard_size": self.shard_size, "events": self.events,
+                "cells": {c.key: {"rules": c.config.rules.to_dict(),
+                                  "agents": list(c.config.agents)} for c in self.cells()}}
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved spec as plain data (for study.json and the report)."""
@@ -121,20 +130,12 @@ class StudySpec:
             "seed": self.seed, "shard_size": self.shard_size, "events": self.events,
             "baseline": self.baseline, "target_half_width": self.target_half_width,
             "base_rules": dict(self.base_switches),
+            "sweep": self.sweep.to_dict() if self.sweep else None,
             "variants": [{"name": v.name, "label": v.label, "description": v.description,
-                          "switches": dict(v.switches)} for v in self.variants],
+                          "switches": dict(v.switches), "sweep": dict(v.sweep),
+                          "base": v.base} for v in self.variants],
             "source": self.source,
         }
-
-
-def _err(source: str, fld: str | None, reason: str) -> StudyError:
-    """A StudyError naming the spec file and field."""
-    return StudyError(reason, source=source, field=fld)
-
-
-def _is_int(v: Any) -> bool:
-    """An integer, not a boolean (TOML's true would pass isinstance(v, int))."""
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _per_players(value: Any, players: Sequence[int], source: str, fld: str) -> dict[int, Any]:
@@ -184,41 +185,95 @@ def _agents_for(value: Any, players: Sequence[int], source: str, fld: str
     return out
 
 
-def _switches(raw: Mapping[str, Any], source: str, where: str) -> dict[str, Any]:
-    """A preset name plus a `rules` table, merged into one dict of switches."""
-    switches: dict[str, Any] = {}
-    name = raw.get("preset")
-    if name is not None:
+def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: Board,
+                       board_ref: str, base_switches: Mapping[str, Any], swept: Sequence[str],
+                       source: str, base_dir: Path | None) -> list[Variant]:
+    """The `[[variants]]` tables, validated (the study's own rules when there are none: a
+    spec with a sweep may leave variants out); a variant may not set a swept switch."""
+    if "variants" not in data:
+        return [Variant(name="", label="", description="", switches=dict(base_switches))]
+    raw_variants = data["variants"]
+    if not isinstance(raw_variants, list) or not raw_variants:
+        raise _err(source, "variants", "must be a non-empty list of [[variants]] tables")
+    variants: list[Variant] = []
+    for i, raw in enumerate(raw_variants):
+        where = f"variants[{i}]"
+        if not isinstance(raw, Mapping):
+            raise _err(source, where, "must be a table")
+        for key in raw:
+            if key not in VARIANT_KEYS:
+                hint = ("; put rules switches under [variants.rules]" if key in RULE_KEYS
+                        else "")
+                raise _err(source, f"{where}.{key}", f"unknown key (keys: "
+                                                     f"{', '.join(VARIANT_KEYS)}){hint}")
+        vname = raw.get("name")
+        if not isinstance(vname, str) or not vname or not all(c.isalnum() or c in "-_"
+                                                              for c in vname):
+            raise _err(source, f"{where}.name", f"must be a name of letters, digits, - and _, "
+                                                f"got {vname!r}")
+        if any(v.name == vname for v in variants):
+            raise _err(source, f"{where}.name", f"duplicate variant name {vname!r}")
+        if "board" in raw:
+            try:
+                vboard = load_board(str(raw["board"]), base_dir=base_dir)
+            except PortobelloError as exc:
+                raise _err(source, f"{where}.board", exc.message) from None
+            if vboard.content_hash != board.content_hash:
+                raise _err(source, f"{where}.board", f"board {raw['board']!r} differs from "
+                           f"the study board {board_ref!r}; a study compares variants on one "
+                           "board (run another study for another board)")
+        own = parse_switches(raw, players, source, f"{where}.")
+        for key in swept:
+            if key in own:
+                fld = f"{where}.rules.{key}" if key in raw.get("rules", {}) else \
+                    f"{where}.preset"
+                raise _err(source, fld, f"sets {key}, which the study sweeps (sweep.{key}); "
+                                        "leave it to the sweep")
+        variants.append(Variant(name=vname, label=str(raw.get("label", vname)),
+                                description=str(raw.get("description", "")),
+                                switches={**base_switches, **own}))
+    return variants
+
+
+def _check_rules(variant: Variant, players: Sequence[int], board: Board, board_ref: str,
+                 source: str, sweep: Sweep | None, index: int) -> None:
+    """Build a variant's rules at every player count and check them against the board. An
+    error names the variant (`variants[1]`), or for a swept variant the sweep value whose
+    switch failed (`sweep.stalls_per_player[2]`), else the variant it was made from (or
+    the study's `rules` when the spec has no variants)."""
+    for n in players:
         try:
-            preset(str(name))
+            variant.rules(n, Rules()).check_board(board, source=board_ref)
         except PortobelloError as exc:
-            raise _err(source, f"{where}preset", exc.reason) from None
-        switches.update(PRESETS[str(name)])
-    rules = raw.get("rules", {})
-    if not isinstance(rules, Mapping):
-        raise _err(source, f"{where}rules", "must be a table of rules switches")
-    for key in rules:
-        if key not in RULE_KEYS:
-            raise _err(source, f"{where}rules.{key}", f"unknown rules switch (switches: "
-                                                      f"{', '.join(RULE_KEYS)})")
-        if key in CELL_KEYS:
-            raise _err(source, f"{where}rules.{key}", "is set by the study's player counts, "
-                                                      "not by a variant")
-    switches.update(rules)
-    return switches
+            if sweep is None or not variant.sweep:
+                raise _err(source, f"variants[{index}]", f"at {n} players: "
+                                                         f"{exc.message}") from None
+            if exc.field in variant.sweep:
+                i = sweep.keys.index(exc.field)
+                fld = f"sweep.{exc.field}[{sweep.values[i].index(variant.sweep[exc.field])}]"
+                raise _err(source, fld, f"at {n} players: {exc.reason}") from None
+            where = f"variants[{index}]" if variant.base else "rules"
+            why = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
+            raise _err(source, where, f"at {n} players, with {point_label(variant.sweep)}: "
+                                      f"{why}") from None
 
 
 def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str = "",
                     base_dir: Path | None = None) -> StudySpec:
-    """Validate a study spec; every error names the file, the field and the reason."""
+    """Validate a study spec; every error names the file, the field and the reason.
+
+    With a `sweep`, `variants` may be left out (the study's own rules are swept); when both
+    are given the sweep applies on top of each variant (variants x values)."""
     if not isinstance(data, Mapping):
         raise _err(source, None, "a study must be a TOML table")
     for key in data:
         if key not in TOP_KEYS:
             raise _err(source, key, f"unknown key (keys: {', '.join(TOP_KEYS)})")
-    for key in ("name", "players", "agents", "games", "seed", "variants"):
+    for key in ("name", "players", "agents", "games", "seed"):
         if key not in data:
             raise _err(source, key, "missing")
+    if "variants" not in data and "sweep" not in data:
+        raise _err(source, "variants", "missing (give [[variants]], a sweep, or both)")
     name = data["name"]
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
         raise _err(source, "name", f"must be a non-empty name of letters, digits, - and _, "
@@ -260,53 +315,30 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
         board = load_board(board_ref, base_dir=base_dir)
     except PortobelloError as exc:
         raise _err(source, "board", exc.message) from None
-    base_switches = _switches(data, source, "")
-
-    raw_variants = data["variants"]
-    if not isinstance(raw_variants, list) or not raw_variants:
-        raise _err(source, "variants", "must be a non-empty list of [[variants]] tables")
-    variants: list[Variant] = []
-    for i, raw in enumerate(raw_variants):
-        where = f"variants[{i}]"
-        if not isinstance(raw, Mapping):
-            raise _err(source, where, "must be a table")
-        for key in raw:
-            if key not in VARIANT_KEYS:
-                hint = ("; put rules switches under [variants.rules]" if key in RULE_KEYS
-                        else "")
-                raise _err(source, f"{where}.{key}", f"unknown key (keys: "
-                                                     f"{', '.join(VARIANT_KEYS)}){hint}")
-        vname = raw.get("name")
-        if not isinstance(vname, str) or not vname or not all(c.isalnum() or c in "-_"
-                                                              for c in vname):
-            raise _err(source, f"{where}.name", f"must be a name of letters, digits, - and _, "
-                                                f"got {vname!r}")
-        if any(v.name == vname for v in variants):
-            raise _err(source, f"{where}.name", f"duplicate variant name {vname!r}")
-        if "board" in raw:
-            try:
-                vboard = load_board(str(raw["board"]), base_dir=base_dir)
-            except PortobelloError as exc:
-                raise _err(source, f"{where}.board", exc.message) from None
-            if vboard.content_hash != board.content_hash:
-                raise _err(source, f"{where}.board", f"board {raw['board']!r} differs from "
-                           f"the study board {board_ref!r}; a study compares variants on one "
-                           "board (run another study for another board)")
-        switches = {**base_switches, **_switches(raw, source, f"{where}.")}
-        variant = Variant(name=vname, label=str(raw.get("label", vname)),
-                          description=str(raw.get("description", "")), switches=switches)
-        base = Rules()
-        for n in players_t:
-            try:
-                rules = variant.rules(n, base)
-                rules.check_board(board, source=board_ref)
-            except PortobelloError as exc:
-                raise _err(source, f"{where}", f"at {n} players: {exc.message}") from None
-        variants.append(variant)
-    baseline = data.get("baseline", variants[0].name)
-    if baseline not in [v.name for v in variants]:
-        raise _err(source, "baseline", f"{baseline!r} is not a variant "
-                                       f"({', '.join(v.name for v in variants)})")
+    sweep = parse_sweep(data["sweep"], players_t, source) if "sweep" in data else None
+    swept = sweep.keys if sweep else ()
+    base_switches = parse_switches(data, players_t, source, "")
+    for key in swept:
+        if key in base_switches:
+            fld = f"rules.{key}" if key in data.get("rules", {}) else "preset"
+            raise _err(source, fld, f"sets {key}, which the study sweeps (sweep.{key}); leave "
+                                    "it to the sweep")
+    explicit = _explicit_variants(data, players_t, board, board_ref, base_switches, swept,
+                                  source, base_dir)
+    # A swept study never plays its explicit variants without a swept value: check the
+    # variants it plays.
+    variants = explicit if sweep is None else sweep_variants(explicit, sweep)
+    bases = [v.name for v in explicit]
+    for i, v in enumerate(variants):
+        _check_rules(v, players_t, board, board_ref, source, sweep,
+                     bases.index(v.base) if v.sweep else i)
+    names = [v.name for v in variants]
+    baseline = data.get("baseline", explicit[0].name)
+    if sweep is not None and baseline in [v.name for v in explicit]:
+        baseline = default_point(variants, baseline, players_t)
+    if baseline not in names:
+        options = [*(v.name for v in explicit if v.name), *names] if sweep else names
+        raise _err(source, "baseline", f"{baseline!r} is not a variant ({', '.join(options)})")
     # The baseline first: tables and charts read baseline, then the others.
     ordered = tuple(sorted(variants, key=lambda v: v.name != baseline))
     spec = StudySpec(name=name, title=str(data.get("title", name)),
@@ -314,7 +346,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      board=board, variants=ordered, players=players_t, agents=agents,
                      games=games, seed=seed, shard_size=shard_size, events=events,
                      baseline=baseline, target_half_width=float(target), source=source,
-                     text=text, base_switches={})
+                     text=text, base_switches={}, sweep=sweep)
     try:
         spec.cells()
     except PortobelloError as exc:
