@@ -116,7 +116,7 @@ def test_a_grid_and_a_sweep_on_top_of_variants() -> None:
     ({"sweep": {"stalls_per_player": [12]}}, "sweep.stalls_per_player",
      "a list of at least two values"),
     ({"sweep": {"stalls_per_player": [12, 0]}}, "sweep.stalls_per_player[1]",
-     "at 4 players: must be a positive integer, got 0"),
+     "at 4 players: must be an integer from 1 to 10,000, got 0"),
     ({"sweep": {"stalls_per_player": [12, 12]}}, "sweep.stalls_per_player[1]",
      "value 12 is given twice"),
     ({"sweep": {"stalls_per_player": [{"3": 18}, 14]}}, "sweep.stalls_per_player[0]",
@@ -140,7 +140,7 @@ def test_a_grid_and_a_sweep_on_top_of_variants() -> None:
     ({"variants": [{"name": "a", "rules": {"stalls_per_player": {"3": 18}}}]},
      "variants[0].rules.stalls_per_player", "no value for 4 players"),
     ({"variants": [{"name": "a", "rules": {"stalls_per_player": 0}}]}, "variants[0]",
-     "stalls_per_player: must be a positive integer"),
+     "stalls_per_player: must be an integer from 1 to 10,000"),
     ({}, "variants", "missing (give [[variants]], a sweep, or both)"),
 ])
 def test_bad_sweeps_and_stall_counts_name_file_field_and_reason(
@@ -157,7 +157,7 @@ def test_a_sweep_error_in_a_file_names_the_file(tmp_path: Path) -> None:
     path.write_text('name = "x"\nplayers = [4]\nagents = "random"\ngames = 8\nseed = 1\n'
                     "sweep = { stalls_per_player = [12, -1] }\n")
     with pytest.raises(StudyError, match=rf"^{path}: sweep.stalls_per_player\[1\]: at 4 "
-                                         "players: must be a positive integer, got -1$"):
+                                         "players: must be an integer from 1 to 10,000, got -1$"):
         load_study(path)
 
 
@@ -233,7 +233,7 @@ def test_topping_a_study_up_equals_a_study_of_the_larger_count(tmp_path: Path) -
     assert main([*args, "--out", str(grown), "--games", "600"]) == 0
     assert main([*args, "--out", str(direct), "--games", "600"]) == 0
     assert tables(grown) == tables(direct)
-    assert len(tables(grown)) == 2 * 3 * 9  # cells x (games, players, events) x shards
+    assert len(tables(grown)) == 2 * 4 * 9  # cells x (games, players, events, checksums) x shards
     study = json.loads((grown / "study.json").read_text())
     assert [c["games"] for c in study["cells"]] == [600, 600]
     assert open_study(grown).games().groupby("variant", observed=True).size().tolist() == [

@@ -34,6 +34,7 @@ from analysis.study.switches import is_int as _is_int
 from sim.agents.registry import parse_spec, split_specs
 from sim.engine.board import Board, load_board
 from sim.engine.errors import PortobelloError
+from sim.engine.files import regular_file
 from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
 from sim.run.runner import RunConfig
 
@@ -356,15 +357,15 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
 
 def load_study(path: str | Path) -> StudySpec:
     """Read and validate a study TOML file."""
-    p = Path(path)
+    p = regular_file(path, StudyError, "study")
     try:
         text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise StudyError("no such study file", source=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise StudyError(f"cannot read: {exc}", source=str(p)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"not valid TOML: {exc}", source=str(p)) from None
+    except RecursionError:
+        raise StudyError("not valid TOML: nested too deeply", source=str(p)) from None
     return study_from_dict(data, source=str(p), text=text, base_dir=p.parent)
