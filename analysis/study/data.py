@@ -73,6 +73,17 @@ class StudyData:
     _cache: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
+    def partial(self) -> list[str]:
+        """One line per cell read from fewer games than it was run for (reports on partial
+        runs, `--allow-partial`): the report says so in its header."""
+        out = []
+        for c in self.cells:
+            if c.run.partial:
+                out.append(f"{c.run.paths[0]}: {c.run.games_held:,} of "
+                           f"{c.run.games_expected:,} games ({'; '.join(c.run.problems[:2])})")
+        return out
+
+    @property
     def variants(self) -> list[str]:
         """Variant names in study order, the baseline first."""
         seen: list[str] = []
@@ -158,8 +169,9 @@ class StudyData:
         return self._cache[key]
 
 
-def open_study(path: str | Path) -> StudyData:
-    """A study folder (with study.json) as StudyData; failed cells are listed, not loaded."""
+def open_study(path: str | Path, allow_partial: bool = False) -> StudyData:
+    """A study folder (with study.json) as StudyData; failed cells are listed, not loaded.
+    With `allow_partial`, unfinished or damaged cells are read from their whole shards."""
     root = Path(path)
     spath = root / STUDY_FILE
     if not spath.exists():
@@ -179,7 +191,7 @@ def open_study(path: str | Path) -> StudyData:
         if meta["status"] != "complete":
             failed.append(meta)
             continue
-        run = load_run(root / meta["run"])
+        run = load_run(root / meta["run"], allow_partial=allow_partial)
         cells.append(CellRun(meta["variant"], labels.get(meta["variant"], meta["variant"]),
                              int(meta["players"]), run))
     if not cells:
@@ -266,7 +278,7 @@ def _infer_sweep(distinct: Sequence[str], names: Mapping[str, str]) -> SweepInfo
     return SweepInfo((switches[0],), {names[k]: "" for k in distinct})
 
 
-def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
+def cells_from_runs(paths: Sequence[str | Path], allow_partial: bool = False) -> StudyData:
     """Any run folders (or study folders) on one board as StudyData.
 
     A study folder stands for its cells. Runs are grouped into variants by their rules
@@ -282,12 +294,12 @@ def cells_from_runs(paths: Sequence[str | Path]) -> StudyData:
     studies: list[StudyData] = []
     for p in map(Path, paths):
         if (p / STUDY_FILE).exists() and not (p / "manifest.json").exists():
-            studies.append(open_study(p))
+            studies.append(open_study(p, allow_partial=allow_partial))
         else:
             expanded.append(p)
     if studies and not expanded and len(studies) == 1:
         return studies[0]
-    runs = [load_run(p) for p in expanded]
+    runs = [load_run(p, allow_partial=allow_partial) for p in expanded]
     for s in studies:
         runs.extend(c.run for c in s.cells)
     _check_same_board([CellRun("", "", 0, r) for r in runs])

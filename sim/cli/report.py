@@ -32,7 +32,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     from analysis.report import build_report
     from analysis.study import cells_from_runs
 
-    data = cells_from_runs(args.runs)
+    data = cells_from_runs(args.runs, allow_partial=args.allow_partial)
+    for line in data.partial:
+        notice(f"portobello: partial: {line}")
     if args.title:
         data.title = args.title
     path = build_report(data, Path(args.out), target_half_width=args.target)
@@ -52,6 +54,10 @@ def add_parser(subparsers: Any) -> None:
                       "and variant (95% intervals), then the index page's path.")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run or study folders")
     O.add_out(p, "DIR", "report folder (index.html, summary.json; required)", required=True)
+    p.add_argument("--allow-partial", action="store_true",
+                   help="report runs that are unfinished or have missing or damaged shards "
+                   "from their whole shards (the report's header says how many games it "
+                   "holds); without it such runs are refused, naming the shard")
     p.add_argument("--title", help="report title (default: the study's title, else Balance report)")
     p.add_argument("--target", type=half_width, default=None, metavar="HALF_WIDTH",
                    help="target half-width of seat win-share intervals (default: the study "
