@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Phases, action kinds, customers, statistics and end reasons: sim.engine.codes, the one
-# source both engines share (K_ names the action kinds here).
-from sim.engine.actions import DRAW, END
+# Phases, customers, statistics and end reasons: sim.engine.codes, the one source both
+# engines share. Actions are encoded and decoded by sim.engine.actions' own functions (`A`).
 from sim.engine.codes import (
     ACTIONS,
     BARON,
@@ -24,28 +23,18 @@ from sim.engine.codes import (
     CUSTOMERS_PLACED,
     DISTRICT_POINTS,
     DISTRICTS_SCORED,
+    END_BOARD_EXHAUSTED,
+    END_LAST_STALL,
+    END_ROUND_LIMIT,
     LANE_POINTS,
-    MASK,
     N_STATS,
     OVER,
     PLACE,
     SETUP,
-    SHIFT,
     STALLS_PLACED,
     TURN_START,
 )
-from sim.engine.codes import CHANCE_DRAW as K_CHANCE
-from sim.engine.codes import DRAW_CUSTOMER as K_DRAW
-from sim.engine.codes import END_BOARD_EXHAUSTED as BOARD_EXHAUSTED
-from sim.engine.codes import END_LAST_STALL as LAST_STALL
-from sim.engine.codes import END_ROUND_LIMIT as ROUND_LIMIT
-from sim.engine.codes import END_TURN as K_END_TURN
-from sim.engine.codes import MOVE_BOBBY as K_MOVE_BOBBY
-from sim.engine.codes import PLACE_BOBBY as K_PLACE_BOBBY
-from sim.engine.codes import PLACE_CUSTOMER as K_PLACE_CUSTOMER
-from sim.engine.codes import PLACE_STALL as K_PLACE_STALL
-from sim.engine.codes import PLAY_TOKEN as K_PLAY_TOKEN
-from sim.engine.codes import SCORE_DISTRICT as K_SCORE_DISTRICT
+from sim.fast import actions as A
 from sim.fast import rng as R
 from sim.fast.layout import (
     ACT,
@@ -201,30 +190,29 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
                     lane = B[B[O_DL] + i]
                     c = S[B[S_LC] + lane]
                     if c < B[B[O_LEN] + lane]:
-                        base = K_PLACE_STALL << SHIFT | lane * 2
                         if c == 0:
-                            out[k] = base
-                            out[k + 1] = base | 1
+                            out[k] = A.place_stall(lane, 0)
+                            out[k + 1] = A.place_stall(lane, 1)
                             k += 2
                         else:
-                            out[k] = base | S[B[S_LDIR] + lane]
+                            out[k] = A.place_stall(lane, S[B[S_LDIR] + lane])
                             k += 1
             if S[CLEFT] > 0:
-                out[k] = DRAW
+                out[k] = A.DRAW
                 k += 1
         neg = B[NEG]
         score = S[B[S_SCORES] + seat]
         for i in range(B[B[O_DNS] + bobby], B[B[O_DNS] + bobby + 1]):
             if neg or move_cost(B, S, B[B[O_DNL] + i], seat)[0] <= score:
-                out[k] = K_MOVE_BOBBY << SHIFT | B[B[O_DND] + i]
+                out[k] = A.move_bobby(B[B[O_DND] + i])
                 k += 1
-        out[k] = END
+        out[k] = A.END
         return k + 1
     if phase == PLACE:
         sqc = B[S_SQC]
         for s in range(B[NS]):
             if S[sqc + s] == 0:
-                out[k] = K_PLACE_CUSTOMER << SHIFT | s
+                out[k] = A.place_customer(s)
                 k += 1
         return k
     if phase == TURN_START:
@@ -234,7 +222,7 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
         for i in range(lo, lo + t):
             v = S[B[S_TV] + i]
             if v and S[B[S_TU] + i]:
-                a = K_PLAY_TOKEN << SHIFT | v * 2 | S[B[S_TN] + i]
+                a = A.play_token(v, S[B[S_TN] + i])
                 seen = False
                 for j in range(k):
                     if out[j] == a:
@@ -246,26 +234,25 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
             v = S[B[S_TV] + i]
             if v and S[B[S_TU] + i] and not S[B[S_TN] + i] and v <= B[DTOK_MAX] \
                     and B[B[O_DTOK] + v]:
-                base = K_SCORE_DISTRICT << SHIFT | v * 256
                 for d in range(B[ND]):
                     if S[B[S_DSC] + d] < 0:
-                        out[k] = base | d
+                        out[k] = A.score_district(v, d)
                         k += 1
         if k == 0:
-            out[0] = END
+            out[0] = A.END
             return 1
         return k
     if phase == CHANCE:
         if S[BAG1]:
-            out[k] = K_CHANCE << SHIFT | 1
+            out[k] = A.chance(1)
             k += 1
         if S[BAG2]:
-            out[k] = K_CHANCE << SHIFT | 2
+            out[k] = A.chance(2)
             k += 1
         return k
     if phase == SETUP:
         for d in range(B[ND]):
-            out[d] = K_PLACE_BOBBY << SHIFT | d
+            out[d] = A.place_bobby(d)
         return B[ND]
     return 0
 
@@ -275,7 +262,7 @@ def sample_chance(S: np.ndarray, chance_rng: np.ndarray) -> int:
     """`Game.sample_chance`: a customer drawn from the bag with the game's generator."""
     c = S[BAG1]
     a = S[BAG2]
-    return K_CHANCE << SHIFT | (1 if R.below(chance_rng, c + a) < c else 2)
+    return A.chance(1 if R.below(chance_rng, c + a) < c else 2)
 
 
 # -- the trusted door ----------------------------------------------------------------------
@@ -292,31 +279,31 @@ def _log(S: np.ndarray, log: np.ndarray, action: int) -> None:
 def apply(B: np.ndarray, S: np.ndarray, action: int, log: np.ndarray) -> None:
     """`Game.apply`: a legal action, unchecked; logged into `log` (a record's actions) when
     `log` has room (an empty log array keeps none)."""
-    k = action >> SHIFT
-    a = action & MASK
+    k = A.kind(action)
+    a = A.arg(action)
     if log.shape[0]:
-        if k == K_CHANCE:
+        if k == A.CHANCE_DRAW:
             if S[LOGN] > 0:
-                log[S[LOGN] - 1] = DRAW | a  # the draw and its outcome are one action
+                log[S[LOGN] - 1] = A.draw_customer(a)  # the draw and its outcome: one action
         else:
             _log(S, log, action)
-    if k == K_PLACE_STALL:
-        _place_stall(B, S, a >> 1, a & 1)
-    elif k == K_MOVE_BOBBY:
+    if k == A.PLACE_STALL:
+        _place_stall(B, S, A.stall_lane(action), A.stall_end(action))
+    elif k == A.MOVE_BOBBY:
         _move_bobby(B, S, a)
-    elif k == K_END_TURN:
+    elif k == A.END_TURN:
         _end_turn(B, S)
-    elif k == K_DRAW:
+    elif k == A.DRAW_CUSTOMER:
         _draw(B, S, a, log)
-    elif k == K_PLACE_CUSTOMER:
+    elif k == A.PLACE_CUSTOMER:
         _place_customer(B, S, a)
-    elif k == K_CHANCE:
+    elif k == A.CHANCE_DRAW:
         _reveal(S, a)
-    elif k == K_PLAY_TOKEN:
-        _play_token(B, S, a >> 1, a & 1)
-    elif k == K_SCORE_DISTRICT:
-        _score_district(B, S, a >> 8, a & 255)
-    elif k == K_PLACE_BOBBY:
+    elif k == A.PLAY_TOKEN:
+        _play_token(B, S, A.token_value(action), A.token_neutral(action))
+    elif k == A.SCORE_DISTRICT:
+        _score_district(B, S, A.district_value(action), A.district_of(action))
+    elif k == A.PLACE_BOBBY:
         S[BOBBY] = a
         S[SEAT] = 0
         S[ROUND] = 1
@@ -385,7 +372,7 @@ def _place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
         if S[B[S_SQC] + B[B[O_EA] + lane]] and S[B[S_SQC] + B[B[O_EB] + lane]]:
             _score_lane(B, S, lane, LANE_POINTS)
     if S[B[S_STALLS] + seat] == 0 and S[ENDR] == 0:
-        S[ENDR] = LAST_STALL
+        S[ENDR] = END_LAST_STALL
 
 
 @njit(cache=True, _nrt=False)
@@ -396,7 +383,7 @@ def _draw(B: np.ndarray, S: np.ndarray, forced: int, log: np.ndarray) -> None:
         S[LPOS] += 1
         S[CLEFT] -= 1
         if log.shape[0] and S[LOGN] > 0:
-            log[S[LOGN] - 1] = DRAW | S[PEND]
+            log[S[LOGN] - 1] = A.draw_customer(S[PEND])
         S[PHASE] = PLACE
     elif forced:
         _reveal(S, forced)
@@ -504,10 +491,10 @@ def _end_turn(B: np.ndarray, S: np.ndarray) -> None:
                 S[B[S_TU] + i] = 1
     S[ACT] = 0
     if S[ENDR] == 0 and S[CLEFT] == 0 and S[NFULL] == B[NL]:
-        S[ENDR] = BOARD_EXHAUSTED
+        S[ENDR] = END_BOARD_EXHAUSTED
     if seat == B[N] - 1:
         if S[ENDR] == 0 and S[ROUND] >= B[MAX_ROUNDS]:
-            S[ENDR] = ROUND_LIMIT
+            S[ENDR] = END_ROUND_LIMIT
         if S[ENDR] != 0:
             _finish(B, S)
             return

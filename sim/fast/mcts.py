@@ -21,17 +21,10 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.engine.codes import ACTIONS, CHANCE, OVER, TURN_START
+from sim.fast import actions as A
 from sim.fast import rng as R
-from sim.fast.engine import (
-    ACTIONS,
-    CHANCE,
-    K_CHANCE,
-    K_END_TURN,
-    OVER,
-    SHIFT,
-    TURN_START,
-    apply,
-)
+from sim.fast.engine import apply
 from sim.fast.evaluate import state, value_margins
 from sim.fast.layout import BAG1, BAG2, KNOWN, PHASE, S_SCORES, SEAT, TURN, N
 from sim.fast.planner import Level, level, option_steps, options, path_moves, step
@@ -163,13 +156,13 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
         first, k = node[root, NFIRST], node[root, NK]
         keep = 0
         for e in range(first, first + k):
-            if edge[e, EA] >> SHIFT != K_END_TURN:
+            if A.kind(edge[e, EA]) != A.END_TURN:
                 keep += 1
         if keep:
             j = first
             total = 0.0
             for e in range(first, first + k):
-                if edge[e, EA] >> SHIFT != K_END_TURN:
+                if A.kind(edge[e, EA]) != A.END_TURN:
                     edge[j] = edge[e]
                     prior[j] = prior[e]
                     total += prior[j]
@@ -252,7 +245,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
             if S[PHASE] == CHANCE:
                 n_order -= 1
                 cust = order[n_order]
-                apply(B, S, K_CHANCE << SHIFT | cust, no_log)
+                apply(B, S, A.chance(cust), no_log)
                 col = NCC1 if cust == 1 else NCC2
                 child = node[x, col]
                 if child < 0:
@@ -287,7 +280,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
         while S[PHASE] != OVER:
             if S[PHASE] == CHANCE:
                 n_order -= 1
-                apply(B, S, K_CHANCE << SHIFT | order[n_order], no_log)
+                apply(B, S, A.chance(order[n_order]), no_log)
                 continue
             if horizon >= 0 and S[PHASE] == TURN_START and S[TURN] >= stop_turn:
                 break

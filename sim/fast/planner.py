@@ -53,27 +53,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
+from sim.fast import actions as A
 from sim.fast import rng as R
-from sim.fast.engine import (
-    ACTIONS,
-    DRAW,
-    END,
-    K_DRAW,
-    K_END_TURN,
-    K_MOVE_BOBBY,
-    K_PLACE_BOBBY,
-    K_PLACE_CUSTOMER,
-    K_PLACE_STALL,
-    K_PLAY_TOKEN,
-    K_SCORE_DISTRICT,
-    MASK,
-    PLACE,
-    SETUP,
-    SHIFT,
-    TURN_START,
-    apply,
-    legal_actions,
-)
+from sim.fast.engine import apply, legal_actions
 from sim.fast.evaluate import (
     MAX_LANE_LEN,
     P_IMMEDIATE,
@@ -372,7 +355,7 @@ def path_moves(B: np.ndarray, pi: np.ndarray, d: int, out: np.ndarray, o0: int) 
     k = pi[2 * nd + d]
     x = d
     for j in range(k - 1, -1, -1):
-        out[o0 + j] = K_MOVE_BOBBY << SHIFT | x
+        out[o0 + j] = A.move_bobby(x)
         x = pi[nd + x]
     return k
 
@@ -423,7 +406,7 @@ def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
         for end in range(e0, e1 + 1):
             stall_delta(B, S, P, ef, ei, seat, lane, end, xf, xi)
             ov[k] = margin(xf, n, seat, rival) - cost
-            oa[k] = K_PLACE_STALL << SHIFT | lane * 2 | end
+            oa[k] = A.place_stall(lane, end)
             oa[mo + k] = route
             k += 1
     return k
@@ -483,7 +466,7 @@ def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, 
         k = stall_options(B, S, P, Rs, seat, L, 0)
     if S[CLEFT] > 0 and not Rs[R_CUSTOMERS]:
         ov[k] = draw_value(B, S, P, seat, L)
-        oa[k] = DRAW
+        oa[k] = A.DRAW
         oa[mo + k] = -1
         k += 1
     return k
@@ -602,7 +585,7 @@ def _turn_decide(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
         if must_act or ov[b] >= P[P_MIN_GAIN] - EPS:
             return ov[b], oa[b], oa[oa.shape[0] // 2 + b]
     v, d = leave_option(B, S, P, Rs, seat, L, have_paths)
-    return v, END, d
+    return v, A.END, d
 
 
 @njit(cache=True, _nrt=False)
@@ -621,7 +604,7 @@ def square_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
         if S[sqc + s] == 0:
             customer_delta(B, S, P, ef, ei, s, customer, last, xf)
             ov[k] = margin(xf, n, seat, rival)
-            oa[k] = K_PLACE_CUSTOMER << SHIFT | s
+            oa[k] = A.place_customer(s)
             oa[mo + k] = -1
             k += 1
     return k
@@ -648,7 +631,7 @@ def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> in
         v = S[B[S_TV] + i]
         if v and S[B[S_TU] + i]:
             neutral = S[B[S_TN] + i]
-            action = K_PLAY_TOKEN << SHIFT | v * 2 | neutral
+            action = A.play_token(v, neutral)
             j = 0
             while j < k and xi[tv + j] != v:
                 j += 1
@@ -711,9 +694,9 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
             m = path_moves(B, pi, route, moves, 0)
             for j in range(m):
                 apply(B, sim, moves[j], no_log)
-        if last == DRAW:
+        if last == A.DRAW:
             if B[KNOWN]:
-                apply(B, sim, DRAW, no_log)
+                apply(B, sim, A.DRAW, no_log)
             else:
                 b1 = sim[BAG1]
                 b2 = sim[BAG2]
@@ -722,7 +705,7 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
                     customer = 1
                     if b2 and b2 / (b1 + b2) > b1 / (b1 + b2):
                         customer = 2
-                apply(B, sim, DRAW | customer, no_log)
+                apply(B, sim, A.draw_customer(customer), no_log)
             Lp, recp = _slot(B, L1, 2 * it + 1)
             lane_state(B, sim, P, Lp[0], Lp[1])
             kp = square_options(B, sim, P, seat, Lp)
@@ -851,7 +834,7 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
                 if S[B[S_DSC] + d] < 0:
                     district_delta(B, S, P, ef, ei, seat, v, d, xf)
                     ov[k] = margin(xf, n, seat, rival)
-                    oa[k] = K_SCORE_DISTRICT << SHIFT | v * 256 | d
+                    oa[k] = A.score_district(v, d)
                     oa[mo + k] = -1
                     k += 1
     return k
@@ -864,7 +847,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
     """`Planner.start_step`: (value, action); a token play before a tied district scoring."""
     k = start_options(B, S, P, Rs, seat, L0, L1, rng)
     if k == 0:
-        return 0.0, END
+        return 0.0, A.END
     ov, oa, xi = L0[4], L0[5], L0[7]
     best = ov[0]
     for j in range(1, k):
@@ -875,7 +858,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
     idx = xi[i0:i0 + mo]
     m = 0
     for j in range(k):  # tied plays first, to see whether there are any
-        if ov[j] >= best - EPS and oa[j] >> SHIFT == K_PLAY_TOKEN:
+        if ov[j] >= best - EPS and A.kind(oa[j]) == A.PLAY_TOKEN:
             idx[m] = j
             m += 1
     if m == 0:
@@ -904,7 +887,7 @@ def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
         return v, a, -1
     if phase == SETUP:
         d = R.below(rng, B[ND]) if use_rng else 0
-        return 0.0, K_PLACE_BOBBY << SHIFT | d, -1
+        return 0.0, A.place_bobby(d), -1
     raise ValueError("no decision to take in this phase")
 
 
@@ -923,7 +906,7 @@ def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Lev
         have_paths = S[ACT] > 0 and S[B[S_STALLS] + seat] > 0
         v, d = leave_option(B, S, P, Rs, seat, L0, have_paths)
         ov[k] = v
-        oa[k] = END
+        oa[k] = A.END
         oa[mo + k] = d
         return _dedupe(ov, oa, k + 1)
     if phase == PLACE:
@@ -933,7 +916,7 @@ def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Lev
         k = _dedupe(ov, oa, start_options(B, S, P, Rs, seat, L0, L1, rng))
         if k == 0:
             ov[0] = 0.0
-            oa[0] = END
+            oa[0] = A.END
             oa[mo] = -1
             k = 1
         return k
@@ -967,24 +950,24 @@ def _queued_legal(B: np.ndarray, S: np.ndarray, P: np.ndarray, action: int,
                   buf: np.ndarray) -> bool:
     """`action in game.legal_actions()` in the actions phase, for the kinds a queue holds
     (Bobby moves, then a stall or the end of the turn) without listing them all."""
-    kind = action >> SHIFT
+    kind = A.kind(action)
     bobby = S[BOBBY]
     seat = S[SEAT]
-    if kind == K_END_TURN:
+    if kind == A.END_TURN:
         return True
-    if kind == K_MOVE_BOBBY:
-        d = action & MASK
+    if kind == A.MOVE_BOBBY:
+        d = A.arg(action)
         for i in range(B[B[O_DNS] + bobby], B[B[O_DNS] + bobby + 1]):
             if B[B[O_DND] + i] == d:
                 return bool(B[NEG]) or \
                     move_margin(B, S, P, seat, B[B[O_DNL] + i])[1] <= S[B[S_SCORES] + seat]
         return False
-    if kind == K_PLACE_STALL:
-        lane = (action & MASK) >> 1
+    if kind == A.PLACE_STALL:
+        lane = A.stall_lane(action)
         if S[ACT] <= 0 or S[B[S_STALLS] + seat] <= 0:
             return False
         c = S[B[S_LC] + lane]
-        if c >= B[B[O_LEN] + lane] or (c and S[B[S_LDIR] + lane] != action & 1):
+        if c >= B[B[O_LEN] + lane] or (c and S[B[S_LDIR] + lane] != A.stall_end(action)):
             return False
         for i in range(B[B[O_DLS] + bobby], B[B[O_DLS] + bobby + 1]):
             if B[B[O_DL] + i] == lane:
@@ -1035,8 +1018,7 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
             clear_slots(B, L1)
         Ld = L0
         _, last, route = step(B, S, P, Rs, L0, L1, rng, True, must_act)
-    kind = last >> SHIFT
-    if kind in (K_PLACE_STALL, K_DRAW):
+    if A.kind(last) in (A.PLACE_STALL, A.DRAW_CUSTOMER):
         memory[M_ACTED] = turn
     k = path_moves(B, Ld[3], route, memory, M_Q) if route >= 0 else 0
     memory[M_Q + k] = last

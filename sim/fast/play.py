@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import N_STATS
+from sim.engine.codes import CHANCE, N_STATS, OVER
 from sim.fast import rng as R
-from sim.fast.engine import CHANCE, OVER, apply, new_game, sample_chance
+from sim.fast.engine import apply, new_game, sample_chance
 from sim.fast.evaluate import N_PARAMS as PLANNER_PARAMS
 from sim.fast.layout import (
     BSQ,
