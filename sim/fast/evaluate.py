@@ -30,50 +30,50 @@ from numba import njit
 
 from sim.fast.engine import BARON, move_cost
 from sim.fast.layout import (
-    BAG1,
-    BAG2,
+    BAG_ARISTOCRATS,
+    BAG_CITIZENS,
     BAG_SIZE,
-    BARON_ON,
-    BSQ,
-    DTOK_MAX,
-    ENDR,
-    KNOWN,
-    LPOS,
-    ND,
-    NL,
-    NS,
-    NSTACK,
-    NTOP,
-    O_DL,
-    O_DLS,
-    O_DTOK,
-    O_EA,
-    O_EB,
-    O_INNER,
-    O_LD0,
-    O_LD1,
-    O_LEN,
-    O_LOFF,
-    O_MULT,
-    O_SPOTS,
-    O_SQL,
-    O_SQS,
-    O_STACK,
-    S_DSC,
-    S_LC,
-    S_LDIR,
+    BARON_SQUARE,
+    END_REASON,
+    KNOWN_ORDER,
+    LINE_POS,
+    N_DISTRICTS,
+    N_LANES,
+    N_NEUTRAL,
+    N_PLAYERS,
+    N_SQUARES,
+    N_TOKENS,
+    NEUTRAL_TOP,
+    O_DISTRICT_LANES,
+    O_DISTRICT_LANES_AT,
+    O_IS_DISTRICT_TOKEN,
+    O_LANE_DISTRICT0,
+    O_LANE_DISTRICT1,
+    O_LANE_END0,
+    O_LANE_END1,
+    O_LANE_INNER,
+    O_LANE_LEN,
+    O_LANE_OFFSET,
+    O_MULTIPLIER,
+    O_NEUTRAL_STACK,
+    O_SPOT_VALUE,
+    O_SQUARE_LANES,
+    O_SQUARE_LANES_AT,
+    S_DISTRICT_SCORED,
+    S_LANE_COUNT,
+    S_LANE_DIR,
+    S_LANE_SCORED,
+    S_LANE_SEAT,
     S_LINE,
-    S_LSC,
-    S_LSEAT,
     S_SCORES,
-    S_SPOT,
-    S_SQC,
-    S_STALLS,
-    S_TN,
-    S_TU,
-    S_TV,
-    N,
-    T,
+    S_SPOT_SEAT,
+    S_SQUARE_CUSTOMER,
+    S_STALLS_LEFT,
+    S_TOK_NEUTRAL,
+    S_TOK_UP,
+    S_TOK_VAL,
+    TOKEN_MAX,
+    WITH_BARON,
 )
 
 # -- the parameter row (float64) ---------------------------------------------------------------
@@ -130,7 +130,7 @@ def planner_params(weights: Mapping[str, float], stalls_per_turn: float, *,
 @njit(cache=True, _nrt=False)
 def state_sizes(B: np.ndarray) -> tuple[int, int]:
     """Lengths of `ef` and `ei` for a board and rules."""
-    n, nl, nd, t = B[N], B[NL], B[ND], B[T]
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     return (FH + 3 * n + nl * n + n * nl,
             IH + nl * n + nl + nd * n + n * t + n + 2 * n * nd + n + n * nd + n * nl)
 
@@ -138,7 +138,7 @@ def state_sizes(B: np.ndarray) -> tuple[int, int]:
 @njit(cache=True, _nrt=False)
 def init_state(B: np.ndarray, ef: np.ndarray, ei: np.ndarray) -> None:
     """Write the table offsets into a fresh `ei` (buffers of `state_sizes(B)` or longer)."""
-    n, nl, nd, t = B[N], B[NL], B[ND], B[T]
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     ei[I_OWN] = IH
     ei[I_LEAD] = ei[I_OWN] + nl * n
     ei[I_DCNT] = ei[I_LEAD] + nl
@@ -195,14 +195,14 @@ def token_term(P: np.ndarray, sum_up: int, len_up: int, sum_held: int, len_held:
 @njit(cache=True, _nrt=False, inline='always')
 def seat_tokens(B: np.ndarray, S: np.ndarray, seat: int) -> tuple[int, int, int, int]:
     """(sum of face-up values, their count, sum of held values, their count)."""
-    t = B[T]
+    t = B[N_TOKENS]
     su = lu = sh = lh = 0
     for i in range(seat * t, seat * t + t):
-        v = S[B[S_TV] + i]
+        v = S[B[S_TOK_VAL] + i]
         if v:
             sh += v
             lh += 1
-            if S[B[S_TU] + i]:
+            if S[B[S_TOK_UP] + i]:
                 su += v
                 lu += 1
     return su, lu, sh, lh
@@ -232,14 +232,14 @@ def lane_factor(B: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray, la
                 count: int, ca: int, cb: int, baron_end: bool) -> float:
     """`Evaluator.lane_factor`."""
     if ca and cb:
-        m = float(B[B[O_MULT] + ca * 4 + cb])
+        m = float(B[B[O_MULTIPLIER] + ca * 4 + cb])
     elif ca or cb:
         m = ef[F_E1 + (ca if ca else cb)]
     else:
         m = ef[F_E2]
     if baron_end:
         return m * P[W_LANE]
-    missing = B[B[O_LEN] + lane] - count
+    missing = B[B[O_LANE_LEN] + lane] - count
     if missing > ei[I_HAND]:
         return 0.0
     ends = (1 if ca == 0 else 0) + (1 if cb == 0 else 0)
@@ -293,20 +293,20 @@ def potential(ef: np.ndarray, P: np.ndarray, tok: np.ndarray, t0: int, ntok: int
 @njit(cache=True, _nrt=False)
 def pool(B: np.ndarray, S: np.ndarray, ef: np.ndarray) -> None:
     """`Evaluator.pool`: expected multipliers of an empty lane end into ef[F_E1..F_E2]."""
-    if B[KNOWN]:
+    if B[KNOWN_ORDER]:
         cit = 0
         ari = 0
         line = B[S_LINE]
-        for i in range(S[LPOS], B[BAG_SIZE]):
+        for i in range(S[LINE_POS], B[BAG_SIZE]):
             c = S[line + i]
             if c == 1:
                 cit += 1
             elif c == 2:
                 ari += 1
     else:
-        cit = S[BAG1]
-        ari = S[BAG2]
-    bar = 1 if B[BARON_ON] and S[BSQ] < 0 else 0
+        cit = S[BAG_CITIZENS]
+        ari = S[BAG_ARISTOCRATS]
+    bar = 1 if B[WITH_BARON] and S[BARON_SQUARE] < 0 else 0
     total = cit + ari + bar
     if total == 0:
         for c in range(4):
@@ -316,7 +316,7 @@ def pool(B: np.ndarray, S: np.ndarray, ef: np.ndarray) -> None:
     p1 = cit / total
     p2 = ari / total
     p3 = bar / total
-    mult = B[O_MULT]
+    mult = B[O_MULTIPLIER]
     for c in range(4):
         ef[F_E1 + c] = p1 * B[mult + c * 4 + 1] + p2 * B[mult + c * 4 + 2] \
             + p3 * B[mult + c * 4 + 3]
@@ -343,11 +343,11 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
               light: bool) -> None:
     # Offsets are read once into locals: numba cannot tell that B, S, ef and ei never
     # overlap, so a table offset read inside a loop would be reloaded after every store.
-    n, nl, nd, t = B[N], B[NL], B[ND], B[T]
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     imm = P[P_IMMEDIATE] != 0.0
     pool(B, S, ef)
     ei[I_GEN] += 1  # invalidates the memos of the last position
-    stalls = B[S_STALLS]
+    stalls = B[S_STALLS_LEFT]
     hand = 0
     for p in range(n):
         hand += S[stalls + p]
@@ -359,11 +359,12 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
     scores = B[S_SCORES]
     for p in range(n):
         ef[val + p] = float(S[scores + p])
-    lc, ldir, lsc, lseat = B[S_LC], B[S_LDIR], B[S_LSC], B[S_LSEAT]
-    spot, sqc = B[S_SPOT], B[S_SQC]
-    o_len, o_loff, o_spots, o_ea, o_eb = B[O_LEN], B[O_LOFF], B[O_SPOTS], B[O_EA], B[O_EB]
-    o_inner, o_mult = B[O_INNER], B[O_MULT]
-    baron = S[BSQ]
+    lc, ldir, lsc, lseat = B[S_LANE_COUNT], B[S_LANE_DIR], B[S_LANE_SCORED], B[S_LANE_SEAT]
+    spot, sqc = B[S_SPOT_SEAT], B[S_SQUARE_CUSTOMER]
+    o_len, o_loff, o_spots = B[O_LANE_LEN], B[O_LANE_OFFSET], B[O_SPOT_VALUE]
+    o_ea, o_eb = B[O_LANE_END0], B[O_LANE_END1]
+    o_inner, o_mult = B[O_LANE_INNER], B[O_MULTIPLIER]
+    baron = S[BARON_SQUARE]
     majority = P[W_MAJORITY]
     w_lane = P[W_LANE]
     e2 = ef[F_E2]
@@ -405,8 +406,8 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
     if light:
         return
     dcnt = ei[I_DCNT]
-    o_dls, o_dl = B[O_DLS], B[O_DL]
-    dsc = B[S_DSC]
+    o_dls, o_dl = B[O_DISTRICT_LANES_AT], B[O_DISTRICT_LANES]
+    dsc = B[S_DISTRICT_SCORED]
     for d in range(nd):
         if S[dsc + d] >= 0:
             continue  # the counts of a scored district are never read
@@ -427,7 +428,7 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
             ei[ndtok + p] = 0
             ei[ntop + p] = 0
         return
-    if S[ENDR] != 0:
+    if S[END_REASON] != 0:
         tl = 0.0
     else:
         low = S[stalls]
@@ -444,7 +445,8 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
     dtok, ndtok, top, topc, ntop = ei[I_DTOK], ei[I_NDTOK], ei[I_TOP], ei[I_TOPC], ei[I_NTOP]
     rank = ei[I_RANK]
     pot_o, tau_o = ei[I_POT], ei[I_TAU]
-    s_tv, s_tn, o_dtok, dtok_max = B[S_TV], B[S_TN], B[O_DTOK], B[DTOK_MAX]
+    s_tv, s_tn = B[S_TOK_VAL], B[S_TOK_NEUTRAL]
+    o_dtok, dtok_max = B[O_IS_DISTRICT_TOKEN], B[TOKEN_MAX]
     for p in range(n):
         # District tokens, largest first (insertion sort).
         k = 0
@@ -492,7 +494,7 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
 def value_margins(B: np.ndarray, ef: np.ndarray, ei: np.ndarray, out: np.ndarray) -> None:
     """`Evaluator.value_margins` of the evaluated position: each seat's value minus the best
     other seat's value."""
-    n = B[N]
+    n = B[N_PLAYERS]
     val = ei[I_VAL]
     for p in range(n):
         best = 0.0
@@ -513,13 +515,13 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
     ntok = ei[ei[I_NDTOK] + seat]
     if ntok == 0:
         return 0.0
-    n, nl, nd, t = B[N], B[NL], B[ND], B[T]
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     key = seat * nl + lane
     gen = ei[I_GEN]
     if ei[ei[I_STAMP] + key] == gen:
         return ef[ei[I_BUMP] + key]
-    d0 = B[B[O_LD0] + lane]
-    d1 = B[B[O_LD1] + lane]
+    d0 = B[B[O_LANE_DISTRICT0] + lane]
+    d1 = B[B[O_LANE_DISTRICT1] + lane]
     row = seat * nd
     top, topc, rank = ei[I_TOP] + row, ei[I_TOPC] + row, ei[I_RANK] + row
     k = min(ntok + 2, ei[ei[I_NTOP] + seat])
@@ -529,7 +531,7 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
         c = ei[topc + j]
         tmp[cnt] = c + 1 if d in (d0, d1) else c
         cnt += 1
-    dsc = B[S_DSC]
+    dsc = B[S_DISTRICT_SCORED]
     if d0 >= 0 and S[dsc + d0] < 0 and ei[rank + d0] >= k:
         tmp[cnt] = ei[ei[I_DCNT] + d0 * n + seat] + 1
         cnt += 1
@@ -544,7 +546,7 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
             j -= 1
         tmp[j] = v
     value = potential(ef, P, ei, ei[I_DTOK] + seat * t, ntok, -1, tmp, 0, cnt, -1,
-                      S[B[S_STALLS] + seat] - 1)
+                      S[B[S_STALLS_LEFT] + seat] - 1)
     ef[ei[I_BUMP] + key] = value
     ei[ei[I_STAMP] + key] = gen
     return value
@@ -554,11 +556,11 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
 def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, seat: int,
                   lane: int, value: int, scored_now: bool, delta: np.ndarray) -> None:
     """`Evaluator._ending_delta`: the seat's last stall ends the game."""
-    n = B[N]
-    sqc = B[S_SQC]
-    mult = B[O_MULT]
+    n = B[N_PLAYERS]
+    sqc = B[S_SQUARE_CUSTOMER]
+    mult = B[O_MULTIPLIER]
     own_o = ei[I_OWN]
-    o_ea, o_eb = B[O_EA], B[O_EB]
+    o_ea, o_eb = B[O_LANE_END0], B[O_LANE_END1]
     scores = B[S_SCORES]
     for p in range(n):
         delta[p] = float(S[scores + p])
@@ -566,11 +568,11 @@ def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, 
         m = B[mult + S[sqc + B[o_ea + lane]] * 4 + S[sqc + B[o_eb + lane]]]
         for p in range(n):
             delta[p] += (ei[own_o + lane * n + p] + (value if p == seat else 0)) * m
-    baron = S[BSQ]
+    baron = S[BARON_SQUARE]
     if baron >= 0:
-        lsc = B[S_LSC]
-        o_sql = B[O_SQL]
-        for i in range(B[B[O_SQS] + baron], B[B[O_SQS] + baron + 1]):
+        lsc = B[S_LANE_SCORED]
+        o_sql = B[O_SQUARE_LANES]
+        for i in range(B[B[O_SQUARE_LANES_AT] + baron], B[B[O_SQUARE_LANES_AT] + baron + 1]):
             bl = B[o_sql + i]
             if S[lsc + bl] or (bl == lane and scored_now):
                 continue
@@ -589,21 +591,21 @@ def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, 
 def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
                 seat: int, lane: int, end: int, delta: np.ndarray, tmp: np.ndarray) -> None:
     """`Evaluator.stall_delta` into delta[:n]: `seat` places a stall in `lane` from `end`."""
-    n = B[N]
-    c = S[B[S_LC] + lane]
-    length = B[B[O_LEN] + lane]
-    off = B[B[O_LOFF] + lane]
-    v = B[B[O_SPOTS] + off + (c if end == 0 else length - 1 - c)]
+    n = B[N_PLAYERS]
+    c = S[B[S_LANE_COUNT] + lane]
+    length = B[B[O_LANE_LEN] + lane]
+    off = B[B[O_LANE_OFFSET] + lane]
+    v = B[B[O_SPOT_VALUE] + off + (c if end == 0 else length - 1 - c)]
     own0 = ei[I_OWN] + lane * n
     term0 = ei[I_TERM] + lane * n
-    a = B[B[O_EA] + lane]
-    z = B[B[O_EB] + lane]
-    sqc = B[S_SQC]
+    a = B[B[O_LANE_END0] + lane]
+    z = B[B[O_LANE_END1] + lane]
+    sqc = B[S_SQUARE_CUSTOMER]
     ca = S[sqc + a]
     cb = S[sqc + z]
     imm = P[P_IMMEDIATE] != 0.0
     scored_now = c + 1 == length and ca != 0 and cb != 0
-    mult = B[B[O_MULT] + ca * 4 + cb]
+    mult = B[B[O_MULTIPLIER] + ca * 4 + cb]
     if scored_now:
         f = float(mult)
     elif imm:
@@ -612,17 +614,17 @@ def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
         return
     else:
         f = _factor(P, ef, mult, ef[F_E2], P[W_LANE], length - c - 1, ei[I_HAND], ca, cb,
-                    S[BSQ] in (a, z))
+                    S[BARON_SQUARE] in (a, z))
     for p in range(n):
         o = ei[own0 + p] + (v if p == seat else 0)
         delta[p] = o * f - ef[term0 + p]
     if imm:
         return
-    if S[B[S_STALLS] + seat] == 1 and S[ENDR] == 0:
+    if S[B[S_STALLS_LEFT] + seat] == 1 and S[END_REASON] == 0:
         _ending_delta(B, S, ef, ei, seat, lane, v, scored_now, delta)
         return
-    if B[B[O_INNER] + lane]:
-        lead = _leader(S, B[S_LSEAT] + lane * n, n, seat)
+    if B[B[O_LANE_INNER] + lane]:
+        lead = _leader(S, B[S_LANE_SEAT] + lane * n, n, seat)
         old = ei[ei[I_LEAD] + lane]
         if lead != old:
             mj = P[W_MAJORITY]
@@ -642,14 +644,14 @@ def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                    delta: np.ndarray) -> None:
     """`Evaluator.customer_delta` into delta[:n]: `customer` placed on `square` (`last`: the
     baron follows on the first other empty square)."""
-    n = B[N]
-    sqc = B[S_SQC]
+    n = B[N_PLAYERS]
+    sqc = B[S_SQUARE_CUSTOMER]
     for p in range(n):
         delta[p] = 0.0
-    baron = S[BSQ]
+    baron = S[BARON_SQUARE]
     extra = -1
-    if last and B[BARON_ON] and baron < 0:
-        for s in range(B[NS]):
+    if last and B[WITH_BARON] and baron < 0:
+        for s in range(B[N_SQUARES]):
             if S[sqc + s] == 0 and s != square:
                 extra = s
                 baron = s
@@ -657,9 +659,9 @@ def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
     imm = P[P_IMMEDIATE] != 0.0
     own_o = ei[I_OWN]
     term_o = ei[I_TERM]
-    o_sqs, o_sql, o_ea, o_eb, o_len, o_mult = (B[O_SQS], B[O_SQL], B[O_EA], B[O_EB],
-                                               B[O_LEN], B[O_MULT])
-    lsc, lc = B[S_LSC], B[S_LC]
+    o_sqs, o_sql = B[O_SQUARE_LANES_AT], B[O_SQUARE_LANES]
+    o_ea, o_eb, o_len, o_mult = B[O_LANE_END0], B[O_LANE_END1], B[O_LANE_LEN], B[O_MULTIPLIER]
+    lsc, lc = B[S_LANE_SCORED], B[S_LANE_COUNT]
     e2 = ef[F_E2]
     w_lane = P[W_LANE]
     hand = ei[I_HAND]
@@ -716,7 +718,7 @@ def district_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                    ei: np.ndarray, seat: int, value: int, district: int,
                    delta: np.ndarray) -> None:
     """`Evaluator.district_delta` into delta[:n]: `seat` scores `district` with `value`."""
-    n, nd, t = B[N], B[ND], B[T]
+    n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
     for p in range(n):
         delta[p] = 0.0
     delta[seat] = float(value * ei[ei[I_DCNT] + district * n + seat])
@@ -726,8 +728,8 @@ def district_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
         lu -= 1
         sh -= value
         lh -= 1
-        if S[NTOP] < B[NSTACK]:
-            x = B[B[O_STACK] + S[NTOP]]
+        if S[NEUTRAL_TOP] < B[N_NEUTRAL]:
+            x = B[B[O_NEUTRAL_STACK] + S[NEUTRAL_TOP]]
             su += x
             lu += 1
             sh += x
@@ -752,7 +754,7 @@ def district_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                     cskip = j
                     break
             delta[p] += potential(ef, P, ei, dtok + p * t, ntok, tskip, ei, topc + p * nd, m,
-                                  cskip, S[B[S_STALLS] + p]) - ef[ei[I_POT] + p]
+                                  cskip, S[B[S_STALLS_LEFT] + p]) - ef[ei[I_POT] + p]
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -763,7 +765,7 @@ def move_margin(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
     The delta is -loss for the mover and +1.0 for each of k gainers: small integers, so the
     reference's left-to-right `sum(delta) - delta[seat]` is exactly k and its margin is
     exactly `(0.0 - loss) - rival * k / (n - 1)`, computed here without the list."""
-    n = B[N]
+    n = B[N_PLAYERS]
     loss, k, _ = move_cost(B, S, lane, seat)
     mover = 0.0 - loss
     if n == 1:

@@ -26,7 +26,16 @@ from sim.fast import actions as A
 from sim.fast import rng as R
 from sim.fast.engine import apply
 from sim.fast.evaluate import state, value_margins
-from sim.fast.layout import BAG1, BAG2, KNOWN, PHASE, S_SCORES, SEAT, TURN, N
+from sim.fast.layout import (
+    BAG_ARISTOCRATS,
+    BAG_CITIZENS,
+    KNOWN_ORDER,
+    N_PLAYERS,
+    PHASE,
+    S_SCORES,
+    SEAT,
+    TURN,
+)
 from sim.fast.planner import Level, level, option_steps, options, path_moves, step
 from sim.fast.random_agent import M_MOVES, M_TURN, choose_random
 
@@ -177,7 +186,7 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
 def _values(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
             settings: np.ndarray, out: np.ndarray) -> None:
     """Every seat's value of a rollout's end in [0, 1] (as `MCTSAgent._values`)."""
-    n = B[N]
+    n = B[N_PLAYERS]
     if S[PHASE] == OVER:
         sc = B[S_SCORES]
         if settings[RANK]:
@@ -219,7 +228,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
     no_log = np.zeros(0, np.int64)
     L0 = level(B, WF, WI, 0)
     L1 = level(B, WF, WI, 1)
-    n = B[N]
+    n = B[N_PLAYERS]
     memory = np.zeros((n, 2), np.int64)
     buf = np.zeros(1024, np.int64)
     buf2 = np.zeros(1024, np.int64)
@@ -230,11 +239,11 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
         S = S0.copy()
         # One order of the customers left in the bag (popped from the end).
         n_order = 0
-        if not B[KNOWN]:
-            for _k in range(S[BAG1]):
+        if not B[KNOWN_ORDER]:
+            for _k in range(S[BAG_CITIZENS]):
                 order[n_order] = 1
                 n_order += 1
-            for _k in range(S[BAG2]):
+            for _k in range(S[BAG_ARISTOCRATS]):
                 order[n_order] = 2
                 n_order += 1
             R.shuffle(rng, order, n_order)

@@ -77,47 +77,47 @@ from sim.fast.evaluate import (
     token_delta,
 )
 from sim.fast.layout import (
-    ACT,
-    BAG1,
-    BAG2,
+    ACTIONS_LEFT,
+    BAG_ARISTOCRATS,
+    BAG_CITIZENS,
     BOBBY,
-    CLEFT,
-    DTOK_MAX,
-    ENDR,
-    KNOWN,
+    CUSTOMERS_LEFT,
+    END_REASON,
+    KNOWN_ORDER,
+    LINE_POS,
+    LOG_LEN,
     LOG_OVERFLOW,
-    LOGN,
-    LPOS,
-    ND,
-    NEG,
-    NL,
-    NS,
-    O_DL,
-    O_DLS,
-    O_DND,
-    O_DNL,
-    O_DNS,
-    O_DTOK,
-    O_LD0,
-    O_LD1,
-    O_LEN,
-    PEND,
+    N_DISTRICTS,
+    N_LANES,
+    N_PLAYERS,
+    N_SQUARES,
+    N_TOKENS,
+    NEGATIVE_SCORES,
+    O_DISTRICT_LANES,
+    O_DISTRICT_LANES_AT,
+    O_IS_DISTRICT_TOKEN,
+    O_LANE_DISTRICT0,
+    O_LANE_DISTRICT1,
+    O_LANE_LEN,
+    O_NEIGHBOUR_DISTRICT,
+    O_NEIGHBOUR_LANE,
+    O_NEIGHBOURS_AT,
+    PENDING,
     PHASE,
-    S_DSC,
-    S_LC,
-    S_LDIR,
+    S_DISTRICT_SCORED,
+    S_LANE_COUNT,
+    S_LANE_DIR,
     S_LINE,
     S_SCORES,
     S_SIZE,
-    S_SQC,
-    S_STALLS,
-    S_TN,
-    S_TU,
-    S_TV,
+    S_SQUARE_CUSTOMER,
+    S_STALLS_LEFT,
+    S_TOK_NEUTRAL,
+    S_TOK_UP,
+    S_TOK_VAL,
     SEAT,
+    TOKEN_MAX,
     TURN,
-    N,
-    T,
 )
 from sim.fast.random_agent import R_BOBBY, R_CUSTOMERS, R_DISTRICT, R_FIRST_END
 
@@ -136,31 +136,31 @@ SLOT_META = 4  # per plan slot: kind, number of options
 def max_options(B: np.ndarray) -> int:
     """Room for any option list: stalls (2 per lane), a draw, the end, squares, tokens and
     district scorings."""
-    return 2 * B[NL] + B[NS] + B[T] * (B[ND] + 1) + 4
+    return 2 * B[N_LANES] + B[N_SQUARES] + B[N_TOKENS] * (B[N_DISTRICTS] + 1) + 4
 
 
 @njit(cache=True, _nrt=False)
 def _tmp_size(B: np.ndarray) -> int:
-    return B[T] + 8
+    return B[N_TOKENS] + 8
 
 
 @njit(cache=True, _nrt=False)
 def _plan_size(B: np.ndarray) -> int:
-    return B[DTOK_MAX] + 2
+    return B[TOKEN_MAX] + 2
 
 
 @njit(cache=True, _nrt=False)
 def n_slots(B: np.ndarray) -> int:
     """Plan slots: an actions position and a customer-placing position per planned action
-    (a plan has at most `top` <= DTOK_MAX actions)."""
-    return 2 * B[DTOK_MAX]
+    (a plan has at most `top` <= TOKEN_MAX actions)."""
+    return 2 * B[TOKEN_MAX]
 
 
 @njit(cache=True, _nrt=False)
 def _sizes(B: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
     """Lengths of a level's (ef, ei, pf, pi, ov, oa, xf, xi): xf and xi are the scratch
     parts followed by the plan slots (`_slot`)."""
-    n, nl, nd = B[N], B[NL], B[ND]
+    n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
     fs, is_ = state_sizes(B)
     mo = max_options(B)
     pfs, pis = nd + nl + n, 5 * nd + 2 * nl + n + nd
@@ -174,7 +174,7 @@ def _sizes(B: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
 def _scratch_sizes(B: np.ndarray) -> tuple[int, int]:
     """Lengths of the scratch parts of xf (delta, chances, plan, gains, sort buffer) and xi
     (small ints, token lists, two index lists, the planning copy of S, a steps buffer)."""
-    n, nl, nd, t = B[N], B[NL], B[ND], B[T]
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     mo = max_options(B)
     return (n + nl + 2 * _plan_size(B) + mo,
             _tmp_size(B) + 2 * t + 2 * mo + B[S_SIZE] + nd + 1)
@@ -184,7 +184,7 @@ def _scratch_sizes(B: np.ndarray) -> tuple[int, int]:
 def _slot_offsets(B: np.ndarray, j: int) -> tuple[int, int, int]:
     """Where plan slot j starts in a level's xf and xi, and where its record starts in xi."""
     fs, is_ = state_sizes(B)
-    nd, nl, n = B[ND], B[NL], B[N]
+    nd, nl, n = B[N_DISTRICTS], B[N_LANES], B[N_PLAYERS]
     mo = max_options(B)
     pfs, pis = nd + nl + n, 5 * nd + 2 * nl + n + nd
     xfb, xib = _scratch_sizes(B)
@@ -199,7 +199,7 @@ def _slot(B: np.ndarray, L: Level, j: int) -> tuple[Level, np.ndarray]:
     options; L's scratch) and its record: the position it evaluated (S_SIZE values), then
     SLOT_META entries (kind: 0 empty, ACTIONS or PLACE; the number of options)."""
     fs, is_ = state_sizes(B)
-    nd, nl, n = B[ND], B[NL], B[N]
+    nd, nl, n = B[N_DISTRICTS], B[N_LANES], B[N_PLAYERS]
     mo = max_options(B)
     pfs, pis = nd + nl + n, 5 * nd + 2 * nl + n + nd
     f0, i0, r0 = _slot_offsets(B, j)
@@ -274,7 +274,7 @@ def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int
     """`Planner.paths`: Dijkstra on (margin cost, moves, points lost) from the Bobby to
     every district. pi[d]: reached; pf[d]: cost; pi[nd + d]: previous district;
     pi[2nd + d]: moves; pi[3nd + d]: points lost."""
-    nd, nl = B[ND], B[NL]
+    nd, nl = B[N_DISTRICTS], B[N_LANES]
     start = S[BOBBY]
     for d in range(nd):
         pi[d] = 0
@@ -296,9 +296,9 @@ def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int
     ol = 5 * nd + 2 * nl
     pi[ol] = start
     m = 1
-    neg = B[NEG]
+    neg = B[NEGATIVE_SCORES]
     score = S[B[S_SCORES] + seat]
-    o_dns, o_dnd, o_dnl = B[O_DNS], B[O_DND], B[O_DNL]
+    o_dns, o_dnd, o_dnl = B[O_NEIGHBOURS_AT], B[O_NEIGHBOUR_DISTRICT], B[O_NEIGHBOUR_LANE]
     while m > 0:
         at = 0
         cur = pi[ol]
@@ -351,7 +351,7 @@ def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int
 @njit(cache=True, _nrt=False)
 def path_moves(B: np.ndarray, pi: np.ndarray, d: int, out: np.ndarray, o0: int) -> int:
     """Write the move_bobby actions of the path to `d` into out[o0:]; return how many."""
-    nd = B[ND]
+    nd = B[N_DISTRICTS]
     k = pi[2 * nd + d]
     x = d
     for j in range(k - 1, -1, -1):
@@ -378,17 +378,17 @@ def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
                   L: Level, k: int) -> int:
     """`Planner.stall_options` appended at option k; returns the new count."""
     ef, ei, pf, pi, ov, oa, xf, xi = L
-    n, nl, nd = B[N], B[NL], B[ND]
+    n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
     mo = oa.shape[0] // 2
     rival = P[W_RIVAL]
     first_end = Rs[R_FIRST_END]
     for lane in range(nl):
-        count = S[B[S_LC] + lane]
-        if count == B[B[O_LEN] + lane]:
+        count = S[B[S_LANE_COUNT] + lane]
+        if count == B[B[O_LANE_LEN] + lane]:
             continue
         route = -1
         for x in range(2):
-            d = B[B[O_LD0] + lane] if x == 0 else B[B[O_LD1] + lane]
+            d = B[B[O_LANE_DISTRICT0] + lane] if x == 0 else B[B[O_LANE_DISTRICT1] + lane]
             if d < 0 or not pi[d]:
                 continue
             if route < 0 or pf[d] < pf[route] or (pf[d] == pf[route] and
@@ -398,7 +398,7 @@ def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
             continue
         cost = pf[route]
         if count:
-            e0 = S[B[S_LDIR] + lane]
+            e0 = S[B[S_LANE_DIR] + lane]
             e1 = e0
         else:
             e0 = 0
@@ -416,12 +416,12 @@ def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
 def _best_square(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, customer: int,
                  last: bool, ef: np.ndarray, ei: np.ndarray, xf: np.ndarray) -> float:
     """max over empty squares of the margin change of placing `customer` there."""
-    n = B[N]
-    sqc = B[S_SQC]
+    n = B[N_PLAYERS]
+    sqc = B[S_SQUARE_CUSTOMER]
     rival = P[W_RIVAL]
     best = 0.0
     first = True
-    for s in range(B[NS]):
+    for s in range(B[N_SQUARES]):
         if S[sqc + s] == 0:
             customer_delta(B, S, P, ef, ei, s, customer, last, xf)
             v = margin(xf, n, seat, rival)
@@ -436,15 +436,15 @@ def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                L: Level) -> float:
     """`Planner.draw_value`: expected margin change of a draw placed on the best square."""
     ef, ei, xf = L[0], L[1], L[6]
-    last = S[CLEFT] == 1
+    last = S[CUSTOMERS_LEFT] == 1
     total = 0.0
-    if B[KNOWN]:
-        customer = S[B[S_LINE] + S[LPOS]] if S[CLEFT] > 0 else 0
+    if B[KNOWN_ORDER]:
+        customer = S[B[S_LINE] + S[LINE_POS]] if S[CUSTOMERS_LEFT] > 0 else 0
         total += 1.0 * _best_square(B, S, P, seat, customer, last, ef, ei, xf)
         return total
-    bag = S[BAG1] + S[BAG2]
+    bag = S[BAG_CITIZENS] + S[BAG_ARISTOCRATS]
     for c in range(1, 3):
-        k = S[BAG1 + c - 1]
+        k = S[BAG_CITIZENS + c - 1]
         if k:
             total += k / bag * _best_square(B, S, P, seat, c, last, ef, ei, xf)
     return total
@@ -456,15 +456,15 @@ def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, 
     """`Planner.action_options` (stalls with Bobby paths, a draw) into level L; `force`
     prices them as if actions were left. Returns the count; Bobby paths are computed into
     L when the seat has stalls."""
-    if S[ACT] <= 0 and not force:
+    if S[ACTIONS_LEFT] <= 0 and not force:
         return 0
     ov, oa = L[4], L[5]
     mo = oa.shape[0] // 2
     k = 0
-    if S[B[S_STALLS] + seat] > 0:
+    if S[B[S_STALLS_LEFT] + seat] > 0:
         paths(B, S, P, Rs, seat, L[2], L[3])
         k = stall_options(B, S, P, Rs, seat, L, 0)
-    if S[CLEFT] > 0 and not Rs[R_CUSTOMERS]:
+    if S[CUSTOMERS_LEFT] > 0 and not Rs[R_CUSTOMERS]:
         ov[k] = draw_value(B, S, P, seat, L)
         oa[k] = A.DRAW
         oa[mo + k] = -1
@@ -479,19 +479,19 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
     along the path to district `route` (-1: where it stands)."""
     if P[P_LEAVE] == 0.0 or Rs[R_BOBBY] or P[W_BOBBY] <= 0 or P[P_IMMEDIATE] != 0.0:
         return 0.0, -1
-    n, nl, nd = B[N], B[NL], B[ND]
+    n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
     nxt = (seat + 1) % n
-    if nxt == seat or S[B[S_STALLS] + nxt] <= 0:
+    if nxt == seat or S[B[S_STALLS_LEFT] + nxt] <= 0:
         return 0.0, -1
     ef, ei, pf, pi, xf, xi = L[0], L[1], L[2], L[3], L[6], L[7]
     rival = P[W_RIVAL]
     for lane in range(nl):
         xf[n + lane] = 0.0
-        count = S[B[S_LC] + lane]
-        if count == B[B[O_LEN] + lane]:
+        count = S[B[S_LANE_COUNT] + lane]
+        if count == B[B[O_LANE_LEN] + lane]:
             continue
         if count:
-            e0 = S[B[S_LDIR] + lane]
+            e0 = S[B[S_LANE_DIR] + lane]
             e1 = e0
         else:
             e0 = 0
@@ -523,9 +523,9 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
 @njit(cache=True, _nrt=False)
 def _max_chance(B: np.ndarray, xf: np.ndarray, n: int, d: int) -> float:
     best = 0.0
-    for i in range(B[B[O_DLS] + d], B[B[O_DLS] + d + 1]):
-        v = xf[n + B[B[O_DL] + i]]
-        if i == B[B[O_DLS] + d] or v > best:
+    for i in range(B[B[O_DISTRICT_LANES_AT] + d], B[B[O_DISTRICT_LANES_AT] + d + 1]):
+        v = xf[n + B[B[O_DISTRICT_LANES] + i]]
+        if i == B[B[O_DISTRICT_LANES_AT] + d] or v > best:
             best = v
     return best
 
@@ -554,7 +554,7 @@ def pick(ov: np.ndarray, idx: np.ndarray, m: int, tied: np.ndarray, rng: np.ndar
 def _pick_all(ov: np.ndarray, m: int, xi: np.ndarray, B: np.ndarray, rng: np.ndarray,
               use_rng: bool) -> int:
     """`pick` over options 0..m-1 (index lists in xi)."""
-    i0 = _tmp_size(B) + 2 * B[T]
+    i0 = _tmp_size(B) + 2 * B[N_TOKENS]
     mo = max_options(B)
     idx = xi[i0:i0 + mo]
     for j in range(m):
@@ -570,7 +570,7 @@ def turn_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat:
     """`Planner.turn_step`: (value, final action, route) of the option to take now."""
     state(B, S, P, L[0], L[1])
     k = action_options(B, S, P, Rs, seat, L, False)
-    have_paths = S[ACT] > 0 and S[B[S_STALLS] + seat] > 0
+    have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
     return _turn_decide(B, S, P, Rs, seat, L, k, have_paths, rng, use_rng, must_act)
 
 
@@ -593,14 +593,14 @@ def square_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                    L: Level) -> int:
     """`Planner.square_values` of the pending customer as options (evaluated cache in L)."""
     ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
-    n = B[N]
+    n = B[N_PLAYERS]
     mo = oa.shape[0] // 2
-    last = S[CLEFT] == 0
-    customer = S[PEND]
-    sqc = B[S_SQC]
+    last = S[CUSTOMERS_LEFT] == 0
+    customer = S[PENDING]
+    sqc = B[S_SQUARE_CUSTOMER]
     rival = P[W_RIVAL]
     k = 0
-    for s in range(B[NS]):
+    for s in range(B[N_SQUARES]):
         if S[sqc + s] == 0:
             customer_delta(B, S, P, ef, ei, s, customer, last, xf)
             ov[k] = margin(xf, n, seat, rival)
@@ -622,15 +622,16 @@ def place_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: Level,
 @njit(cache=True, _nrt=False)
 def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> int:
     """`Planner.token_actions`: one play_token action per face-up value (a neutral token
-    before an own one), in first-seen order: values at xi[TMP:], actions at xi[TMP + T:]."""
-    t = B[T]
+    before an own one), in first-seen order: values at xi[tmp_size:], actions at
+    xi[tmp_size + N_TOKENS:]."""
+    t = B[N_TOKENS]
     tv = _tmp_size(B)
     ta = tv + t
     k = 0
     for i in range(seat * t, seat * t + t):
-        v = S[B[S_TV] + i]
-        if v and S[B[S_TU] + i]:
-            neutral = S[B[S_TN] + i]
+        v = S[B[S_TOK_VAL] + i]
+        if v and S[B[S_TOK_UP] + i]:
+            neutral = S[B[S_TOK_NEUTRAL] + i]
             action = A.play_token(v, neutral)
             j = 0
             while j < k and xi[tv + j] != v:
@@ -653,24 +654,24 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
     evaluation of S itself. Every position the plan evaluates stays in a plan slot of L1
     (see `find_slot`)."""
     xf, xi = L1[6], L1[7]
-    n, nl = B[N], B[NL]
+    n, nl = B[N_PLAYERS], B[N_LANES]
     mo = max_options(B)
-    tp = _tmp_size(B) + 2 * B[T] + 2 * mo
+    tp = _tmp_size(B) + 2 * B[N_TOKENS] + 2 * mo
     size = B[S_SIZE]
     sim = xi[tp:tp + size]
-    moves = xi[tp + size:tp + size + B[ND] + 1]
+    moves = xi[tp + size:tp + size + B[N_DISTRICTS] + 1]
     no_log = xi[0:0]
     clear_slots(B, L1)
     for i in range(size):
         sim[i] = S[i]
     sim[PHASE] = ACTIONS
-    sim[ACT] = steps
+    sim[ACTIONS_LEFT] = steps
     g0 = n + nl + _plan_size(B)
     gains = xf[g0:g0 + _plan_size(B)]
     gains[0] = 0.0
     ng = 1
     it = 0
-    while sim[ACT] > 0 and sim[PHASE] == ACTIONS:
+    while sim[ACTIONS_LEFT] > 0 and sim[PHASE] == ACTIONS:
         Ls, rec = _slot(B, L1, 2 * it)
         if it == 0:  # the position is S's (actions left and phase are not evaluated)
             for i in range(ef0.shape[0]):
@@ -695,11 +696,11 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
             for j in range(m):
                 apply(B, sim, moves[j], no_log)
         if last == A.DRAW:
-            if B[KNOWN]:
+            if B[KNOWN_ORDER]:
                 apply(B, sim, A.DRAW, no_log)
             else:
-                b1 = sim[BAG1]
-                b2 = sim[BAG2]
+                b1 = sim[BAG_CITIZENS]
+                b2 = sim[BAG_ARISTOCRATS]
                 customer = 2
                 if b1:
                     customer = 1
@@ -747,13 +748,13 @@ def find_slot(B: np.ndarray, S: np.ndarray, L1: Level, kind: int) -> int:
     tokens are face up: nothing an option's value depends on, except the token term in the
     values of a seat whose last stall would end the game; so there is no match then."""
     size = B[S_SIZE]
-    if kind == ACTIONS and S[ENDR] == 0:
-        for p in range(B[N]):
-            if S[B[S_STALLS] + p] == 1:
+    if kind == ACTIONS and S[END_REASON] == 0:
+        for p in range(B[N_PLAYERS]):
+            if S[B[S_STALLS_LEFT] + p] == 1:
                 return -1
     xi = L1[7]
-    tu0 = B[S_TU]
-    tu1 = tu0 + B[N] * B[T]
+    tu0 = B[S_TOK_UP]
+    tu1 = tu0 + B[N_PLAYERS] * B[N_TOKENS]
     r0 = _slot_offsets(B, 0)[2]
     stride = _slot_offsets(B, 1)[2] - r0
     for j in range(n_slots(B)):
@@ -763,7 +764,7 @@ def find_slot(B: np.ndarray, S: np.ndarray, L1: Level, kind: int) -> int:
         same = True
         for i in range(size):
             if xi[r + i] != S[i]:
-                if i in (ACT, PHASE, LOGN, LOG_OVERFLOW) or tu0 <= i < tu1:
+                if i in (ACTIONS_LEFT, PHASE, LOG_LEN, LOG_OVERFLOW) or tu0 <= i < tu1:
                     continue
                 same = False
                 break
@@ -778,7 +779,7 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
     """`Planner.start_options` into level L0 (evaluated there): token plays priced by the
     turn they give (played out in L1 with `simulate`) and district scorings."""
     ef, ei, ov, oa, xf, xi = L0[0], L0[1], L0[4], L0[5], L0[6], L0[7]
-    n, nl, nd, t = B[N], B[NL], B[ND], B[T]
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     mo = oa.shape[0] // 2
     state(B, S, P, ef, ei)
     m = token_actions(B, S, seat, xi)
@@ -819,19 +820,20 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
             k += 1
     if not Rs[R_DISTRICT]:
         rival = P[W_RIVAL]
+        s_tv, s_tn, s_tu = B[S_TOK_VAL], B[S_TOK_NEUTRAL], B[S_TOK_UP]
         for i in range(seat * t, seat * t + t):
-            v = S[B[S_TV] + i]
-            if not v or not S[B[S_TU] + i]:
+            v = S[s_tv + i]
+            if not v or not S[s_tu + i]:
                 continue
-            neutral = S[B[S_TN] + i]
+            neutral = S[s_tn + i]
             seen = False  # dict.fromkeys: each (value, neutral) once, first seen first
             for j in range(seat * t, i):
-                if S[B[S_TV] + j] == v and S[B[S_TU] + j] and S[B[S_TN] + j] == neutral:
+                if S[s_tv + j] == v and S[s_tu + j] and S[s_tn + j] == neutral:
                     seen = True
-            if seen or neutral or v > B[DTOK_MAX] or not B[B[O_DTOK] + v]:
+            if seen or neutral or v > B[TOKEN_MAX] or not B[B[O_IS_DISTRICT_TOKEN] + v]:
                 continue
             for d in range(nd):
-                if S[B[S_DSC] + d] < 0:
+                if S[B[S_DISTRICT_SCORED] + d] < 0:
                     district_delta(B, S, P, ef, ei, seat, v, d, xf)
                     ov[k] = margin(xf, n, seat, rival)
                     oa[k] = A.score_district(v, d)
@@ -853,7 +855,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
     for j in range(1, k):
         if ov[j] > best:
             best = ov[j]
-    i0 = _tmp_size(B) + 2 * B[T]
+    i0 = _tmp_size(B) + 2 * B[N_TOKENS]
     mo = max_options(B)
     idx = xi[i0:i0 + mo]
     m = 0
@@ -886,7 +888,7 @@ def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
         v, a = start_step(B, S, P, Rs, seat, L0, L1, rng, use_rng)
         return v, a, -1
     if phase == SETUP:
-        d = R.below(rng, B[ND]) if use_rng else 0
+        d = R.below(rng, B[N_DISTRICTS]) if use_rng else 0
         return 0.0, A.place_bobby(d), -1
     raise ValueError("no decision to take in this phase")
 
@@ -903,7 +905,7 @@ def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Lev
     if phase == ACTIONS:
         state(B, S, P, ef, ei)
         k = action_options(B, S, P, Rs, seat, L0, False)
-        have_paths = S[ACT] > 0 and S[B[S_STALLS] + seat] > 0
+        have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
         v, d = leave_option(B, S, P, Rs, seat, L0, have_paths)
         ov[k] = v
         oa[k] = A.END
@@ -957,20 +959,21 @@ def _queued_legal(B: np.ndarray, S: np.ndarray, P: np.ndarray, action: int,
         return True
     if kind == A.MOVE_BOBBY:
         d = A.arg(action)
-        for i in range(B[B[O_DNS] + bobby], B[B[O_DNS] + bobby + 1]):
-            if B[B[O_DND] + i] == d:
-                return bool(B[NEG]) or \
-                    move_margin(B, S, P, seat, B[B[O_DNL] + i])[1] <= S[B[S_SCORES] + seat]
+        for i in range(B[B[O_NEIGHBOURS_AT] + bobby], B[B[O_NEIGHBOURS_AT] + bobby + 1]):
+            if B[B[O_NEIGHBOUR_DISTRICT] + i] == d:
+                lane = B[B[O_NEIGHBOUR_LANE] + i]
+                return bool(B[NEGATIVE_SCORES]) or \
+                    move_margin(B, S, P, seat, lane)[1] <= S[B[S_SCORES] + seat]
         return False
     if kind == A.PLACE_STALL:
         lane = A.stall_lane(action)
-        if S[ACT] <= 0 or S[B[S_STALLS] + seat] <= 0:
+        if S[ACTIONS_LEFT] <= 0 or S[B[S_STALLS_LEFT] + seat] <= 0:
             return False
-        c = S[B[S_LC] + lane]
-        if c >= B[B[O_LEN] + lane] or (c and S[B[S_LDIR] + lane] != A.stall_end(action)):
+        c = S[B[S_LANE_COUNT] + lane]
+        if c >= B[B[O_LANE_LEN] + lane] or (c and S[B[S_LANE_DIR] + lane] != A.stall_end(action)):
             return False
-        for i in range(B[B[O_DLS] + bobby], B[B[O_DLS] + bobby + 1]):
-            if B[B[O_DL] + i] == lane:
+        for i in range(B[B[O_DISTRICT_LANES_AT] + bobby], B[B[O_DISTRICT_LANES_AT] + bobby + 1]):
+            if B[B[O_DISTRICT_LANES] + i] == lane:
                 return True
         return False
     m = legal_actions(B, S, buf)
@@ -1008,8 +1011,8 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
         k = rec[B[S_SIZE] + 1]
         seat = S[SEAT]
         if phase == ACTIONS:
-            _, last, route = _turn_decide(B, S, P, Rs, seat, Ld, k if S[ACT] > 0 else 0,
-                                          S[B[S_STALLS] + seat] > 0, rng, True, must_act)
+            _, last, route = _turn_decide(B, S, P, Rs, seat, Ld, k if S[ACTIONS_LEFT] > 0 else 0,
+                                          S[B[S_STALLS_LEFT] + seat] > 0, rng, True, must_act)
         else:
             last = Ld[5][_pick_all(Ld[4], k, L1[7], B, rng, True)]
             route = -1
@@ -1032,8 +1035,8 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
 def board_fits(B: np.ndarray) -> bool:
     """Whether the parameter row's power table covers every lane of the board."""
     longest = 0
-    for lane in range(B[NL]):
-        longest = max(longest, B[B[O_LEN] + lane])
+    for lane in range(B[N_LANES]):
+        longest = max(longest, B[B[O_LANE_LEN] + lane])
     return longest <= MAX_LANE_LEN
 
 

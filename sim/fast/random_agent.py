@@ -13,7 +13,7 @@ from sim.engine.codes import ACTIONS, N_KINDS, TURN_START
 from sim.fast import actions as A
 from sim.fast import rng as R
 from sim.fast.engine import legal_actions
-from sim.fast.layout import PHASE, S_LC, TURN
+from sim.fast.layout import PHASE, S_LANE_COUNT, TURN
 
 # Restriction flags (sim.agents.base.Restrictions), one int64 each.
 R_DISTRICT, R_CUSTOMERS, R_BOBBY, R_FIRST_END = range(4)
@@ -33,7 +33,7 @@ def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> b
     if k == A.MOVE_BOBBY:
         return not restrict[R_BOBBY]
     if k == A.PLACE_STALL and restrict[R_FIRST_END] and A.stall_end(action):
-        return S[B[S_LC] + A.stall_lane(action)] > 0
+        return S[B[S_LANE_COUNT] + A.stall_lane(action)] > 0
     return True
 
 
