@@ -28,7 +28,7 @@ from collections.abc import Mapping
 import numpy as np
 from numba import njit
 
-from sim.fast.engine import BARON, move_cost
+from sim.engine.codes import BARON
 from sim.fast.layout import (
     BAG_ARISTOCRATS,
     BAG_CITIZENS,
@@ -75,6 +75,7 @@ from sim.fast.layout import (
     TOKEN_MAX,
     WITH_BARON,
 )
+from sim.fast.transitions import move_cost
 
 # -- the parameter row (float64) ---------------------------------------------------------------
 # Weights, in this order (the fields of the reference's `Weights`; a test holds them equal).
