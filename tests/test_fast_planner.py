@@ -23,6 +23,7 @@ from sim.agents.registry import make_agent
 from sim.engine.board import Board, board_from_dict, load_board
 from sim.engine.rules import Rules, preset, rules_from_dict
 from sim.fast import evaluate as EV
+from sim.fast import params as PA
 from sim.fast import planner as PL
 from sim.fast.layout import pack
 from sim.run.engines import compiled_twin, supports
@@ -163,4 +164,4 @@ def test_greedy_and_heuristic_have_compiled_twins() -> None:
                      "first-end(no-bobby(greedy))", "heuristic:simulate=false"])
     row = compiled_twin("heuristic:district=0.5,min_gain=0.25")
     assert row is not None
-    assert row.params[EV.W_DISTRICT] == 0.5 and row.params[EV.P_MIN_GAIN] == 0.25
+    assert row.params[PA.W_DISTRICT] == 0.5 and row.params[PA.P_MIN_GAIN] == 0.25

@@ -57,25 +57,16 @@ from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
 from sim.fast import actions as A
 from sim.fast import rng as R
 from sim.fast.engine import apply, legal_actions
-from sim.fast.evaluate import (
-    MAX_LANE_LEN,
-    P_IMMEDIATE,
-    P_LEAVE,
-    P_MIN_GAIN,
-    P_SIMULATE,
-    W_BOBBY,
-    W_RIVAL,
+from sim.fast.eval_cache import init_state, state_sizes
+from sim.fast.eval_deltas import (
     customer_delta,
     district_delta,
-    init_state,
-    lane_state,
-    margin,
     move_margin,
     stall_delta,
-    state,
-    state_sizes,
     token_delta,
 )
+from sim.fast.eval_terms import margin
+from sim.fast.evaluate import lane_state, state
 from sim.fast.layout import (
     ACTIONS_LEFT,
     BAG_ARISTOCRATS,
@@ -118,6 +109,15 @@ from sim.fast.layout import (
     SEAT,
     TOKEN_MAX,
     TURN,
+)
+from sim.fast.params import (
+    MAX_LANE_LEN,
+    P_IMMEDIATE,
+    P_LEAVE,
+    P_MIN_GAIN,
+    P_SIMULATE,
+    W_BOBBY,
+    W_RIVAL,
 )
 from sim.fast.random_agent import R_BOBBY, R_CUSTOMERS, R_DISTRICT, R_FIRST_END
 

@@ -14,7 +14,6 @@ from numba import njit
 from sim.engine.codes import CHANCE, N_STATS, OVER
 from sim.fast import rng as R
 from sim.fast.engine import apply, new_game, sample_chance
-from sim.fast.evaluate import N_PARAMS as PLANNER_PARAMS
 from sim.fast.layout import (
     BARON_SQUARE,
     END_REASON,
@@ -30,6 +29,7 @@ from sim.fast.layout import (
     SEAT,
     TURN,
 )
+from sim.fast.params import N_PARAMS as PLANNER_PARAMS
 from sim.fast.planner import (
     M_ACTED,
     M_QTURN,
