@@ -19,7 +19,7 @@ change into a float64 array of length n).
 The caches skip entries that no delta reads (the spot values of a scored lane, the stall
 counts of a scored district), and `lane_state` evaluates only what pricing a customer's
 square reads. Functions are compiled without reference counts (`_nrt=False`, see
-`sim.fast.planner`), the small and hot ones inlined into their callers.
+`sim.fast.plan_work`), the small and hot ones inlined into their callers.
 """
 
 from __future__ import annotations

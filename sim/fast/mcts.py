@@ -36,7 +36,9 @@ from sim.fast.layout import (
     SEAT,
     TURN,
 )
-from sim.fast.planner import Level, level, option_steps, options, path_moves, step
+from sim.fast.plan_bobby import option_steps, path_moves
+from sim.fast.plan_step import options, step
+from sim.fast.plan_work import Level, level
 from sim.fast.random_agent import M_MOVES, M_TURN, choose_random
 
 # Search settings, one float64 row.

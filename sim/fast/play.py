@@ -30,14 +30,8 @@ from sim.fast.layout import (
     TURN,
 )
 from sim.fast.params import N_PARAMS as PLANNER_PARAMS
-from sim.fast.planner import (
-    M_ACTED,
-    M_QTURN,
-    board_fits,
-    choose_planner,
-    memory_size,
-    new_work,
-)
+from sim.fast.plan_work import new_work
+from sim.fast.planner import M_ACTED, M_QTURN, board_fits, choose_planner, memory_size
 from sim.fast.random_agent import M_TURN, choose_random
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
@@ -55,7 +49,7 @@ def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.
            restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
            WF: np.ndarray, WI: np.ndarray) -> int:
     """The action of an agent of `kind` for the seat to move (WF, WI: the planner's work
-    space, `sim.fast.planner.new_work`)."""
+    space, `sim.fast.plan_work.new_work`)."""
     if kind == KIND_RANDOM:
         return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
     return choose_planner(B, S, rng, params, restrict, memory, buf, WF, WI)
