@@ -218,6 +218,7 @@ def sample_chance(S: np.ndarray, chance_rng: np.ndarray) -> int:
 # -- the trusted door ----------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def _log(S: np.ndarray, log: np.ndarray, action: int) -> None:
+    """Append `action` to the record log, or mark the log as overflowed when it is full."""
     if S[LOG_LEN] < log.shape[0]:
         log[S[LOG_LEN]] = action
         S[LOG_LEN] += 1

@@ -108,6 +108,7 @@ def lane_state(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
 @njit(cache=True, _nrt=False)
 def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
               light: bool) -> None:
+    """`state` (light=False) or `lane_state` (light=True) of the position S."""
     # Offsets are read once into locals: numba cannot tell that B, S, ef and ei never
     # overlap, so a table offset read inside a loop would be reloaded after every store.
     n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]

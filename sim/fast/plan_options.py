@@ -203,6 +203,7 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
 
 @njit(cache=True, _nrt=False)
 def _max_chance(B: np.ndarray, xf: np.ndarray, n: int, d: int) -> float:
+    """The best per-lane chance (xf[n + lane]) over the lanes bordering district d."""
     best = 0.0
     for i in range(B[B[O_DISTRICT_LANES_AT] + d], B[B[O_DISTRICT_LANES_AT] + d + 1]):
         v = xf[n + B[B[O_DISTRICT_LANES] + i]]

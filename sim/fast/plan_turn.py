@@ -148,6 +148,8 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
 
 @njit(cache=True, _nrt=False)
 def _record(B: np.ndarray, S: np.ndarray, rec: np.ndarray, kind: int, k: int) -> None:
+    """A plan slot's record: the position S, the phase `kind` it was evaluated in and its
+    number of options `k`."""
     size = B[S_SIZE]
     for i in range(size):
         rec[i] = S[i]

@@ -120,6 +120,7 @@ def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> tuple[int,
 
 @njit(cache=True, _nrt=False)
 def play_token(B: np.ndarray, S: np.ndarray, value: int, neutral: int) -> None:
+    """`Game._play_token`: flip a face-up token; its value is the number of actions this turn."""
     t = B[N_TOKENS]
     lo = S[SEAT] * t
     tv, tn, tu = B[S_TOK_VAL], B[S_TOK_NEUTRAL], B[S_TOK_UP]
@@ -133,6 +134,8 @@ def play_token(B: np.ndarray, S: np.ndarray, value: int, neutral: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def score_district(B: np.ndarray, S: np.ndarray, value: int, district: int) -> None:
+    """`Game._score_district`: the whole turn: the token into the district, value x own
+    stalls bordering it; the token is replaced from the neutral stack (or gone)."""
     seat = S[SEAT]
     n = B[N_PLAYERS]
     t = B[N_TOKENS]
@@ -163,6 +166,8 @@ def score_district(B: np.ndarray, S: np.ndarray, value: int, district: int) -> N
 
 @njit(cache=True, _nrt=False)
 def place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
+    """`Game._place_stall`: a stall on the lane's next spot from `end` (which fixes the
+    lane's direction when it is the first); a full lane with customers at both ends scores."""
     seat = S[SEAT]
     c = S[B[S_LANE_COUNT] + lane]
     length = B[B[O_LANE_LEN] + lane]
@@ -186,6 +191,8 @@ def place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def draw(B: np.ndarray, S: np.ndarray, forced: int, log: np.ndarray) -> None:
+    """`Game._draw`: spend an action on a customer: the known line's next, the customer a
+    draw is forced to (`forced` > 0), or a draw from the bag left to chance."""
     S[ACTIONS_LEFT] -= 1
     if B[KNOWN_ORDER]:
         S[PENDING] = S[B[S_LINE] + S[LINE_POS]]
@@ -202,6 +209,7 @@ def draw(B: np.ndarray, S: np.ndarray, forced: int, log: np.ndarray) -> None:
 
 @njit(cache=True, _nrt=False)
 def reveal(S: np.ndarray, customer: int) -> None:
+    """`Game._reveal`: the customer chance drew leaves the bag and waits for its square."""
     S[BAG_CITIZENS + customer - 1] -= 1
     S[CUSTOMERS_LEFT] -= 1
     S[PENDING] = customer
@@ -210,6 +218,8 @@ def reveal(S: np.ndarray, customer: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def place_customer(B: np.ndarray, S: np.ndarray, square: int) -> None:
+    """`Game._place_customer`: the pending customer on `square`, the lanes it completes
+    scored; the last customer brings the baron (if in play) to the first empty square."""
     seat = S[SEAT]
     customer = S[PENDING]
     S[PENDING] = 0
@@ -229,6 +239,8 @@ def place_customer(B: np.ndarray, S: np.ndarray, square: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def _score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
+    """`Game._score_lanes_at`: score every full, unscored lane at `square` with customers
+    at both ends."""
     sqc = B[S_SQUARE_CUSTOMER]
     for i in range(B[B[O_SQUARE_LANES_AT] + square], B[B[O_SQUARE_LANES_AT] + square + 1]):
         lane = B[B[O_SQUARE_LANES] + i]
@@ -240,6 +252,8 @@ def _score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def _score_lane(B: np.ndarray, S: np.ndarray, lane: int, stat: int) -> None:
+    """`Game._score_lane`: each seat scores (sum of its spots' values) x the end customers'
+    multiplier, counted in statistic `stat`."""
     sqc = B[S_SQUARE_CUSTOMER]
     ca = S[sqc + B[B[O_LANE_END0] + lane]]
     cb = S[sqc + B[B[O_LANE_END1] + lane]]
@@ -266,6 +280,8 @@ def _score_lane(B: np.ndarray, S: np.ndarray, lane: int, stat: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def move_bobby(B: np.ndarray, S: np.ndarray, district: int) -> None:
+    """`Game._move_bobby`: cross the one lane shared with the adjacent `district`, paying
+    for it (`move_cost`)."""
     seat = S[SEAT]
     bobby = S[BOBBY]
     lane = -1
@@ -289,6 +305,7 @@ def move_bobby(B: np.ndarray, S: np.ndarray, district: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def end_turn(B: np.ndarray, S: np.ndarray) -> None:
+    """`Game._end_turn`: refresh tokens, check the end triggers, pass the turn (or finish)."""
     seat = S[SEAT]
     t = B[N_TOKENS]
     lo = seat * t
@@ -319,6 +336,7 @@ def end_turn(B: np.ndarray, S: np.ndarray) -> None:
 
 @njit(cache=True, _nrt=False)
 def _finish(B: np.ndarray, S: np.ndarray) -> None:
+    """`Game._finish`: baron scoring, then the game is over."""
     baron = S[BARON_SQUARE]
     if baron >= 0:
         for i in range(B[B[O_SQUARE_LANES_AT] + baron], B[B[O_SQUARE_LANES_AT] + baron + 1]):
