@@ -147,7 +147,7 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
     compiled state equals the reference position converted (every field, every table)."""
     from sim.fast.convert import state_from_game
     from sim.fast.engine import apply, legal_actions
-    from sim.fast.layout import LOG_OVERFLOW, LOGN, pack
+    from sim.fast.layout import LOG_LEN, LOG_OVERFLOW, pack
 
     board_dict = data.draw(boards())
     board = board_from_dict(board_dict)
@@ -166,7 +166,7 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
         game.apply(action)
         apply(B, S, action, no_log)
         now = state_from_game(B, game)
-        S[LOGN] = S[LOG_OVERFLOW] = 0
+        S[LOG_LEN] = S[LOG_OVERFLOW] = 0
         assert np.array_equal(S, now)
 
 

@@ -23,7 +23,10 @@ from sim.agents.registry import make_agent
 from sim.engine.board import Board, board_from_dict, load_board
 from sim.engine.rules import Rules, preset, rules_from_dict
 from sim.fast import evaluate as EV
-from sim.fast import planner as PL
+from sim.fast import params as PA
+from sim.fast import plan_bobby as PB
+from sim.fast import plan_step as PS
+from sim.fast import plan_work as PW
 from sim.fast.layout import pack
 from sim.run.engines import compiled_twin, supports
 from sim.run.loop import derive_seed
@@ -122,7 +125,7 @@ def test_value_margins_and_options_match_the_reference() -> None:
 
     rules = Rules(players=3)
     B = pack(STANDARD, rules)
-    WF, WI = PL.new_work(B)
+    WF, WI = PW.new_work(B)
     rng = np.zeros(625, np.uint32)
     out = np.zeros(3)
     ev = Evaluator(STANDARD, rules, Weights())
@@ -138,10 +141,10 @@ def test_value_margins_and_options_match_the_reference() -> None:
             continue
         if game.phase != SETUP:
             S = state_from_game(B, game)
-            L0, L1 = PL.level(B, WF, WI, 0), PL.level(B, WF, WI, 1)
+            L0, L1 = PW.level(B, WF, WI, 0), PW.level(B, WF, WI, 1)
             for planner, row in zip(planners, rows, strict=True):
                 want = _options(planner, game)
-                k = PL.options(B, S, row, free, L0, L1, rng)
+                k = PS.options(B, S, row, free, L0, L1, rng)
                 got = [(float(L0[4][i]), _steps(B, L0, i)) for i in range(k)]
                 assert got == [(o.value, o.steps) for o in want]
             EV.state(B, S, rows[0], L0[0], L0[1])
@@ -152,9 +155,9 @@ def test_value_margins_and_options_match_the_reference() -> None:
     assert checked > 100
 
 
-def _steps(B: np.ndarray, L: PL.Level, i: int) -> tuple[int, ...]:
+def _steps(B: np.ndarray, L: PW.Level, i: int) -> tuple[int, ...]:
     buf = np.zeros(64, np.int64)
-    m = PL.option_steps(B, L, i, buf)
+    m = PB.option_steps(B, L, i, buf)
     return tuple(int(a) for a in buf[:m])
 
 
@@ -163,4 +166,4 @@ def test_greedy_and_heuristic_have_compiled_twins() -> None:
                      "first-end(no-bobby(greedy))", "heuristic:simulate=false"])
     row = compiled_twin("heuristic:district=0.5,min_gain=0.25")
     assert row is not None
-    assert row.params[EV.W_DISTRICT] == 0.5 and row.params[EV.P_MIN_GAIN] == 0.25
+    assert row.params[PA.W_DISTRICT] == 0.5 and row.params[PA.P_MIN_GAIN] == 0.25

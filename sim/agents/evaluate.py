@@ -69,7 +69,7 @@ def compiled_params(weights: Weights | None = None, *, immediate: bool = False,
                     simulate: bool = True, min_gain: float = 0.0, leave: bool = True) -> Any:
     """The compiled twin's parameter row (a numpy array) for these weights and planner
     switches (greedy: `immediate=True` and the default weights)."""
-    from sim.fast.evaluate import planner_params
+    from sim.fast.params import planner_params
 
     return planner_params((weights or Weights()).as_dict(), STALLS_PER_TURN,
                           immediate=immediate, simulate=simulate, min_gain=min_gain,

@@ -74,7 +74,7 @@ class FastMCTSAgent(PlanningAgent):
 
             from sim.fast import mcts as M
             from sim.fast.layout import BAG_SIZE, pack
-            from sim.fast.planner import new_work
+            from sim.fast.plan_work import new_work
 
             B = pack(game.board, game.rules)
             settings = np.zeros(M.N_SETTINGS, np.float64)

@@ -21,20 +21,24 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.engine.codes import ACTIONS, CHANCE, OVER, TURN_START
+from sim.fast import actions as A
 from sim.fast import rng as R
-from sim.fast.engine import (
-    ACTIONS,
-    CHANCE,
-    K_CHANCE,
-    K_END_TURN,
-    OVER,
-    SHIFT,
-    TURN_START,
-    apply,
-)
+from sim.fast.engine import apply
 from sim.fast.evaluate import state, value_margins
-from sim.fast.layout import BAG1, BAG2, KNOWN, PHASE, S_SCORES, SEAT, TURN, N
-from sim.fast.planner import Level, level, option_steps, options, path_moves, step
+from sim.fast.layout import (
+    BAG_ARISTOCRATS,
+    BAG_CITIZENS,
+    KNOWN_ORDER,
+    N_PLAYERS,
+    PHASE,
+    S_SCORES,
+    SEAT,
+    TURN,
+)
+from sim.fast.plan_bobby import option_steps, path_moves
+from sim.fast.plan_step import options, step
+from sim.fast.plan_work import Level, level
 from sim.fast.random_agent import M_MOVES, M_TURN, choose_random
 
 # Search settings, one float64 row.
@@ -163,13 +167,13 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
         first, k = node[root, NFIRST], node[root, NK]
         keep = 0
         for e in range(first, first + k):
-            if edge[e, EA] >> SHIFT != K_END_TURN:
+            if A.kind(edge[e, EA]) != A.END_TURN:
                 keep += 1
         if keep:
             j = first
             total = 0.0
             for e in range(first, first + k):
-                if edge[e, EA] >> SHIFT != K_END_TURN:
+                if A.kind(edge[e, EA]) != A.END_TURN:
                     edge[j] = edge[e]
                     prior[j] = prior[e]
                     total += prior[j]
@@ -184,7 +188,7 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
 def _values(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
             settings: np.ndarray, out: np.ndarray) -> None:
     """Every seat's value of a rollout's end in [0, 1] (as `MCTSAgent._values`)."""
-    n = B[N]
+    n = B[N_PLAYERS]
     if S[PHASE] == OVER:
         sc = B[S_SCORES]
         if settings[RANK]:
@@ -226,7 +230,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
     no_log = np.zeros(0, np.int64)
     L0 = level(B, WF, WI, 0)
     L1 = level(B, WF, WI, 1)
-    n = B[N]
+    n = B[N_PLAYERS]
     memory = np.zeros((n, 2), np.int64)
     buf = np.zeros(1024, np.int64)
     buf2 = np.zeros(1024, np.int64)
@@ -237,11 +241,11 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
         S = S0.copy()
         # One order of the customers left in the bag (popped from the end).
         n_order = 0
-        if not B[KNOWN]:
-            for _k in range(S[BAG1]):
+        if not B[KNOWN_ORDER]:
+            for _k in range(S[BAG_CITIZENS]):
                 order[n_order] = 1
                 n_order += 1
-            for _k in range(S[BAG2]):
+            for _k in range(S[BAG_ARISTOCRATS]):
                 order[n_order] = 2
                 n_order += 1
             R.shuffle(rng, order, n_order)
@@ -252,7 +256,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
             if S[PHASE] == CHANCE:
                 n_order -= 1
                 cust = order[n_order]
-                apply(B, S, K_CHANCE << SHIFT | cust, no_log)
+                apply(B, S, A.chance(cust), no_log)
                 col = NCC1 if cust == 1 else NCC2
                 child = node[x, col]
                 if child < 0:
@@ -287,7 +291,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
         while S[PHASE] != OVER:
             if S[PHASE] == CHANCE:
                 n_order -= 1
-                apply(B, S, K_CHANCE << SHIFT | order[n_order], no_log)
+                apply(B, S, A.chance(order[n_order]), no_log)
                 continue
             if horizon >= 0 and S[PHASE] == TURN_START and S[TURN] >= stop_turn:
                 break

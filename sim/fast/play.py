@@ -11,33 +11,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import N_STATS
+from sim.engine.codes import CHANCE, N_STATS, OVER
 from sim.fast import rng as R
-from sim.fast.engine import CHANCE, OVER, apply, new_game, sample_chance
-from sim.fast.evaluate import N_PARAMS as PLANNER_PARAMS
+from sim.fast.engine import apply, new_game, sample_chance
 from sim.fast.layout import (
-    BSQ,
-    ENDR,
+    BARON_SQUARE,
+    END_REASON,
+    LOG_LEN,
     LOG_OVERFLOW,
-    LOGN,
-    ND,
+    N_DISTRICTS,
+    N_PLAYERS,
     PHASE,
     ROUND,
     S_SCORES,
-    S_STALLS,
+    S_STALLS_LEFT,
     S_STATS,
     SEAT,
     TURN,
-    N,
 )
-from sim.fast.planner import (
-    M_ACTED,
-    M_QTURN,
-    board_fits,
-    choose_planner,
-    memory_size,
-    new_work,
-)
+from sim.fast.params import N_PARAMS as PLANNER_PARAMS
+from sim.fast.plan_work import new_work
+from sim.fast.planner import M_ACTED, M_QTURN, board_fits, choose_planner, memory_size
 from sim.fast.random_agent import M_TURN, choose_random
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
@@ -55,7 +49,7 @@ def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.
            restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
            WF: np.ndarray, WI: np.ndarray) -> int:
     """The action of an agent of `kind` for the seat to move (WF, WI: the planner's work
-    space, `sim.fast.planner.new_work`)."""
+    space, `sim.fast.plan_work.new_work`)."""
     if kind == KIND_RANDOM:
         return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
     return choose_planner(B, S, rng, params, restrict, memory, buf, WF, WI)
@@ -68,7 +62,7 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     """Play `len(game_seeds)` games; returns (results, logs): one result row per game (see
     the R_* columns) and, when `log_cap` > 0, each game's record actions (first
     `results[g, R_LOG_LEN]` entries of `logs[g]`)."""
-    n = B[N]
+    n = B[N_PLAYERS]
     g_count = game_seeds.shape[0]
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
@@ -77,7 +71,7 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     rngs = np.zeros((n + 1, 625), np.uint32)
     chance = rngs[n]
     seeds = np.zeros(n + 1, np.int64)
-    memory = np.zeros((n, max(N_MEMORY, memory_size(B[ND]))), np.int64)
+    memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
     WF, WI = new_work(B)
     for a in range(agent_kind.shape[0]):
         if agent_kind[a] != KIND_RANDOM and not board_fits(B):
@@ -107,16 +101,16 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             apply(B, S, action, log)
             decisions += 1
         row = results[g]
-        row[R_END] = S[ENDR]
+        row[R_END] = S[END_REASON]
         row[R_ROUNDS] = S[ROUND]
         row[R_TURNS] = S[TURN]
-        row[R_BARON_SQ] = S[BSQ]
+        row[R_BARON_SQ] = S[BARON_SQUARE]
         row[R_DECISIONS] = decisions
-        row[R_LOG_LEN] = S[LOGN]
+        row[R_LOG_LEN] = S[LOG_LEN]
         row[R_OVERFLOW] = S[LOG_OVERFLOW]
         for p in range(n):
             row[R_HEAD + p] = S[B[S_SCORES] + p]
-            row[R_HEAD + n + p] = S[B[S_STALLS] + p]
+            row[R_HEAD + n + p] = S[B[S_STALLS_LEFT] + p]
             for k in range(N_STATS):
                 row[R_HEAD + 2 * n + p * N_STATS + k] = S[B[S_STATS] + p * N_STATS + k]
     return results, logs

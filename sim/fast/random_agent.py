@@ -9,20 +9,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.engine.codes import ACTIONS, N_KINDS, TURN_START
+from sim.fast import actions as A
 from sim.fast import rng as R
-from sim.fast.engine import (
-    ACTIONS,
-    END,
-    K_DRAW,
-    K_MOVE_BOBBY,
-    K_PLACE_STALL,
-    K_SCORE_DISTRICT,
-    MASK,
-    SHIFT,
-    TURN_START,
-    legal_actions,
-)
-from sim.fast.layout import PHASE, S_LC, TURN
+from sim.fast.engine import legal_actions
+from sim.fast.layout import PHASE, S_LANE_COUNT, TURN
 
 # Restriction flags (sim.agents.base.Restrictions), one int64 each.
 R_DISTRICT, R_CUSTOMERS, R_BOBBY, R_FIRST_END = range(4)
@@ -34,15 +25,15 @@ M_MOVES, M_TURN = 0, 1
 @njit(cache=True, _nrt=False)
 def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> bool:
     """`Restrictions.allows`."""
-    k = action >> SHIFT
-    if k == K_SCORE_DISTRICT:
+    k = A.kind(action)
+    if k == A.SCORE_DISTRICT:
         return not restrict[R_DISTRICT]
-    if k == K_DRAW:
+    if k == A.DRAW_CUSTOMER:
         return not restrict[R_CUSTOMERS]
-    if k == K_MOVE_BOBBY:
+    if k == A.MOVE_BOBBY:
         return not restrict[R_BOBBY]
-    if k == K_PLACE_STALL and restrict[R_FIRST_END] and action & 1:
-        return S[B[S_LC] + ((action & MASK) >> 1)] > 0
+    if k == A.PLACE_STALL and restrict[R_FIRST_END] and A.stall_end(action):
+        return S[B[S_LANE_COUNT] + A.stall_lane(action)] > 0
     return True
 
 
@@ -59,7 +50,7 @@ def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndar
             k += 1
     if k == 0:
         if S[PHASE] == ACTIONS:
-            out[0] = END
+            out[0] = A.END
             return 1
         return legal_actions(B, S, out)
     return k
@@ -78,13 +69,13 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
             memory[M_MOVES] = 0
         n_useful = 0
         for i in range(m):
-            k = buf[i] >> SHIFT
-            if k in (K_PLACE_STALL, K_DRAW):
+            k = A.kind(buf[i])
+            if k in (A.PLACE_STALL, A.DRAW_CUSTOMER):
                 buf2[n_useful] = buf[i]
                 n_useful += 1
         n_moves = 0
         for i in range(m):
-            if buf[i] >> SHIFT == K_MOVE_BOBBY:
+            if A.kind(buf[i]) == A.MOVE_BOBBY:
                 buf[n_moves] = buf[i]  # compacts in place: n_moves <= i
                 n_moves += 1
         if n_moves and memory[M_MOVES] < params[P_MAX_MOVES] and (
@@ -93,21 +84,22 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
             return buf[R.below(rng, n_moves)]
         if n_useful:
             return buf2[R.below(rng, n_useful)]
-        return END
+        return A.END
     if phase == TURN_START and m > 1:
-        # The kinds present, ascending (sorted set), then one action of the chosen kind.
+        # The kinds present, ascending (sorted set): a bit set of kinds, bit k for kind k.
+        # Then one action of the chosen kind.
         present = 0
         for i in range(m):
-            present |= 1 << (buf[i] >> SHIFT)
+            present |= 1 << A.kind(buf[i])
         n_kinds = 0
-        for k in range(16):
-            if present >> k & 1:
+        for k in range(N_KINDS):
+            if present & (1 << k):
                 buf2[n_kinds] = k
                 n_kinds += 1
-        kind = buf2[R.below(rng, n_kinds)]
+        chosen = buf2[R.below(rng, n_kinds)]
         n_of = 0
         for i in range(m):
-            if buf[i] >> SHIFT == kind:
+            if A.kind(buf[i]) == chosen:
                 buf2[n_of] = buf[i]
                 n_of += 1
         return buf2[R.below(rng, n_of)]

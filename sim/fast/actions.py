@@ -1,0 +1,76 @@
+"""The action encoding of `sim.engine.actions`, compiled: the very same functions, not a copy.
+
+`sim.engine.actions` is the one module that knows how an action int is laid out (`kind <<
+SHIFT | argument`, and how each kind packs its argument). Its functions are plain integer
+arithmetic, so numba compiles them as they are; compiled code encodes and decodes actions
+only through these (`A.place_stall(lane, end)`, `A.kind(a)`, `A.stall_lane(a)`, ...) and
+never repeats the bit layout. The kind codes and the two argument-free actions are
+re-exported under the names the reference uses, so that compiled code reads like the
+reference agents (`A.kind(a) == A.PLACE_STALL`).
+
+Each function is inlined into its callers (`inline="always"`): numba then types and
+optimises it inside the caller, which gives the same machine code as the hand-written
+shifts and masks. `cache=True` works on a function of another module: numba keys the cache
+file on the function's own source file (`sim/engine/actions.py`) and module path, so these
+entries never collide with the ones of this package; a call from Python (tests) loads them
+like any other cached function. The package's cache folder is named by a hash that covers
+`sim/engine/actions.py` too (see `sim.fast`), so callers compiled against an older encoding
+are never reused. No function allocates, so none needs reference counts (`_nrt=False`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from numba import njit
+
+from sim.engine import actions as _reference
+from sim.engine.actions import DRAW, END
+from sim.engine.codes import (
+    CHANCE_DRAW,
+    DRAW_CUSTOMER,
+    END_TURN,
+    MOVE_BOBBY,
+    PLACE_BOBBY,
+    PLACE_CUSTOMER,
+    PLACE_STALL,
+    PLAY_TOKEN,
+    SCORE_DISTRICT,
+)
+
+__all__ = [
+    "CHANCE_DRAW", "DRAW", "DRAW_CUSTOMER", "END", "END_TURN", "MOVE_BOBBY", "PLACE_BOBBY",
+    "PLACE_CUSTOMER", "PLACE_STALL", "PLAY_TOKEN", "SCORE_DISTRICT", "arg", "chance",
+    "district_of", "district_value", "draw_customer", "kind", "move_bobby", "place_bobby",
+    "place_customer", "place_stall", "play_token", "score_district", "stall_end", "stall_lane",
+    "token_neutral", "token_value",
+]
+
+
+def _compiled(function: Callable[..., int]) -> Any:
+    """`function` of `sim.engine.actions` as an inlined numba function."""
+    return njit(cache=True, inline="always", _nrt=False)(function)
+
+
+# -- the two halves ----------------------------------------------------------------------------
+kind = _compiled(_reference.kind)
+arg = _compiled(_reference.arg)
+
+# -- encoding ----------------------------------------------------------------------------------
+place_bobby = _compiled(_reference.place_bobby)
+play_token = _compiled(_reference.play_token)
+score_district = _compiled(_reference.score_district)
+place_stall = _compiled(_reference.place_stall)
+draw_customer = _compiled(_reference.draw_customer)
+place_customer = _compiled(_reference.place_customer)
+move_bobby = _compiled(_reference.move_bobby)
+chance = _compiled(_reference.chance)
+
+# -- decoding the arguments --------------------------------------------------------------------
+token_value = _compiled(_reference.token_value)
+token_neutral = _compiled(_reference.token_neutral)
+district_value = _compiled(_reference.district_value)
+district_of = _compiled(_reference.district_of)
+stall_lane = _compiled(_reference.stall_lane)
+stall_end = _compiled(_reference.stall_end)

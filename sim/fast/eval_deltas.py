@@ -1,0 +1,338 @@
+"""The value change of a single action, priced from a position's evaluation cache.
+
+`Evaluator.*_delta` of `sim.agents.evaluate`, compiled bit for bit (see `sim.fast.evaluate`):
+each reads the cache `(ef, ei)` that `sim.fast.evaluate.state` filled for the position and
+writes every seat's value change into `delta[:n]` (or returns the one number the reference
+returns), without copying or changing the position. The planner calls them once per option,
+so the hot ones are inlined into their callers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.codes import BARON
+from sim.fast.eval_cache import (
+    F_E2,
+    F_POTW,
+    F_STALLW,
+    F_TURNS,
+    I_BUMP,
+    I_DCNT,
+    I_DTOK,
+    I_GEN,
+    I_HAND,
+    I_LEAD,
+    I_NDTOK,
+    I_NTOP,
+    I_OWN,
+    I_POT,
+    I_RANK,
+    I_STAMP,
+    I_TAU,
+    I_TERM,
+    I_TOP,
+    I_TOPC,
+    I_VAL,
+)
+from sim.fast.eval_terms import lane_factor, leader, potential, seat_tokens, token_term
+from sim.fast.layout import (
+    BARON_SQUARE,
+    END_REASON,
+    N_DISTRICTS,
+    N_LANES,
+    N_NEUTRAL,
+    N_PLAYERS,
+    N_SQUARES,
+    N_TOKENS,
+    NEUTRAL_TOP,
+    O_LANE_DISTRICT0,
+    O_LANE_DISTRICT1,
+    O_LANE_END0,
+    O_LANE_END1,
+    O_LANE_INNER,
+    O_LANE_LEN,
+    O_LANE_OFFSET,
+    O_MULTIPLIER,
+    O_NEUTRAL_STACK,
+    O_SPOT_VALUE,
+    O_SQUARE_LANES,
+    O_SQUARE_LANES_AT,
+    S_DISTRICT_SCORED,
+    S_LANE_COUNT,
+    S_LANE_SCORED,
+    S_LANE_SEAT,
+    S_SCORES,
+    S_SQUARE_CUSTOMER,
+    S_STALLS_LEFT,
+    WITH_BARON,
+)
+from sim.fast.params import P_IMMEDIATE, W_LANE, W_MAJORITY, W_RIVAL
+from sim.fast.transitions import move_cost
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
+                      ei: np.ndarray, seat: int, lane: int, tmp: np.ndarray) -> float:
+    """`Evaluator._bumped_potential`: the seat's potential with one more stall in `lane`
+    (memoised per position, like the reference)."""
+    ntok = ei[ei[I_NDTOK] + seat]
+    if ntok == 0:
+        return 0.0
+    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
+    key = seat * nl + lane
+    gen = ei[I_GEN]
+    if ei[ei[I_STAMP] + key] == gen:
+        return ef[ei[I_BUMP] + key]
+    d0 = B[B[O_LANE_DISTRICT0] + lane]
+    d1 = B[B[O_LANE_DISTRICT1] + lane]
+    row = seat * nd
+    top, topc, rank = ei[I_TOP] + row, ei[I_TOPC] + row, ei[I_RANK] + row
+    k = min(ntok + 2, ei[ei[I_NTOP] + seat])
+    cnt = 0
+    for j in range(k):
+        d = ei[top + j]
+        c = ei[topc + j]
+        tmp[cnt] = c + 1 if d in (d0, d1) else c
+        cnt += 1
+    dsc = B[S_DISTRICT_SCORED]
+    if d0 >= 0 and S[dsc + d0] < 0 and ei[rank + d0] >= k:
+        tmp[cnt] = ei[ei[I_DCNT] + d0 * n + seat] + 1
+        cnt += 1
+    if d1 >= 0 and S[dsc + d1] < 0 and ei[rank + d1] >= k:
+        tmp[cnt] = ei[ei[I_DCNT] + d1 * n + seat] + 1
+        cnt += 1
+    for i in range(1, cnt):  # descending
+        v = tmp[i]
+        j = i
+        while j > 0 and tmp[j - 1] < v:
+            tmp[j] = tmp[j - 1]
+            j -= 1
+        tmp[j] = v
+    value = potential(ef, P, ei, ei[I_DTOK] + seat * t, ntok, -1, tmp, 0, cnt, -1,
+                      S[B[S_STALLS_LEFT] + seat] - 1)
+    ef[ei[I_BUMP] + key] = value
+    ei[ei[I_STAMP] + key] = gen
+    return value
+
+
+@njit(cache=True, _nrt=False)
+def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, seat: int,
+                  lane: int, value: int, scored_now: bool, delta: np.ndarray) -> None:
+    """`Evaluator._ending_delta`: the seat's last stall ends the game."""
+    n = B[N_PLAYERS]
+    sqc = B[S_SQUARE_CUSTOMER]
+    mult = B[O_MULTIPLIER]
+    own_o = ei[I_OWN]
+    o_ea, o_eb = B[O_LANE_END0], B[O_LANE_END1]
+    scores = B[S_SCORES]
+    for p in range(n):
+        delta[p] = float(S[scores + p])
+    if scored_now:
+        m = B[mult + S[sqc + B[o_ea + lane]] * 4 + S[sqc + B[o_eb + lane]]]
+        for p in range(n):
+            delta[p] += (ei[own_o + lane * n + p] + (value if p == seat else 0)) * m
+    baron = S[BARON_SQUARE]
+    if baron >= 0:
+        lsc = B[S_LANE_SCORED]
+        o_sql = B[O_SQUARE_LANES]
+        for i in range(B[B[O_SQUARE_LANES_AT] + baron], B[B[O_SQUARE_LANES_AT] + baron + 1]):
+            bl = B[o_sql + i]
+            if S[lsc + bl] or (bl == lane and scored_now):
+                continue
+            a = B[o_ea + bl]
+            z = B[o_eb + bl]
+            m = B[mult + BARON * 4 + (S[sqc + z] if a == baron else S[sqc + a])]
+            for p in range(n):
+                o = ei[own_o + bl * n + p] + (value if (bl == lane and p == seat) else 0)
+                delta[p] += o * m
+    val = ei[I_VAL]
+    for p in range(n):
+        delta[p] = delta[p] - ef[val + p]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
+                seat: int, lane: int, end: int, delta: np.ndarray, tmp: np.ndarray) -> None:
+    """`Evaluator.stall_delta` into delta[:n]: `seat` places a stall in `lane` from `end`."""
+    n = B[N_PLAYERS]
+    c = S[B[S_LANE_COUNT] + lane]
+    length = B[B[O_LANE_LEN] + lane]
+    off = B[B[O_LANE_OFFSET] + lane]
+    v = B[B[O_SPOT_VALUE] + off + (c if end == 0 else length - 1 - c)]
+    own0 = ei[I_OWN] + lane * n
+    term0 = ei[I_TERM] + lane * n
+    a = B[B[O_LANE_END0] + lane]
+    z = B[B[O_LANE_END1] + lane]
+    sqc = B[S_SQUARE_CUSTOMER]
+    ca = S[sqc + a]
+    cb = S[sqc + z]
+    imm = P[P_IMMEDIATE] != 0.0
+    scored_now = c + 1 == length and ca != 0 and cb != 0
+    mult = B[B[O_MULTIPLIER] + ca * 4 + cb]
+    if scored_now:
+        f = float(mult)
+    elif imm:
+        for p in range(n):
+            delta[p] = 0.0
+        return
+    else:
+        f = lane_factor(P, ef, mult, ef[F_E2], P[W_LANE], length - c - 1, ei[I_HAND], ca,
+                        cb, S[BARON_SQUARE] in (a, z))
+    for p in range(n):
+        o = ei[own0 + p] + (v if p == seat else 0)
+        delta[p] = o * f - ef[term0 + p]
+    if imm:
+        return
+    if S[B[S_STALLS_LEFT] + seat] == 1 and S[END_REASON] == 0:
+        _ending_delta(B, S, ef, ei, seat, lane, v, scored_now, delta)
+        return
+    if B[B[O_LANE_INNER] + lane]:
+        lead = leader(S, B[S_LANE_SEAT] + lane * n, n, seat)
+        old = ei[ei[I_LEAD] + lane]
+        if lead != old:
+            mj = P[W_MAJORITY]
+            if old >= 0:
+                delta[old] -= mj
+            if lead >= 0:
+                delta[lead] += mj
+    if ef[F_POTW] != 0.0:
+        delta[seat] += _bumped_potential(B, S, P, ef, ei, seat, lane, tmp) \
+            - ef[ei[I_POT] + seat]
+    delta[seat] -= ef[F_STALLW]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
+                   ei: np.ndarray, square: int, customer: int, last: bool,
+                   delta: np.ndarray) -> None:
+    """`Evaluator.customer_delta` into delta[:n]: `customer` placed on `square` (`last`: the
+    baron follows on the first other empty square)."""
+    n = B[N_PLAYERS]
+    sqc = B[S_SQUARE_CUSTOMER]
+    for p in range(n):
+        delta[p] = 0.0
+    baron = S[BARON_SQUARE]
+    extra = -1
+    if last and B[WITH_BARON] and baron < 0:
+        for s in range(B[N_SQUARES]):
+            if S[sqc + s] == 0 and s != square:
+                extra = s
+                baron = s
+                break
+    imm = P[P_IMMEDIATE] != 0.0
+    own_o = ei[I_OWN]
+    term_o = ei[I_TERM]
+    o_sqs, o_sql = B[O_SQUARE_LANES_AT], B[O_SQUARE_LANES]
+    o_ea, o_eb, o_len, o_mult = B[O_LANE_END0], B[O_LANE_END1], B[O_LANE_LEN], B[O_MULTIPLIER]
+    lsc, lc = B[S_LANE_SCORED], B[S_LANE_COUNT]
+    e2 = ef[F_E2]
+    w_lane = P[W_LANE]
+    hand = ei[I_HAND]
+    for x in range(2):
+        s = square if x == 0 else extra
+        if s < 0:
+            break
+        for i in range(B[o_sqs + s], B[o_sqs + s + 1]):
+            lane = B[o_sql + i]
+            if S[lsc + lane]:
+                continue
+            a = B[o_ea + lane]
+            z = B[o_eb + lane]
+            if x == 1 and (a == square or z == square):
+                continue  # seen from the first square
+            own0 = own_o + lane * n
+            anyone = False
+            for p in range(n):
+                if ei[own0 + p]:
+                    anyone = True
+            if not anyone:
+                continue
+            ca = customer if a == square else (BARON if a == extra else S[sqc + a])
+            cb = customer if z == square else (BARON if z == extra else S[sqc + z])
+            count = S[lc + lane]
+            term0 = term_o + lane * n
+            length = B[o_len + lane]
+            if ca and cb and count == length:
+                m = B[o_mult + ca * 4 + cb]
+                for p in range(n):
+                    delta[p] += ei[own0 + p] * m - ef[term0 + p]
+            elif not imm:
+                f = lane_factor(P, ef, B[o_mult + ca * 4 + cb], e2, w_lane, length - count,
+                                hand, ca, cb, baron in (a, z))
+                for p in range(n):
+                    delta[p] += ei[own0 + p] * f - ef[term0 + p]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def token_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
+                seat: int, value: int) -> float:
+    """`Evaluator.token_delta`: change of the seat's token term when it plays `value`."""
+    su, lu, sh, lh = seat_tokens(B, S, seat)
+    before = ef[ei[I_TAU] + seat]
+    su -= value
+    lu -= 1
+    if lu == 0:
+        su, lu = sh, lh
+    return token_term(P, su, lu, sh, lh, ef[F_TURNS]) - before
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def district_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
+                   ei: np.ndarray, seat: int, value: int, district: int,
+                   delta: np.ndarray) -> None:
+    """`Evaluator.district_delta` into delta[:n]: `seat` scores `district` with `value`."""
+    n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
+    for p in range(n):
+        delta[p] = 0.0
+    delta[seat] = float(value * ei[ei[I_DCNT] + district * n + seat])
+    if P[P_IMMEDIATE] == 0.0:
+        su, lu, sh, lh = seat_tokens(B, S, seat)
+        su -= value
+        lu -= 1
+        sh -= value
+        lh -= 1
+        if S[NEUTRAL_TOP] < B[N_NEUTRAL]:
+            x = B[B[O_NEUTRAL_STACK] + S[NEUTRAL_TOP]]
+            su += x
+            lu += 1
+            sh += x
+            lh += 1
+        if lu == 0:
+            su, lu = sh, lh
+        delta[seat] += token_term(P, su, lu, sh, lh, ef[F_TURNS]) - ef[ei[I_TAU] + seat]
+    if ef[F_POTW] != 0.0:
+        dtok, top, topc = ei[I_DTOK], ei[I_TOP], ei[I_TOPC]
+        for p in range(n):
+            ntok = ei[ei[I_NDTOK] + p]
+            tskip = -1
+            if p == seat:
+                for i in range(ntok):
+                    if ei[dtok + p * t + i] == value:
+                        tskip = i
+                        break
+            m = ei[ei[I_NTOP] + p]
+            cskip = -1
+            for j in range(m):
+                if ei[top + p * nd + j] == district:
+                    cskip = j
+                    break
+            delta[p] += potential(ef, P, ei, dtok + p * t, ntok, tskip, ei, topc + p * nd, m,
+                                  cskip, S[B[S_STALLS_LEFT] + p]) - ef[ei[I_POT] + p]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def move_margin(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
+                lane: int) -> tuple[float, int]:
+    """`Evaluator.move_delta` priced as the mover's margin: (margin change, points lost).
+
+    The delta is -loss for the mover and +1.0 for each of k gainers: small integers, so the
+    reference's left-to-right `sum(delta) - delta[seat]` is exactly k and its margin is
+    exactly `(0.0 - loss) - rival * k / (n - 1)`, computed here without the list."""
+    n = B[N_PLAYERS]
+    loss, k, _ = move_cost(B, S, lane, seat)
+    mover = 0.0 - loss
+    if n == 1:
+        return mover, loss
+    return mover - P[W_RIVAL] * k / (n - 1), loss

@@ -1,0 +1,262 @@
+"""The planner's options by kind, each priced by its margin change (`Planner.*_options`).
+
+An option is (value, final action, route) in the parallel arrays of a work level
+(`sim.fast.plan_work`): `route` is the district whose cheapest Bobby path (the last `paths`
+into the level) precedes the final action, or -1 for none. Options are listed in the
+reference's order, priced by the deltas of `sim.fast.eval_deltas` from the level's
+evaluation cache: stalls (with the path to reach the lane), a draw (the expected value of
+its customer on the best square), the squares for a pending customer, ending the turn with
+a last Bobby move (`leave_option`), and the token plays of a turn's start
+(`token_actions`, priced in `sim.fast.plan_turn`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.fast import actions as A
+from sim.fast.eval_deltas import customer_delta, stall_delta
+from sim.fast.eval_terms import margin
+from sim.fast.layout import (
+    ACTIONS_LEFT,
+    BAG_ARISTOCRATS,
+    BAG_CITIZENS,
+    BOBBY,
+    CUSTOMERS_LEFT,
+    KNOWN_ORDER,
+    LINE_POS,
+    N_DISTRICTS,
+    N_LANES,
+    N_PLAYERS,
+    N_SQUARES,
+    N_TOKENS,
+    O_DISTRICT_LANES,
+    O_DISTRICT_LANES_AT,
+    O_LANE_DISTRICT0,
+    O_LANE_DISTRICT1,
+    O_LANE_LEN,
+    PENDING,
+    S_LANE_COUNT,
+    S_LANE_DIR,
+    S_LINE,
+    S_SQUARE_CUSTOMER,
+    S_STALLS_LEFT,
+    S_TOK_NEUTRAL,
+    S_TOK_UP,
+    S_TOK_VAL,
+)
+from sim.fast.params import P_IMMEDIATE, P_LEAVE, W_BOBBY, W_RIVAL
+from sim.fast.plan_bobby import paths
+from sim.fast.plan_pick import EPS
+from sim.fast.plan_work import Level, xi_tokens
+from sim.fast.random_agent import R_BOBBY, R_CUSTOMERS, R_FIRST_END
+
+
+# -- during a turn ------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
+                  L: Level, k: int) -> int:
+    """`Planner.stall_options` appended at option k; returns the new count."""
+    ef, ei, pf, pi, ov, oa, xf, xi = L
+    n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
+    mo = oa.shape[0] // 2
+    rival = P[W_RIVAL]
+    first_end = Rs[R_FIRST_END]
+    for lane in range(nl):
+        count = S[B[S_LANE_COUNT] + lane]
+        if count == B[B[O_LANE_LEN] + lane]:
+            continue
+        route = -1
+        for x in range(2):
+            d = B[B[O_LANE_DISTRICT0] + lane] if x == 0 else B[B[O_LANE_DISTRICT1] + lane]
+            if d < 0 or not pi[d]:
+                continue
+            if route < 0 or pf[d] < pf[route] or (pf[d] == pf[route] and
+                                                  pi[2 * nd + d] < pi[2 * nd + route]):
+                route = d
+        if route < 0:
+            continue
+        cost = pf[route]
+        if count:
+            e0 = S[B[S_LANE_DIR] + lane]
+            e1 = e0
+        else:
+            e0 = 0
+            e1 = 0 if first_end else 1
+        for end in range(e0, e1 + 1):
+            stall_delta(B, S, P, ef, ei, seat, lane, end, xf, xi)
+            ov[k] = margin(xf, n, seat, rival) - cost
+            oa[k] = A.place_stall(lane, end)
+            oa[mo + k] = route
+            k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _best_square(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, customer: int,
+                 last: bool, ef: np.ndarray, ei: np.ndarray, xf: np.ndarray) -> float:
+    """max over empty squares of the margin change of placing `customer` there."""
+    n = B[N_PLAYERS]
+    sqc = B[S_SQUARE_CUSTOMER]
+    rival = P[W_RIVAL]
+    best = 0.0
+    first = True
+    for s in range(B[N_SQUARES]):
+        if S[sqc + s] == 0:
+            customer_delta(B, S, P, ef, ei, s, customer, last, xf)
+            v = margin(xf, n, seat, rival)
+            if first or v > best:
+                best = v
+                first = False
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
+               L: Level) -> float:
+    """`Planner.draw_value`: expected margin change of a draw placed on the best square."""
+    ef, ei, xf = L[0], L[1], L[6]
+    last = S[CUSTOMERS_LEFT] == 1
+    total = 0.0
+    if B[KNOWN_ORDER]:
+        customer = S[B[S_LINE] + S[LINE_POS]] if S[CUSTOMERS_LEFT] > 0 else 0
+        total += 1.0 * _best_square(B, S, P, seat, customer, last, ef, ei, xf)
+        return total
+    bag = S[BAG_CITIZENS] + S[BAG_ARISTOCRATS]
+    for c in range(1, 3):
+        k = S[BAG_CITIZENS + c - 1]
+        if k:
+            total += k / bag * _best_square(B, S, P, seat, c, last, ef, ei, xf)
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
+                   L: Level, force: bool) -> int:
+    """`Planner.action_options` (stalls with Bobby paths, a draw) into level L; `force`
+    prices them as if actions were left. Returns the count; Bobby paths are computed into
+    L when the seat has stalls."""
+    if S[ACTIONS_LEFT] <= 0 and not force:
+        return 0
+    ov, oa = L[4], L[5]
+    mo = oa.shape[0] // 2
+    k = 0
+    if S[B[S_STALLS_LEFT] + seat] > 0:
+        paths(B, S, P, Rs, seat, L[2], L[3])
+        k = stall_options(B, S, P, Rs, seat, L, 0)
+    if S[CUSTOMERS_LEFT] > 0 and not Rs[R_CUSTOMERS]:
+        ov[k] = draw_value(B, S, P, seat, L)
+        oa[k] = A.DRAW
+        oa[mo + k] = -1
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
+                 L: Level, have_paths: bool) -> tuple[float, int]:
+    """`Planner.leave_option`: (value, route) of ending the turn, first moving the Bobby
+    along the path to district `route` (-1: where it stands)."""
+    if P[P_LEAVE] == 0.0 or Rs[R_BOBBY] or P[W_BOBBY] <= 0 or P[P_IMMEDIATE] != 0.0:
+        return 0.0, -1
+    n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
+    nxt = (seat + 1) % n
+    if nxt == seat or S[B[S_STALLS_LEFT] + nxt] <= 0:
+        return 0.0, -1
+    ef, ei, pf, pi, xf, xi = L[0], L[1], L[2], L[3], L[6], L[7]
+    rival = P[W_RIVAL]
+    for lane in range(nl):
+        xf[n + lane] = 0.0
+        count = S[B[S_LANE_COUNT] + lane]
+        if count == B[B[O_LANE_LEN] + lane]:
+            continue
+        if count:
+            e0 = S[B[S_LANE_DIR] + lane]
+            e1 = e0
+        else:
+            e0 = 0
+            e1 = 1
+        best = 0.0
+        for end in range(e0, e1 + 1):
+            stall_delta(B, S, P, ef, ei, nxt, lane, end, xf, xi)
+            v = margin(xf, n, nxt, rival)
+            if end == e0 or v > best:
+                best = v
+        xf[n + lane] = best if best > 0.0 else 0.0
+    weight = P[W_BOBBY]
+    bobby = S[BOBBY]
+    here = weight * _max_chance(B, xf, n, bobby)
+    if not have_paths:
+        paths(B, S, P, Rs, seat, pf, pi)
+    best_value = 0.0
+    best_d = -1
+    for d in range(nd):
+        if not pi[d] or pi[2 * nd + d] == 0:
+            continue
+        value = here - pf[d] - weight * _max_chance(B, xf, n, d)
+        if value > best_value + EPS:
+            best_value = value
+            best_d = d
+    return best_value, best_d
+
+
+@njit(cache=True, _nrt=False)
+def _max_chance(B: np.ndarray, xf: np.ndarray, n: int, d: int) -> float:
+    """The best per-lane chance (xf[n + lane]) over the lanes bordering district d."""
+    best = 0.0
+    for i in range(B[B[O_DISTRICT_LANES_AT] + d], B[B[O_DISTRICT_LANES_AT] + d + 1]):
+        v = xf[n + B[B[O_DISTRICT_LANES] + i]]
+        if i == B[B[O_DISTRICT_LANES_AT] + d] or v > best:
+            best = v
+    return best
+
+
+# -- placing a customer -------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def square_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
+                   L: Level) -> int:
+    """`Planner.square_values` of the pending customer as options (evaluated cache in L)."""
+    ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
+    n = B[N_PLAYERS]
+    mo = oa.shape[0] // 2
+    last = S[CUSTOMERS_LEFT] == 0
+    customer = S[PENDING]
+    sqc = B[S_SQUARE_CUSTOMER]
+    rival = P[W_RIVAL]
+    k = 0
+    for s in range(B[N_SQUARES]):
+        if S[sqc + s] == 0:
+            customer_delta(B, S, P, ef, ei, s, customer, last, xf)
+            ov[k] = margin(xf, n, seat, rival)
+            oa[k] = A.place_customer(s)
+            oa[mo + k] = -1
+            k += 1
+    return k
+
+
+# -- a turn's start -----------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> int:
+    """`Planner.token_actions`: one play_token action per face-up value (a neutral token
+    before an own one), in first-seen order: values at xi[xi_tokens:], actions at
+    xi[xi_tokens + N_TOKENS:]."""
+    t = B[N_TOKENS]
+    tv = xi_tokens(B)
+    ta = tv + t
+    k = 0
+    for i in range(seat * t, seat * t + t):
+        v = S[B[S_TOK_VAL] + i]
+        if v and S[B[S_TOK_UP] + i]:
+            neutral = S[B[S_TOK_NEUTRAL] + i]
+            action = A.play_token(v, neutral)
+            j = 0
+            while j < k and xi[tv + j] != v:
+                j += 1
+            if j == k:
+                xi[tv + k] = v
+                xi[ta + k] = action
+                k += 1
+            elif neutral:
+                xi[ta + j] = action
+    return k
