@@ -329,9 +329,12 @@ def share_by_level(sbl: pd.DataFrame, xlabel: str, title: str,
 
 
 def seat_differences(diffs: pd.DataFrame, labels: Mapping[str, str] | None = None) -> Figure:
-    """Variant minus baseline in seat win shares, with 95% intervals (VariantDifference).
+    """Variant minus baseline in seat win shares (VariantDifference + Holm with an interval).
 
-    Filled markers are significant after Holm correction (needs `significant`).
+    Thick pale bars: the Holm-adjusted interval (`adj_lo`, `adj_hi`); thin bars with caps:
+    the unadjusted 95% interval. A marker is filled exactly when the comparison is
+    significant (`significant`), which is exactly when its thick bar clears zero. Artists
+    carry gids (`adjusted`, `unadjusted`, `significant`, `not significant`) for checks.
     """
     with mpl.rc_context(RC):
         d = diffs[diffs["measure"].str.endswith("win share")].copy()
@@ -341,33 +344,46 @@ def seat_differences(diffs: pd.DataFrame, labels: Mapping[str, str] | None = Non
         variants = list(dict.fromkeys(d["variant"].astype(str)))
         all_variants = [str(d["baseline"].iloc[0]), *variants] if len(d) else variants
         colours = variant_colours(all_variants)
-        fig = Figure(figsize=(WIDTH * 0.75, 0.38 * len(rows) + 1.4), layout="constrained")
+        fig = Figure(figsize=(WIDTH * 0.8, 0.42 * len(rows) + 1.6), layout="constrained")
         FigureCanvasAgg(fig)
         ax = fig.subplots()
         k = len(variants)
+        has_adj = {"adj_lo", "adj_hi"} <= set(d.columns)
         for i, v in enumerate(variants):
             dv = d[d["variant"].astype(str) == v]
-            y = np.array([rows.index(r) for r in dv["row"]]) + (i - (k - 1) / 2) * 0.2
+            y = np.array([rows.index(r) for r in dv["row"]]) + (i - (k - 1) / 2) * 0.24
             x = 100 * dv["diff"].to_numpy()
-            ax.errorbar(x, y, xerr=_err(x, 100 * dv["lo"], 100 * dv["hi"]), fmt="none",
-                        ecolor=colours[v], capsize=3, lw=1.5)
+            if has_adj:
+                adj = ax.errorbar(x, y, xerr=_err(x, 100 * dv["adj_lo"], 100 * dv["adj_hi"]),
+                                  fmt="none", ecolor=colours[v], alpha=0.35, lw=7,
+                                  capsize=0)
+                adj.lines[2][0].set_gid("adjusted")
+            raw = ax.errorbar(x, y, xerr=_err(x, 100 * dv["lo"], 100 * dv["hi"]), fmt="none",
+                              ecolor=colours[v], capsize=3, lw=1.3)
+            raw.lines[2][0].set_gid("unadjusted")
             sig = dv["significant"].to_numpy(dtype=bool) if "significant" in dv else \
                 np.zeros(len(dv), bool)
-            ax.scatter(x[sig], y[sig], color=colours[v], s=36, zorder=3)
-            ax.scatter(x[~sig], y[~sig], facecolor="white", edgecolor=colours[v], s=36,
-                       zorder=3, lw=1.5)
+            ax.scatter(x[sig], y[sig], color=colours[v], s=40, zorder=3, gid="significant")
+            ax.scatter(x[~sig], y[~sig], facecolor="white", edgecolor=colours[v], s=40,
+                       zorder=3, lw=1.5, gid="not significant")
         ax.axvline(0, color="#333333", lw=1)
         ax.set_yticks(range(len(rows)), rows)
         ax.invert_yaxis()
-        ax.set_xlabel("change in win share vs baseline (percentage points, 95% CI)")
+        ax.set_xlabel("change in win share vs baseline (percentage points)")
         base = _label(labels, all_variants[0]) if all_variants else ""
         ax.set_title(f"Seat win shares: each variant minus {base}")
         handles = [Line2D([], [], color=colours[v], marker="o", lw=1.5) for v in variants]
         names = [_label(labels, v) for v in variants]
-        handles += [Line2D([], [], color="#333333", marker="o", lw=0),
+        if has_adj:
+            m = int(d["holm_m"].max()) if "holm_m" in d and len(d) else 0
+            handles.append(Line2D([], [], color="#333333", alpha=0.35, lw=7))
+            names.append(f"Holm-adjusted interval ({m} comparisons)")
+        handles += [Line2D([], [], color="#333333", lw=1.3, marker="|", ms=8),
+                    Line2D([], [], color="#333333", marker="o", lw=0),
                     Line2D([], [], color="#333333", marker="o", mfc="white", lw=0)]
-        names += ["significant (Holm)", "not significant"]
-        ax.legend(handles, names, loc="lower right", fontsize=8)
+        names += ["unadjusted 95% interval", "significant (Holm): adjusted bar clears 0",
+                  "not significant"]
+        fig.legend(handles, names, loc="outside lower center", ncols=3, fontsize=8.5)
         return fig
 
 

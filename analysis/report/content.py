@@ -53,7 +53,9 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     games, players = data.games(), data.players()
     t["win_shares"] = M.WinShare()(players)
     t["balance"] = C.Holm()(M.SeatBalance()(players))
-    t["first_player"] = C.Holm()(M.FirstPlayerAdvantage()(players))
+    fp = C.Holm(interval=C.WilsonInterval())(M.FirstPlayerAdvantage()(players))
+    t["first_player"] = fp.assign(adv_adj_lo=fp["adj_lo"] - fp["fair"],
+                                  adv_adj_hi=fp["adj_hi"] - fp["fair"])
     t["scores"] = M.Describe(("score",))(players)
     t["margins_games"] = M.Margins()(players)
     margins = M.Describe(("margin",))(t["margins_games"])
@@ -67,7 +69,7 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     t["anomalies"] = M.Anomalies()(games, players)
     if len(data.variants) > 1:
         diffs = C.VariantDifference(data.baseline)(C.GameMeasures()(games, players))
-        t["comparisons"] = C.Holm()(diffs)
+        t["comparisons"] = C.Holm(interval=C.TInterval("diff"))(diffs)
     if data.has_events:
         ev = data.events(EVENT_ACTIONS)
         timing = M.DistrictTiming()
@@ -82,7 +84,7 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         t["luck_drawn"] = M.ShareByLevel("aristocrat_surplus", cap=3, floor=-3)(exposure)
         effects = pd.concat([M.LuckEffect("aristocrat_surplus", scale=2)(exposure),
                              M.LuckEffect("aristocrat_ends")(exposure)], ignore_index=True)
-        t["luck_effects"] = C.Holm()(effects)
+        t["luck_effects"] = C.Holm(interval=C.TInterval("slope"))(effects)
     else:
         a.notes.append("These runs have no events table, so district timing, customer luck "
                        "and lane usage are left out (run studies with events = true).")
@@ -197,6 +199,12 @@ def summary(a: Analysis) -> dict[str, Any]:
     data = a.data
     return {
         "title": data.title,
+        "significance": {
+            "alpha": C.ALPHA, "rule": "significant when the Holm-adjusted p-value is below "
+            "alpha, which is exactly when the adjusted interval [adj_lo, adj_hi] leaves out "
+            "no change", "lo_hi": "unadjusted 95% interval",
+            "adj_lo_adj_hi": C.METHOD + "; adj_level is each row's confidence level, holm_m "
+            "the number of tests in its family"},
         "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant}
                      for f in a.findings],
         "win_shares": _to_jsonable(a.tables["win_shares"]),
