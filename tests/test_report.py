@@ -301,3 +301,21 @@ def test_every_tested_table_agrees_with_its_adjusted_intervals(study_dir: Path) 
     assert {"lo", "hi", "p_holm", "significant", "adj_lo", "adj_hi"} <= set(s["comparisons"][0])
     assert {"adv_lo", "adv_hi", "adv_adj_lo", "adv_adj_hi"} <= set(s["first_player"][0])
     assert "Holm" in s["significance"]["adj_lo_adj_hi"]
+
+
+# -- variants without a player count in common --------------------------------------------
+def test_report_from_runs_sharing_no_player_count(study_dir: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """One variant's 2-player run with another's 4-player run: a report without comparisons
+    that says why (it used to stop on `Holm: the table has no column(s) p_value`)."""
+    runs = [str(study_dir / "runs" / k) for k in ("standard-2p", "known-4p")]
+    r = _cli(capsys, "report", *runs, "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "rep" / "index.html").read_text()
+    note = ("No variant was played at a player count of the baseline (standard), so there "
+            "are no comparisons (standard: 2 players; customer_order=known: 4 players)")
+    section = page[page.index('<section id="comparisons">'):page.index('<section id="scores">')]
+    assert note in section and "<table>" not in section
+    assert note in page[page.index('id="findings"'):page.index('id="win-shares"')]
+    s = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert s["comparisons"] == [] and s["no_comparisons"].startswith(note)

@@ -35,6 +35,8 @@ class Analysis:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     findings: list[C.Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Why there is no comparisons table (one variant, or no player count in common).
+    no_comparisons: str = ""
 
 
 def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
@@ -69,7 +71,16 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     t["anomalies"] = M.Anomalies()(games, players)
     if len(data.variants) > 1:
         diffs = C.VariantDifference(data.baseline)(C.GameMeasures()(games, players))
-        t["comparisons"] = C.Holm(interval=C.TInterval("diff"))(diffs)
+        uncompared = [v for v in data.variants[1:]
+                      if diffs.empty or v not in set(diffs["variant"].astype(str))]
+        if uncompared:
+            a.notes.append(_no_common_count(data, uncompared))
+        if diffs.empty:
+            a.no_comparisons = a.notes[-1]
+        else:
+            t["comparisons"] = C.Holm(interval=C.TInterval("diff"))(diffs)
+    else:
+        a.no_comparisons = "Only one variant: nothing to compare."
     if data.has_events:
         ev = data.events(EVENT_ACTIONS)
         timing = M.DistrictTiming()
@@ -109,6 +120,22 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         findings += C.luck_findings(drawn, a.labels)
     a.findings = findings
     return a
+
+
+def _no_common_count(data: StudyData, uncompared: list[str]) -> str:
+    """Why some variants (or all) are not compared: they were not played at any player count
+    the baseline was played at."""
+    counts = {v: sorted(c.players for c in data.cells if c.variant == v)
+              for v in [data.baseline, *uncompared]}
+    base = data.labels.get(data.baseline, data.baseline)
+    where = "; ".join(f"{data.labels.get(v, v)}: {', '.join(map(str, n))} players"
+                      for v, n in counts.items())
+    if len(uncompared) == len(data.variants) - 1:
+        return (f"No variant was played at a player count of the baseline ({base}), so "
+                f"there are no comparisons ({where}); each cell is reported on its own.")
+    names = ", ".join(data.labels.get(v, v) for v in uncompared)
+    return (f"Not compared with the baseline ({base}): {names}, played at none of its player "
+            f"counts ({where}).")
 
 
 def figures(a: Analysis) -> dict[str, Any]:
@@ -205,6 +232,7 @@ def summary(a: Analysis) -> dict[str, Any]:
             "no change", "lo_hi": "unadjusted 95% interval",
             "adj_lo_adj_hi": C.METHOD + "; adj_level is each row's confidence level, holm_m "
             "the number of tests in its family"},
+        "no_comparisons": a.no_comparisons,
         "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant}
                      for f in a.findings],
         "win_shares": _to_jsonable(a.tables["win_shares"]),
