@@ -4,9 +4,11 @@ offline; `portobello report` refuses folders that are not runs and runs on other
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +27,8 @@ from analysis.report import (
     page,
     summary,
 )
-from analysis.study import cells_from_runs, open_study, run_study, study_from_dict
+from analysis.report.provenance import reduced_run, report_title
+from analysis.study import cells_from_runs, load_study, open_study, run_study, study_from_dict
 from sim.agents import registry
 from tests.test_study import BrokenAgent
 
@@ -300,7 +303,32 @@ def test_every_tested_table_agrees_with_its_adjusted_intervals(study_dir: Path) 
     s = summary(a)
     assert {"lo", "hi", "p_holm", "significant", "adj_lo", "adj_hi"} <= set(s["comparisons"][0])
     assert {"adv_lo", "adv_hi", "adv_adj_lo", "adv_adj_hi"} <= set(s["first_player"][0])
-    assert "Holm" in s["significance"]["adj_lo_adj_hi"]
+    assert "Holm" in s["significance"]["adj_lo_adj_hi"] and s["reduced"] is None
+
+
+# -- reduced runs say so ----------------------------------------------------------------------
+def test_a_reduced_run_says_so_in_its_title_and_header(tmp_path: Path) -> None:
+    spec = load_study(ROOT / "data" / "studies" / "customer-order.toml").with_overrides(
+        games=4, agents="random")
+    run_study(spec, tmp_path / "study", quiet=True)
+    data = open_study(tmp_path / "study")
+    title = ("Customer order: standard draw vs known order (reduced: 4 games per cell, the "
+             "spec asks for 4,200–4,400; agents random instead of the spec's heuristic)")
+    path = build_report(data, tmp_path / "report")
+    page = html.unescape(path.read_text(encoding="utf-8"))
+    assert f"<h1>{title}</h1>" in page and f"<title>{title} ·" in page
+    assert ("200 games" not in page and "4 games per cell were played, where the study spec "
+            "asks for 4,400 at 2 players, 4,200 at 3 players, 4,200 at 4 players") in page
+    s = json.loads((tmp_path / "report" / "summary.json").read_text())
+    assert s["title"] == title and s["study_title"] == data.title
+    assert s["reduced"]["games_in_spec"] == {"2": 4400, "3": 4200, "4": 4200}
+    assert s["reduced"]["games_played"] == {"2": 4, "3": 4, "4": 4}
+    # The same runs against a spec asking for what they played: not reduced.
+    text = data.study["spec_text"]
+    text = re.sub(r"\[games\]\n2 = 4400\n3 = 4200\n4 = 4200", "games = 4", text)
+    text = re.sub(r'(?m)^agents = ".*"$', 'agents = "random"', text)
+    same = replace(data, study={**data.study, "spec_text": text}, _cache={})
+    assert reduced_run(same) is None and report_title(same) == data.title
 
 
 # -- variants without a player count in common --------------------------------------------

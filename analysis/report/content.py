@@ -17,6 +17,7 @@ import pandas as pd
 from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
+from analysis.report.provenance import Reduced, reduced_run, report_title
 from analysis.study import StudyData
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
@@ -35,6 +36,8 @@ class Analysis:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     findings: list[C.Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    title: str = ""  # the study's title, marked when the run is reduced
+    reduced: Reduced | None = None
     # Why there is no comparisons table (one variant, or no player count in common).
     no_comparisons: str = ""
 
@@ -50,7 +53,8 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     """Compute the report's tables and findings."""
     study = data.study or {}
     target = float(target_half_width or study.get("spec", {}).get("target_half_width", 0.015))
-    a = Analysis(data=data, labels=data.labels, target=target)
+    a = Analysis(data=data, labels=data.labels, target=target, title=report_title(data),
+                 reduced=reduced_run(data))
     t = a.tables
     games, players = data.games(), data.players()
     t["win_shares"] = M.WinShare()(players)
@@ -224,8 +228,14 @@ def _to_jsonable(df: pd.DataFrame) -> list[dict[str, Any]]:
 def summary(a: Analysis) -> dict[str, Any]:
     """The content of summary.json: the findings and main tables as data."""
     data = a.data
+    r = a.reduced
     return {
-        "title": data.title,
+        "title": a.title or data.title,
+        "study_title": data.title,
+        "reduced": None if r is None else {
+            "text": r.sentence, "games_played": {str(n): g for n, g in r.played.items()},
+            "games_in_spec": {str(n): g for n, g in r.asked.items()},
+            "agents": list(r.agents), "spec_agents": list(r.spec_agents)},
         "significance": {
             "alpha": C.ALPHA, "rule": "significant when the Holm-adjusted p-value is below "
             "alpha, which is exactly when the adjusted interval [adj_lo, adj_hi] leaves out "

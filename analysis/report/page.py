@@ -73,7 +73,8 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
     spec = study.get("spec", {})
     tables = {name: table_html(t) for name, t in display_tables(a).items()}
     return env.get_template(TEMPLATE).render(
-        title=a.data.title, no_comparisons=a.no_comparisons,
+        title=a.title or a.data.title, reduced=a.reduced.sentence if a.reduced else "",
+        no_comparisons=a.no_comparisons,
         description=spec.get("description", ""), spec=spec,
         spec_text=study.get("spec_text", ""), generated=time.strftime("%Y-%m-%d %H:%M"),
         findings=a.findings, topics=topics(a.findings), tables=tables,
