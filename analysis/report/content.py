@@ -17,6 +17,7 @@ import pandas as pd
 from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
+from analysis.draw import with_layout_of as draw_layout
 from analysis.report.provenance import Reduced, reduced_run, report_title
 from analysis.study import StudyData
 
@@ -165,16 +166,29 @@ def figures(a: Analysis) -> dict[str, Any]:
         figs["luck_ends"] = P.share_by_level(
             t["luck_ends"], "aristocrats at the player's scored lanes",
             "Win share by aristocrats at the player's own lanes", L)
-        lanes = t["lanes"]
-        for v in data.variants:
-            per_lane = lanes[lanes["variant"].astype(str) == v].groupby("lane")[
-                "points_per_game"].mean()
-            counts = ", ".join(map(str, data.player_counts))
-            figs[f"board_{v}"] = P.board_heat(
-                data.board, per_lane.to_dict(),
-                f"{L.get(v, v)}: points scored per game on each lane "
-                f"(mean over {counts} players)")
+        figs.update(board_figures(a))
     return figs
+
+
+LANE_MEASURE = "points scored in the lane per game (all players together)"
+
+
+def board_figures(a: Analysis) -> dict[str, Any]:
+    """One lane-heat board figure per player count (`board_<n>p`): the variants side by
+    side on one colour scale, drawn as `portobello board show` draws the study's board."""
+    data = a.data
+    lanes = a.tables["lanes"]
+    ref = data.cells[0].run.manifest["board"].get("ref")
+    board = draw_layout(data.board, ref)
+    out: dict[str, Any] = {}
+    for n in data.player_counts:
+        sub = lanes[lanes["n_players"] == n]
+        heats = {v: sub[sub["variant"].astype(str) == v].set_index("lane")["points_per_game"]
+                 .to_dict() for v in data.variants if (sub["variant"].astype(str) == v).any()}
+        if heats:
+            out[f"board_{n}p"] = P.lane_heat_boards(
+                board, heats, f"{n} players: {LANE_MEASURE}", "points per game", a.labels)
+    return out
 
 
 TOPIC_TITLES = {"precision": "Precision", "variant": "Variant effects",

@@ -82,8 +82,8 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
         failed=a.data.failed, notes=a.notes, target=a.target, labels=a.labels,
         variants=a.data.variants, player_counts=a.data.player_counts,
         baseline=a.labels.get(a.data.baseline, a.data.baseline),
-        board_images=[(a.labels.get(v, v), images.get(f"board_{v}")) for v in a.data.variants
-                      if f"board_{v}" in images],
+        board_images=[(f"{n} players", images[f"board_{n}p"]) for n in a.data.player_counts
+                      if f"board_{n}p" in images],
         version=_version(), sections=SECTIONS)
 
 
