@@ -1,4 +1,4 @@
-"""What a report shows: the full study, or a reduced run of it.
+"""What a report (or notebook) shows: the full study, a reduced run of it, or a sample.
 
 A study run with `--games` (as `make demo` does) plays fewer games than its spec asks for;
 its intervals are wider and fewer differences reach significance, so the report must say
@@ -6,17 +6,26 @@ so in its title and header. study.json does not record the override itself: its 
 holds the games actually asked of the runner (already overridden) and `spec_text` holds
 the spec file as written. `reduced_run` compares the spec file's `games` (and agent names)
 with what the cells' runs played.
+
+`locate_study` picks the study folder a notebook shows (`PORTOBELLO_STUDY_DIR`, else the
+full study's folder, else `make demo`'s) and says which, so a notebook never silently shows
+something else; `notebook_header` is the first line a notebook prints.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from analysis.study import StudyData
 from sim.agents.registry import split_specs
+
+STUDY_DIR_ENV = "PORTOBELLO_STUDY_DIR"
+RUNS_DIR = Path("data/runs/studies")
 
 
 def _count(n: int) -> str:
@@ -125,3 +134,50 @@ def report_title(data: StudyData) -> str:
     """The study's title, with `(reduced: ...)` when the runs played less than the spec."""
     r = reduced_run(data)
     return f"{data.title} ({r.short})" if r is not None else data.title
+
+
+# -- notebooks -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StudyChoice:
+    """The folder a notebook shows and why: `env` (PORTOBELLO_STUDY_DIR), `study` (the full
+    study's folder), `demo` (make demo's reduced run) or `sample` (none of those: a small
+    built-in sample to be made)."""
+
+    path: Path
+    source: str
+
+
+def locate_study(name: str, root: Path, env: Mapping[str, str] | None = None) -> StudyChoice:
+    """The study folder a notebook for study `name` shows: the folder PORTOBELLO_STUDY_DIR
+    names (refused if it is not a study folder: never replaced by another), else
+    `data/runs/studies/<name>`, else `data/runs/studies/<name>-demo` (make demo), else the
+    built-in sample's folder `data/runs/studies/<name>-notebook-sample`."""
+    env = os.environ if env is None else env
+    given = env.get(STUDY_DIR_ENV)
+    if given:
+        path = Path(given)
+        if not (path / "study.json").exists():
+            raise FileNotFoundError(f"{STUDY_DIR_ENV}={given} is not a study folder (no "
+                                    "study.json); run `portobello study` into it first")
+        return StudyChoice(path, "env")
+    for source, folder in (("study", name), ("demo", f"{name}-demo")):
+        path = root / RUNS_DIR / folder
+        if (path / "study.json").exists():
+            return StudyChoice(path, source)
+    return StudyChoice(root / RUNS_DIR / f"{name}-notebook-sample", "sample")
+
+
+SOURCES = {"env": f"the study folder {STUDY_DIR_ENV} names",
+           "study": "the full study's folder",
+           "demo": "make demo's reduced run",
+           "sample": "BUILT-IN SAMPLE, not the study's results"}
+
+
+def notebook_header(choice: StudyChoice, data: StudyData) -> str:
+    """A notebook's first line: which folder it shows, from where, and with which agents
+    (a built-in sample says so first, and a reduced run says how reduced)."""
+    agents = sorted({s for c in data.cells for s in c.run.manifest["agents"]})
+    r = reduced_run(data)
+    note = f" ({r.short})" if r is not None else ""
+    return (f"Showing {SOURCES[choice.source]}{note}: {choice.path} · agents: "
+            f"{', '.join(agents)}")
