@@ -19,6 +19,7 @@ unadjusted 95% one and the one adjusted for the m comparisons of the family.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -252,7 +253,8 @@ def _label(labels: dict[str, str], v: str) -> str:
     return labels.get(v, v)
 
 
-def _adjusted(r: Any, lo: str, hi: str, what: str, fmt: Any, sep: str = " to ") -> str:
+def _adjusted(r: Any, lo: str, hi: str, what: str, fmt: Callable[[float], str],
+              sep: str = " to ") -> str:
     """`; Holm-adjusted for m <what> <lo> to <hi>` when the row has adjusted bounds."""
     a, b = getattr(r, lo, None), getattr(r, hi, None)
     if a is None or b is None or np.isnan(a) or np.isnan(b):

@@ -256,14 +256,17 @@ class Geometry:
 
     @property
     def span(self) -> float:
+        """The larger side of the bounding box (sizes of spots scale with it)."""
         return float(max(self.hi - self.lo)) or 1.0
 
     @property
     def margin(self) -> float:
+        """Room around the bounding box, so squares at its edge are drawn whole."""
         return self.radius * 2.2
 
     @property
     def extent(self) -> np.ndarray:
+        """Width and height drawn, margins included."""
         return (self.hi - self.lo) + 2 * self.margin
 
 
