@@ -10,13 +10,16 @@ variant the same seed, so game `i` is dealt alike), the comparison is paired gam
 two-sample t. For a win share (a per-game value in [0, 1]) the t interval on the mean is
 the usual large-sample interval for a difference of proportions.
 
-`holm` adjusts a family of p-values for many comparisons (Holm's step-down method): a
-finding is called significant when its adjusted p-value is below 0.05.
+`Holm` (from `analysis.metrics.multiple`) adjusts a family of p-values for many comparisons
+(Holm's step-down method): a finding is called significant when its adjusted p-value is
+below 0.05, and each comparison also gets a Holm step-down interval (`adj_lo`, `adj_hi`)
+that excludes no change exactly when it is significant. Findings show both intervals: the
+unadjusted 95% one and the one adjusted for the m comparisons of the family.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,35 +29,26 @@ from scipy import stats as st
 
 from analysis.metrics import BY, Margins, StatError
 from analysis.metrics.common import check_level, need_columns
+from analysis.metrics.multiple import (
+    ALPHA,
+    METHOD,
+    Holm,
+    TInterval,
+    WilsonInterval,
+    excludes,
+    format_p,
+    holm,
+    holm_steps,
+    p_text,
+)
+
+__all__ = ["ALPHA", "METHOD", "POINTS", "ROUNDS", "SHARE", "Finding", "GameMeasures", "Holm",
+           "TInterval", "VariantDifference", "WilsonInterval", "balance_findings", "bound",
+           "difference_findings", "excludes", "format_p", "holm", "holm_steps",
+           "luck_findings", "p_text", "pct", "pp", "precision_finding", "share_bound"]
 
 # Measure kinds decide how numbers are written: shares in percent, the rest as numbers.
 SHARE, POINTS, ROUNDS = "share", "points", "rounds"
-
-
-def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm step-down adjusted p-values (NaN entries are left out of the family)."""
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    q = p[ok]
-    m = len(q)
-    if m == 0:
-        return out
-    order = np.argsort(q, kind="stable")
-    adj = np.empty(m)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * q[i]))
-        adj[i] = running
-    out[ok] = adj
-    return out
-
-
-def format_p(p: float) -> str:
-    """'p < 0.001' or 'p = 0.023'."""
-    if np.isnan(p):
-        return "p n/a"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 # -- per-game measures ------------------------------------------------------------------------
@@ -120,9 +114,10 @@ class VariantDifference:
     """Each variant minus the baseline, per player count and measure (input: GameMeasures).
 
     Output: `n_players, measure, kind, baseline, variant, n_base, n_variant, base_mean,
-    variant_mean, diff, lo, hi, p_value, paired, test`. Paired when both sides hold the
-    same games with the same seeds; Welch otherwise. Measures constant on both sides get no
-    p-value.
+    variant_mean, diff, lo, hi, p_value, paired, test, se, dof`. Paired when both sides
+    hold the same games with the same seeds; Welch otherwise. Measures constant on both
+    sides get no p-value. `se` and `dof` are the test's, so `TInterval("diff")` gives its
+    interval at any level (the Holm-adjusted one).
     """
 
     baseline: str
@@ -195,26 +190,8 @@ class VariantDifference:
         half = float(st.t.ppf(tq, dof)) * se if se > 0 and not np.isnan(se) else 0.0
         return {"n_base": len(a), "n_variant": len(b), "base_mean": float(a.mean()),
                 "variant_mean": float(b.mean()), "diff": diff, "lo": diff - half,
-                "hi": diff + half, "p_value": p, "paired": paired, "test": test}
-
-
-@dataclass(frozen=True)
-class Holm:
-    """Add `p_holm` (Holm-adjusted over the whole table) and `significant` (p_holm < alpha)."""
-
-    column: str = "p_value"
-    alpha: float = 0.05
-
-    def __post_init__(self) -> None:
-        if not 0 < self.alpha < 1:
-            raise StatError(f"Holm: alpha must be between 0 and 1, got {self.alpha!r}")
-
-    def __call__(self, df: pd.DataFrame) -> pd.DataFrame:
-        need_columns("Holm", df, [self.column])
-        out = df.copy()
-        out["p_holm"] = holm(out[self.column].to_numpy(dtype=float))
-        out["significant"] = out["p_holm"] < self.alpha
-        return out
+                "hi": diff + half, "p_value": p, "paired": paired, "test": test,
+                "se": float(se), "dof": float(dof)}
 
 
 # -- findings ---------------------------------------------------------------------------------
@@ -245,16 +222,54 @@ def _num(x: float, kind: str, signed: bool = False) -> str:
     return f"{x:+.2f}" if signed else f"{x:.2f}"
 
 
+def bound(x: float, kind: str, digits: int | None = None, unit: bool = True) -> str:
+    """An interval bound, signed, as its kind reads (`+0.4 pp`, `-1.25`; `unit=False`
+    leaves out the ` pp`); a bound that would round to zero gets more digits (`+0.004 pp`),
+    so an interval that leaves out 0 never reads as touching it."""
+    base = (1 if kind == SHARE else 2) if digits is None else digits
+    scale = 100.0 if kind == SHARE else 1.0
+    suffix = " pp" if kind == SHARE and unit else ""
+    if np.isnan(x):
+        return "–"
+    for d in range(base, base + 4):
+        text = f"{scale * x:+.{d}f}"
+        if float(text) != 0 or x == 0:
+            break
+    return text + suffix
+
+
+def share_bound(x: float, fair: float) -> str:
+    """A share's interval bound in %, with a second or third decimal when one would print
+    it as the fair share it is compared with (`33.34%` beside a fair `33.3%`)."""
+    for d in range(1, 4):
+        text = f"{100 * x:.{d}f}"
+        if text != f"{100 * fair:.{d}f}":
+            break
+    return text + "%"
+
+
 def _label(labels: dict[str, str], v: str) -> str:
     """A variant's display label (its name when it has none)."""
     return labels.get(v, v)
 
 
+def _adjusted(r: Any, lo: str, hi: str, what: str, fmt: Callable[[float], str],
+              sep: str = " to ") -> str:
+    """`; Holm-adjusted for m <what> <lo> to <hi>` when the row has adjusted bounds."""
+    a, b = getattr(r, lo, None), getattr(r, hi, None)
+    if a is None or b is None or np.isnan(a) or np.isnan(b):
+        return ""
+    m = int(getattr(r, "holm_m", 0))
+    return f"; Holm-adjusted for {m} {what} {fmt(a)}{sep}{fmt(b)}"
+
+
 def balance_findings(fpa: pd.DataFrame, balance: pd.DataFrame, labels: dict[str, str],
-                     alpha: float = 0.05) -> list[Finding]:
+                     alpha: float = ALPHA) -> list[Finding]:
     """Per cell: the first player's share against fair and the seat balance test.
 
-    `fpa` and `balance` must carry `p_holm` (Holm over the cells of each table).
+    `fpa` and `balance` must carry `p_holm` (Holm over the cells of each table); with
+    `adj_lo`, `adj_hi` (Holm with `WilsonInterval`) the share's adjusted interval is shown
+    too, and it leaves out the fair share exactly when the advantage is significant.
     """
     out = []
     merged = fpa.merge(balance[["variant", "n_players", "chi2", "p_holm", "best_seat",
@@ -265,24 +280,29 @@ def balance_findings(fpa: pd.DataFrame, balance: pd.DataFrame, labels: dict[str,
         bal_sig = bool(r.p_holm_bal < alpha)
         verdict = ("significantly " + ("above" if r.advantage > 0 else "below") + " fair"
                    if sig else "not significantly different from fair")
-        seats = (f"the seats are unequal (χ² = {r.chi2:.1f}, {format_p(r.p_holm_bal)}; best "
-                 f"seat {r.best_seat}, worst seat {r.worst_seat}, "
+        seats = (f"the seats are unequal (χ² = {r.chi2:.1f}, {format_p(r.p_holm_bal, alpha)}; "
+                 f"best seat {r.best_seat}, worst seat {r.worst_seat}, "
                  f"{100 * r.spread:.1f} pp apart)" if bal_sig else
-                 f"no significant seat imbalance (χ² {format_p(r.p_holm_bal)})")
+                 f"no significant seat imbalance (χ² {format_p(r.p_holm_bal, alpha)})")
+        fair = float(r.fair)
+        adj = _adjusted(r, "adj_lo", "adj_hi", "cells",
+                        lambda x, fair=fair: share_bound(x, fair), "–")
         text = (f"{r.n_players} players, {_label(labels, str(r.variant))}: the first player "
-                f"(seat 0) wins {pct(r.share)} of games (95% CI {pct(r.lo)}–{pct(r.hi)}) "
+                f"(seat 0) wins {pct(r.share)} of games (95% CI {pct(r.lo)}–{pct(r.hi)}{adj}) "
                 f"against a fair {pct(r.fair)}, {pp(r.advantage)}, {verdict} "
-                f"({format_p(r.p_holm)}, Holm); {seats}.")
+                f"({format_p(r.p_holm, alpha)}, Holm); {seats}.")
         out.append(Finding(text, "balance", sig or bal_sig, abs(r.advantage)))
     return out
 
 
-def difference_findings(diffs: pd.DataFrame, labels: dict[str, str], top: int = 8
-                        ) -> list[Finding]:
+def difference_findings(diffs: pd.DataFrame, labels: dict[str, str], top: int = 8,
+                        alpha: float = ALPHA) -> list[Finding]:
     """Sentences for the variant comparisons (input: VariantDifference + Holm).
 
     Seat 0's win share is always reported; other measures only when significant, the
-    largest standardised effects first, at most `top` of them.
+    largest standardised effects first, at most `top` of them. Each sentence gives the 95%
+    interval and, when the table has them, the Holm-adjusted one, which excludes no change
+    exactly when the sentence says "significant".
     """
     out: list[Finding] = []
     if diffs.empty:
@@ -290,11 +310,12 @@ def difference_findings(diffs: pd.DataFrame, labels: dict[str, str], top: int = 
 
     def sentence(r: Any) -> str:
         verdict = "significant" if r.significant else "not significant"
+        adj = _adjusted(r, "adj_lo", "adj_hi", "comparisons", lambda x: bound(x, r.kind))
         return (f"{r.n_players} players, {_label(labels, r.variant)} vs "
                 f"{_label(labels, r.baseline)}: {r.measure} {_num(r.base_mean, r.kind)} → "
                 f"{_num(r.variant_mean, r.kind)}, a change of {_num(r.diff, r.kind, True)} "
-                f"(95% CI {_num(r.lo, r.kind, True)} to {_num(r.hi, r.kind, True)}), "
-                f"{verdict} (Holm {format_p(r.p_holm)}).")
+                f"(95% CI {bound(r.lo, r.kind)} to {bound(r.hi, r.kind)}{adj}), "
+                f"{verdict} (Holm {format_p(r.p_holm, alpha)}).")
 
     seat0 = diffs[diffs["measure"] == "seat 0 win share"]
     for r in seat0.itertuples(index=False):
@@ -339,16 +360,17 @@ LUCK_PHRASES = {"aristocrats_drawn": "extra aristocrat drawn",
                 "aristocrat_ends": "extra aristocrat at the ends of the player's scored lanes"}
 
 
-def luck_findings(effects: pd.DataFrame, labels: dict[str, str], alpha: float = 0.05
+def luck_findings(effects: pd.DataFrame, labels: dict[str, str], alpha: float = ALPHA
                   ) -> list[Finding]:
-    """Sentences for LuckEffect rows carrying `p_holm`."""
+    """Sentences for LuckEffect rows carrying `p_holm` (and the adjusted bounds, if any)."""
     out = []
     for r in effects.dropna(subset=["slope"]).itertuples(index=False):
         sig = bool(r.p_holm < alpha)
         what = LUCK_PHRASES.get(r.column, r.column.replace("_", " "))
+        adj = _adjusted(r, "adj_lo", "adj_hi", "slopes", lambda x: bound(x, SHARE))
         out.append(Finding(
             f"{r.n_players} players, {_label(labels, str(r.variant))}: each {what} "
-            f"changes a player's win share by {pp(r.slope)} (95% CI {pp(r.lo)} to "
-            f"{pp(r.hi)}), {'significant' if sig else 'not significant'} "
-            f"(Holm {format_p(r.p_holm)}).", "luck", sig, abs(r.slope)))
+            f"changes a player's win share by {pp(r.slope)} (95% CI {bound(r.lo, SHARE)} to "
+            f"{bound(r.hi, SHARE)}{adj}), {'significant' if sig else 'not significant'} "
+            f"(Holm {format_p(r.p_holm, alpha)}).", "luck", sig, abs(r.slope)))
     return out

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib import colormaps
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
@@ -238,12 +241,37 @@ def lane_points(board: Board, t: Sequence[float] | np.ndarray) -> np.ndarray:
                      for lane, (a, b) in enumerate(board.lane_ends)])
 
 
-def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
-                 title: str | None = None) -> Figure:
-    """The board as a matplotlib Figure (at the PNG resolution, with its Agg canvas); its one
-    Axes is in the board's data coordinates. `draw_board` saves and discards it."""
-    heat = _check_heat(board, lane_heat)
+@dataclass(frozen=True)
+class Geometry:
+    """Where a board is drawn, in data coordinates: squares, lane bends, districts, the
+    bounding box (`lo`, `hi`), the square radius and the extent with margins."""
 
+    squares: np.ndarray
+    bends: list[float]
+    districts: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    radius: float
+    lane_lengths: list[float]
+
+    @property
+    def span(self) -> float:
+        """The larger side of the bounding box (sizes of spots scale with it)."""
+        return float(max(self.hi - self.lo)) or 1.0
+
+    @property
+    def margin(self) -> float:
+        """Room around the bounding box, so squares at its edge are drawn whole."""
+        return self.radius * 2.2
+
+    @property
+    def extent(self) -> np.ndarray:
+        """Width and height drawn, margins included."""
+        return (self.hi - self.lo) + 2 * self.margin
+
+
+def geometry(board: Board) -> Geometry:
+    """The board's drawing geometry (the same for every picture of one board)."""
     sq = square_positions(board)
     bends = lane_bends(board)
     dist = district_positions(board, sq, bends)
@@ -254,40 +282,29 @@ def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
     positive = [x for x in lane_lengths if x > 0]
     typical = float(np.median(positive)) if positive else span / 4
     radius = min(0.04 * span, 0.15 * typical)
+    return Geometry(sq, bends, dist, lo, hi, radius, lane_lengths)
 
-    # Width fixed, height following the board's proportions (plus room for the titles).
-    width = 9.0
-    extent = (hi - lo) + 2 * radius * 2.2
-    height = float(np.clip(width * extent[1] / max(extent[0], 1e-9), 4.0, 9.5)) + 0.8
-    fig_width = width + (1.2 if heat is not None else 0.0)
-    fig = Figure(figsize=(fig_width, height), dpi=PNG_DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
+
+def draw_on(ax: Axes, board: Board, geo: Geometry, point: float,
+            lane_colours: Sequence[Any] | None = None,
+            lane_labels: Sequence[str] | None = None, compact: bool = False) -> None:
+    """Draw the board into `ax` (data coordinates; `point` = data units per typographic
+    point at the size it is shown). `lane_colours` colour the lanes (heat), `lane_labels`
+    replace the lane ids (e.g. `L04 18.9`). `compact` is for small boards side by side:
+    spots as plain dots (no printed values), larger labels relative to the board."""
     ax.set_aspect("equal")
     ax.set_axis_off()
-    margin = radius * 2.2
-    ax.set_xlim(lo[0] - margin, hi[0] + margin)
-    ax.set_ylim(lo[1] - margin, hi[1] + margin)
-
-    norm = cmap = None
-    if heat is not None:
-        cmap = colormaps[HEAT_CMAP]
-        vmin, vmax = float(heat.min()), float(heat.max())
-        if vmin == vmax:
-            vmin, vmax = vmin - 0.5, vmax + 0.5
-        norm = Normalize(vmin=vmin, vmax=vmax)
-
-    # Data units per typographic point (the tighter of the two directions).
-    point = max(float(extent[0]) / (width * 72 * 0.9),
-                float(extent[1]) / ((height - 0.8) * 72 * 0.9))
+    ax.set_xlim(geo.lo[0] - geo.margin, geo.hi[0] + geo.margin)
+    ax.set_ylim(geo.lo[1] - geo.margin, geo.hi[1] + geo.margin)
+    sq, bends, radius, span = geo.squares, geo.bends, geo.radius, geo.span
     label_at = lane_label_positions(board, bends)
     for lane, (a, b) in enumerate(board.lane_ends):
         p0, p1 = sq[a], sq[b]
         bend = bends[lane]
-        length = lane_lengths[lane]
+        length = geo.lane_lengths[lane]
         path = _curve(p0, p1, bend, np.linspace(0.0, 1.0, 60))
-        if heat is not None and cmap is not None and norm is not None:
-            colour, width = cmap(norm(heat[lane])), 5.0
+        if lane_colours is not None:
+            colour, width = lane_colours[lane], (6.5 if compact else 5.0)
         else:
             colour, width = LANE_COLOUR, 2.5
         ax.plot(path[:, 0], path[:, 1], color=colour, lw=width, zorder=1,
@@ -299,17 +316,22 @@ def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
         inset = min(0.45, (radius * 1.7) / max(length, 1e-9))
         u = np.linspace(inset, 1 - inset, n) if n > 1 else np.array([0.5])
         pts = _curve(p0, p1, bend, _arc_params(p0, p1, bend, u))
-        gap = (1 - 2 * inset) * length / max(n - 1, 1) if n > 1 else length
-        size = float(np.clip(gap / span * 900, 7.0, 13.0))
-        for (x, y), value in zip(pts, spots, strict=True):
-            face = SPOT_FACES[min(value, len(SPOT_FACES) - 1)]
-            ax.text(x, y, str(value), ha="center", va="center", fontsize=size * 0.62,
-                    fontweight="bold", color="#333333", zorder=4,
-                    bbox={"boxstyle": "circle,pad=0.18", "fc": face, "ec": "#555555",
-                          "lw": 0.7})
+        if compact:
+            ax.scatter(pts[:, 0], pts[:, 1], s=9, c="white", edgecolors="#333333",
+                       linewidths=0.8, zorder=4)
+        else:
+            gap = (1 - 2 * inset) * length / max(n - 1, 1) if n > 1 else length
+            size = float(np.clip(gap / span * 900, 7.0, 13.0))
+            for (x, y), value in zip(pts, spots, strict=True):
+                face = SPOT_FACES[min(value, len(SPOT_FACES) - 1)]
+                ax.text(x, y, str(value), ha="center", va="center", fontsize=size * 0.62,
+                        fontweight="bold", color="#333333", zorder=4,
+                        bbox={"boxstyle": "circle,pad=0.18", "fc": face, "ec": "#555555",
+                              "lw": 0.7})
 
         # Lane id beside the lane, between two spots, on the outer side of a bent lane.
         # Lanes sharing both squares put their ids at different points along them.
+        text = board.lane_ids[lane] if lane_labels is None else lane_labels[lane]
         target = label_at[lane]
         candidates = np.concatenate([(u[:-1] + u[1:]) / 2, [target]])
         clearance = np.abs(candidates[:, None] - u[None, :]).min(axis=1) * length
@@ -326,28 +348,59 @@ def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
         d = tangent / max(float(np.linalg.norm(tangent)), 1e-9)
         normal = np.array([-d[1], d[0]])
         side = 1.0 if bend >= 0 else -1.0
-        lx, ly = mid + normal * side * radius * 0.55
+        lx, ly = mid + normal * side * (radius * 0.55 if not compact else 9 * point)
         angle = math.degrees(math.atan2(d[1], d[0]))
         if angle > 90:
             angle -= 180
         elif angle < -90:
             angle += 180
-        ax.text(lx, ly, board.lane_ids[lane], ha="center", va="center", fontsize=7,
-                color="#2f3b48", rotation=angle, rotation_mode="anchor", zorder=3,
+        ax.text(lx, ly, text, ha="center", va="center", fontsize=8 if compact else 7,
+                color="#1f2933", rotation=angle, rotation_mode="anchor", zorder=3,
+                fontweight="bold" if compact else "normal",
                 bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none",
-                      "alpha": 0.8})
+                      "alpha": 0.85})
 
-    for d, (x, y) in enumerate(dist):
-        ax.text(x, y, board.district_ids[d], ha="center", va="center", fontsize=9,
-                fontweight="bold", color="#23415f", zorder=2,
+    for d, (x, y) in enumerate(geo.districts):
+        ax.text(x, y, board.district_ids[d], ha="center", va="center",
+                fontsize=7 if compact else 9, fontweight="bold",
+                color="#5a7896" if compact else "#23415f", zorder=2,
                 bbox={"boxstyle": "round,pad=0.3", "fc": DISTRICT_FACE, "ec": DISTRICT_EDGE,
                       "lw": 0.8})
 
     for s, (x, y) in enumerate(sq):
         ax.add_patch(Circle((x, y), radius, fc=SQUARE_FACE, ec=SQUARE_EDGE, lw=1.6,
                             zorder=5))
-        ax.text(x, y, board.square_ids[s], ha="center", va="center", fontsize=9,
-                fontweight="bold", color=SQUARE_EDGE, zorder=6)
+        ax.text(x, y, board.square_ids[s], ha="center", va="center",
+                fontsize=7.5 if compact else 9, fontweight="bold", color=SQUARE_EDGE, zorder=6)
+
+
+def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
+                 title: str | None = None) -> Figure:
+    """The board as a matplotlib Figure (at the PNG resolution, with its Agg canvas); its one
+    Axes is in the board's data coordinates. `draw_board` saves and discards it."""
+    heat = _check_heat(board, lane_heat)
+    geo = geometry(board)
+
+    # Width fixed, height following the board's proportions (plus room for the titles).
+    width = 9.0
+    extent = geo.extent
+    height = float(np.clip(width * extent[1] / max(extent[0], 1e-9), 4.0, 9.5)) + 0.8
+    fig_width = width + (1.2 if heat is not None else 0.0)
+    fig = Figure(figsize=(fig_width, height), dpi=PNG_DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+
+    norm = cmap = None
+    colours = None
+    if heat is not None:
+        cmap = colormaps[HEAT_CMAP]
+        norm = heat_norm(heat)
+        colours = [cmap(norm(h)) for h in heat]
+
+    # Data units per typographic point (the tighter of the two directions).
+    point = max(float(extent[0]) / (width * 72 * 0.9),
+                float(extent[1]) / ((height - 0.8) * 72 * 0.9))
+    draw_on(ax, board, geo, point, lane_colours=colours)
 
     if heat is not None and cmap is not None and norm is not None:
         bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.6,
@@ -366,6 +419,18 @@ def board_figure(board: Board, lane_heat: Sequence[float] | None = None,
                  "boxes: districts", fontsize=8, color="#555555")
 
     return fig
+
+
+def heat_norm(values: Sequence[float] | np.ndarray, vmin: float | None = None,
+              vmax: float | None = None) -> Normalize:
+    """The colour scale of lane heat: the values' range (or the given one; a single value
+    sits in the middle of a one-unit range)."""
+    v = np.asarray(values, dtype=float)
+    lo = float(v.min()) if vmin is None else float(vmin)
+    hi = float(v.max()) if vmax is None else float(vmax)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return Normalize(vmin=lo, vmax=hi)
 
 
 def draw_board(board: Board, out: Path, lane_heat: Sequence[float] | None = None,
@@ -395,3 +460,30 @@ def heat_from_mapping(board: Board, values: Mapping[str, float], default: float 
     if unknown:
         raise DrawError(f"unknown lane ids {', '.join(unknown)}", field="lane_heat")
     return [float(values.get(lid, default)) for lid in board.lane_ids]
+
+
+def with_layout_of(board: Board, ref: str | Path | None) -> Board:
+    """`board`, with the drawing layout of the board file `ref` names when the board has
+    none of its own and that file holds the same board (same content hash).
+
+    A run's manifest keeps the board's content but not its `[layout]` tables, so a board
+    rebuilt from it would be drawn by the spring layout, turned and mirrored against
+    `portobello board show` of the same file; this puts the file's layout back. Without a
+    readable file of the same board, the board is returned as it is (and drawn as
+    `board show` draws a board file without a layout).
+    """
+    if board.layout or not ref:
+        return board
+    from dataclasses import replace
+
+    from sim.engine.board import load_board
+    from sim.engine.errors import PortobelloError
+
+    try:
+        shipped = load_board(ref)
+    except (PortobelloError, OSError, ValueError):
+        return board
+    if shipped.content_hash != board.content_hash or not shipped.layout:
+        return board
+    return replace(board, layout=shipped.layout)
+

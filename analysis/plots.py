@@ -20,6 +20,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.cm import ScalarMappable
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
@@ -329,9 +330,12 @@ def share_by_level(sbl: pd.DataFrame, xlabel: str, title: str,
 
 
 def seat_differences(diffs: pd.DataFrame, labels: Mapping[str, str] | None = None) -> Figure:
-    """Variant minus baseline in seat win shares, with 95% intervals (VariantDifference).
+    """Variant minus baseline in seat win shares (VariantDifference + Holm with an interval).
 
-    Filled markers are significant after Holm correction (needs `significant`).
+    Thick pale bars: the Holm-adjusted interval (`adj_lo`, `adj_hi`); thin bars with caps:
+    the unadjusted 95% interval. A marker is filled exactly when the comparison is
+    significant (`significant`), which is exactly when its thick bar clears zero. Artists
+    carry gids (`adjusted`, `unadjusted`, `significant`, `not significant`) for checks.
     """
     with mpl.rc_context(RC):
         d = diffs[diffs["measure"].str.endswith("win share")].copy()
@@ -341,33 +345,46 @@ def seat_differences(diffs: pd.DataFrame, labels: Mapping[str, str] | None = Non
         variants = list(dict.fromkeys(d["variant"].astype(str)))
         all_variants = [str(d["baseline"].iloc[0]), *variants] if len(d) else variants
         colours = variant_colours(all_variants)
-        fig = Figure(figsize=(WIDTH * 0.75, 0.38 * len(rows) + 1.4), layout="constrained")
+        fig = Figure(figsize=(WIDTH * 0.8, 0.42 * len(rows) + 1.6), layout="constrained")
         FigureCanvasAgg(fig)
         ax = fig.subplots()
         k = len(variants)
+        has_adj = {"adj_lo", "adj_hi"} <= set(d.columns)
         for i, v in enumerate(variants):
             dv = d[d["variant"].astype(str) == v]
-            y = np.array([rows.index(r) for r in dv["row"]]) + (i - (k - 1) / 2) * 0.2
+            y = np.array([rows.index(r) for r in dv["row"]]) + (i - (k - 1) / 2) * 0.24
             x = 100 * dv["diff"].to_numpy()
-            ax.errorbar(x, y, xerr=_err(x, 100 * dv["lo"], 100 * dv["hi"]), fmt="none",
-                        ecolor=colours[v], capsize=3, lw=1.5)
+            if has_adj:
+                adj = ax.errorbar(x, y, xerr=_err(x, 100 * dv["adj_lo"], 100 * dv["adj_hi"]),
+                                  fmt="none", ecolor=colours[v], alpha=0.35, lw=7,
+                                  capsize=0)
+                adj.lines[2][0].set_gid("adjusted")
+            raw = ax.errorbar(x, y, xerr=_err(x, 100 * dv["lo"], 100 * dv["hi"]), fmt="none",
+                              ecolor=colours[v], capsize=3, lw=1.3)
+            raw.lines[2][0].set_gid("unadjusted")
             sig = dv["significant"].to_numpy(dtype=bool) if "significant" in dv else \
                 np.zeros(len(dv), bool)
-            ax.scatter(x[sig], y[sig], color=colours[v], s=36, zorder=3)
-            ax.scatter(x[~sig], y[~sig], facecolor="white", edgecolor=colours[v], s=36,
-                       zorder=3, lw=1.5)
+            ax.scatter(x[sig], y[sig], color=colours[v], s=40, zorder=3, gid="significant")
+            ax.scatter(x[~sig], y[~sig], facecolor="white", edgecolor=colours[v], s=40,
+                       zorder=3, lw=1.5, gid="not significant")
         ax.axvline(0, color="#333333", lw=1)
         ax.set_yticks(range(len(rows)), rows)
         ax.invert_yaxis()
-        ax.set_xlabel("change in win share vs baseline (percentage points, 95% CI)")
+        ax.set_xlabel("change in win share vs baseline (percentage points)")
         base = _label(labels, all_variants[0]) if all_variants else ""
         ax.set_title(f"Seat win shares: each variant minus {base}")
         handles = [Line2D([], [], color=colours[v], marker="o", lw=1.5) for v in variants]
         names = [_label(labels, v) for v in variants]
-        handles += [Line2D([], [], color="#333333", marker="o", lw=0),
+        if has_adj:
+            m = int(d["holm_m"].max()) if "holm_m" in d and len(d) else 0
+            handles.append(Line2D([], [], color="#333333", alpha=0.35, lw=7))
+            names.append(f"Holm-adjusted interval ({m} comparisons)")
+        handles += [Line2D([], [], color="#333333", lw=1.3, marker="|", ms=8),
+                    Line2D([], [], color="#333333", marker="o", lw=0),
                     Line2D([], [], color="#333333", marker="o", mfc="white", lw=0)]
-        names += ["significant (Holm)", "not significant"]
-        ax.legend(handles, names, loc="lower right", fontsize=8)
+        names += ["unadjusted 95% interval", "significant (Holm): adjusted bar clears 0",
+                  "not significant"]
+        fig.legend(handles, names, loc="outside lower center", ncols=3, fontsize=8.5)
         return fig
 
 
@@ -418,6 +435,55 @@ def board_heat(board: Board, lane_values: Mapping[str, float], title: str,
     if out is not None:
         Path(out).write_bytes(data)
     return data
+
+
+HEAT_PAGE_WIDTH = 10.64  # inches: the report's content width (1,064 px at its 100 dpi)
+
+
+def lane_heat_boards(board: Board, heats: Mapping[str, Mapping[str, float]], title: str,
+                     measure: str, labels: Mapping[str, str] | None = None,
+                     vmin: float | None = None, vmax: float | None = None) -> Figure:
+    """The board once per variant, lanes coloured by a value per lane on ONE colour scale
+    (one colour bar, `measure` naming it with its unit) and each lane labelled with its
+    value, so that variants compare lane by lane (`heats`: variant -> {lane id: value}).
+
+    Boards are drawn as `portobello board show` draws them (same layout: pass a board
+    with its layout, see `analysis.draw.with_layout_of`), two to a row, sized for the
+    report's page width so their labels read at it.
+    """
+    from analysis.draw import HEAT_CMAP, draw_on, geometry, heat_from_mapping, heat_norm
+
+    with mpl.rc_context(RC):
+        variants = list(heats)
+        values = {v: heat_from_mapping(board, heats[v]) for v in variants}
+        every = [x for v in variants for x in values[v]] or [0.0]
+        norm = heat_norm(every, vmin, vmax)
+        cmap = mpl.colormaps[HEAT_CMAP]
+        geo = geometry(board)
+        ncols = min(len(variants), 2) or 1
+        nrows = -(-len(variants) // ncols)
+        bar_w = 0.95
+        panel_w = min((HEAT_PAGE_WIDTH - bar_w) / ncols, 6.0)
+        ratio = float(geo.extent[1] / max(geo.extent[0], 1e-9))
+        panel_h = panel_w * ratio + 0.35
+        fig = Figure(figsize=(panel_w * ncols + bar_w, panel_h * nrows + 0.55),
+                     layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        point = float(geo.extent[0]) / (panel_w * 72 * 0.92)
+        for ax, v in zip(axes, variants, strict=False):
+            lane_labels = [f"{lid} {x:.1f}" for lid, x in zip(board.lane_ids, values[v],
+                                                               strict=True)]
+            draw_on(ax, board, geo, point, lane_colours=[cmap(norm(x)) for x in values[v]],
+                    lane_labels=lane_labels, compact=True)
+            ax.set_title(_label(labels, v), fontsize=11)
+        for ax in axes[len(variants):]:
+            ax.set_axis_off()
+        bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=list(axes), shrink=0.7,
+                           pad=0.01, aspect=30)
+        bar.set_label(measure, fontsize=10)
+        fig.suptitle(title, fontsize=11.5, fontweight="bold")
+        return fig
 
 
 def to_png(fig: Figure, dpi: int = 90) -> bytes:

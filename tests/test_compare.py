@@ -183,3 +183,104 @@ def test_missing_values_drop_the_game_from_both_sides() -> None:
     r = C.VariantDifference("a")(m).iloc[0]
     assert r["paired"] and r["n_base"] == 2 and r["diff"] == pytest.approx(1.5)
     assert r["p_value"] == pytest.approx(st.ttest_rel([11.0, 13.0], [10.0, 11.0]).pvalue)
+
+
+# -- Holm-adjusted intervals: "significant" is "the adjusted interval leaves out 0" ----------
+def near_threshold_table() -> pd.DataFrame:
+    """Four paired-t comparisons whose Holm-adjusted p-values are 0.004, 0.0497 (just
+    significant), 0.0503 (just not) and 0.5: the raw p-values are 0.001, 0.0497/3,
+    0.0503/2 and 0.5, and each difference is placed where its t test gives that p."""
+    dof, se = 999.0, 0.01
+    raw = [0.001, 0.0497 / 3, 0.0503 / 2, 0.5]
+    rows = []
+    for i, p in enumerate(raw):
+        diff = float(st.t.isf(p / 2, dof)) * se * (1 if i % 2 == 0 else -1)
+        half = float(st.t.ppf(0.975, dof)) * se
+        rows.append({"n_players": (2, 3, 4, 2)[i], "kind": C.SHARE,
+                     "measure": ("winning margin", "seat 0 win share", "seat 0 win share",
+                                 "mean score")[i],
+                     "baseline": "a", "variant": "b", "base_mean": 0.5,
+                     "variant_mean": 0.5 + diff, "diff": diff, "lo": diff - half,
+                     "hi": diff + half, "p_value": 2 * float(st.t.sf(abs(diff) / se, dof)),
+                     "se": se, "dof": dof})
+    return pd.DataFrame(rows)
+
+
+def test_holm_steps_decide_exactly_as_holm(rng: np.random.Generator) -> None:
+    """A p-value is below the level of the Holm step that decides it exactly when Holm
+    (statsmodels) rejects it; the steps' levels run from alpha/m up, never above alpha."""
+    for m in (1, 2, 3, 8, 40):
+        for _ in range(50):
+            p = rng.random(m) ** rng.uniform(1, 6)
+            reject, _, _, _ = multipletests(p, alpha=0.05, method="holm")
+            step, local = C.holm_steps(p)
+            assert np.array_equal(p < local, reject)
+            assert (local >= 0.05 / m - 1e-15).all() and (local <= 0.05).all()
+            assert set(step) <= set(range(1, m + 1))
+    step, local = C.holm_steps([0.01, np.nan, 0.04])
+    assert np.isnan(step[1]) and np.isnan(local[1])
+    # Both rejected: 0.01 at step 1 (level 0.05/2), 0.04 at step 2 (level 0.05/1).
+    assert local[0] == pytest.approx(0.05 / 2) and local[2] == pytest.approx(0.05)
+    _, local = C.holm_steps([0.01, 0.3, 0.04])  # 0.04 * 2 >= 0.05: Holm stops at step 2
+    assert local.tolist() == pytest.approx([0.05 / 3, 0.05 / 2, 0.05 / 2])
+
+
+def test_adjusted_interval_excludes_zero_exactly_when_significant() -> None:
+    table = C.Holm(interval=C.TInterval("diff"))(near_threshold_table())
+    assert table["p_holm"].round(6).tolist() == [0.004, 0.0497, 0.0503, 0.5]
+    assert table["significant"].tolist() == [True, True, False, False]
+    assert (table["holm_m"] == 4).all()
+    for r in table.itertuples():
+        assert C.excludes(r.adj_lo, r.adj_hi) == r.significant, r
+        # Never narrower than the 95% interval, never wider than Bonferroni's at 0.05/4.
+        assert r.adj_lo <= r.lo and r.adj_hi >= r.hi
+        bonf = float(st.t.ppf(1 - 0.05 / 8, r.dof)) * r.se
+        assert r.adj_hi - r.adj_lo <= 2 * bonf + 1e-12
+    # The old contradiction: the just-not-significant row's 95% interval leaves out 0.
+    just_not = table.iloc[2]
+    assert C.excludes(just_not["lo"], just_not["hi"]) and not just_not["significant"]
+    # Its p (Holm) reads on the right side of 0.05, and so does the just significant one.
+    assert [C.p_text(p) for p in table["p_holm"]] == ["0.004", "0.0497", "0.0503", "0.500"]
+    texts = [f.text for f in C.difference_findings(table, {})]
+    m1 = next(t for t in texts if t.startswith("3 players"))
+    m2 = next(t for t in texts if t.startswith("4 players"))
+    assert m1.endswith("significant (Holm p = 0.0497).") and "not significant" not in m1
+    assert m2.endswith("not significant (Holm p = 0.0503).")
+    assert "Holm-adjusted for 4 comparisons" in m1
+
+
+def test_p_values_are_written_on_their_side_of_alpha() -> None:
+    assert C.p_text(0.0497) == "0.0497" and C.p_text(0.0503) == "0.0503"
+    assert C.p_text(0.04996) == "0.04996" and C.p_text(0.050004) == "0.050004"
+    assert C.p_text(0.023) == "0.023" and C.p_text(0.0512) == "0.051"
+    assert C.p_text(0.0004) == "<0.001" and C.p_text(float("nan")) == "–"
+    assert C.p_text(0.05) == "0.0500"  # alpha itself: not below it
+    assert C.format_p(0.0497) == "p = 0.0497" and C.format_p(0.0001) == "p < 0.001"
+    for p in np.linspace(0.04, 0.06, 2001):
+        assert (float(C.p_text(p)) < 0.05) == (p < 0.05), p
+
+
+def test_first_player_and_luck_intervals_agree_with_their_tests() -> None:
+    """The Wilson interval inverts the first player's score test, the slope's t interval its
+    t test: adjusted at Holm's levels they leave out fair (0) exactly when significant."""
+    from tests.test_metrics import synthetic_players
+
+    players = synthetic_players(np.random.default_rng(11), games=300)
+    fp = C.Holm(interval=C.WilsonInterval())(M.FirstPlayerAdvantage()(players))
+    for r in fp.itertuples():
+        assert C.excludes(r.adj_lo, r.adj_hi, r.fair) == r.significant
+    rng = np.random.default_rng(5)
+    rows = []
+    for n, slope in ((2, 0.0), (3, 0.02), (4, 0.05)):
+        x = rng.integers(-3, 4, size=500).astype(float)
+        rows.append(pd.DataFrame({"variant": "a", "n_players": n, "x": x,
+                                  "win_share": slope * x + rng.normal(0.3, 0.4, 500)}))
+    eff = C.Holm(interval=C.TInterval("slope"))(M.LuckEffect("x")(pd.concat(rows)))
+    assert eff["significant"].any() and not eff["significant"].all()
+    for r in eff.itertuples():
+        assert C.excludes(r.adj_lo, r.adj_hi) == r.significant
+
+
+def test_holm_on_an_empty_table() -> None:
+    got = C.Holm(interval=C.TInterval("diff"))(pd.DataFrame())
+    assert got.empty and {"p_holm", "significant", "adj_lo", "adj_hi"} <= set(got.columns)

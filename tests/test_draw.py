@@ -268,3 +268,58 @@ def test_cli_board_show(tmp_path: Path) -> None:
     lanes, squares = drawn_at(load_board("standard"), image)
     assert_lanes_coloured(image, lanes, [LANE_COLOUR] * 22)
     assert_squares_drawn(image, squares)
+
+
+# -- lane-heat boards of a report -------------------------------------------------------------
+def test_a_run_board_is_drawn_as_board_show_draws_it(standard: Board) -> None:
+    """A board rebuilt from a run manifest has no layout; given the file it came from, it
+    gets that file's layout back (same square positions as `portobello board show`)."""
+    from analysis.draw import with_layout_of
+
+    rebuilt = board_from_dict(standard.to_dict())
+    assert not rebuilt.layout
+    assert not np.allclose(square_positions(rebuilt), square_positions(standard))
+    restored = with_layout_of(rebuilt, "standard")
+    assert np.array_equal(square_positions(restored), square_positions(standard))
+    assert restored.content_hash == standard.content_hash
+    # Another board of that name, or no file: left as it is.
+    tiny = board_from_dict(TINY)
+    assert with_layout_of(tiny, "standard") is tiny
+    assert with_layout_of(rebuilt, "no-such-board") is rebuilt
+
+
+def test_lane_heat_boards_share_one_scale(standard: Board) -> None:
+    """Two variants side by side: one colour scale (the same value is the same colour in
+    both boards), one colour bar naming the measure, lanes labelled with their values, and
+    a figure no wider than the report's page, so its labels are shown at full size."""
+    from matplotlib.text import Text
+
+    from analysis.plots import HEAT_PAGE_WIDTH, lane_heat_boards
+
+    ids = standard.lane_ids
+    heats = {"a": {lid: float(i) for i, lid in enumerate(ids)},
+             "b": {lid: float(i + 5) for i, lid in enumerate(ids)}}
+    fig = lane_heat_boards(standard, heats, "2 players: points", "points per game",
+                           {"a": "Variant A", "b": "Variant B"})
+    fig.canvas.draw()
+    _, height = fig.canvas.get_width_height()
+    image = np.asarray(fig.canvas.buffer_rgba())[..., :3] / 255.0
+    boards = [ax for ax in fig.axes if ax.get_title() in ("Variant A", "Variant B")]
+    bars = [ax for ax in fig.axes if ax.get_ylabel() == "points per game"]
+    assert len(boards) == 2 and len(bars) == 1
+    norm = Normalize(0.0, float(len(ids) - 1 + 5))
+    where = {ax.get_title(): [_pixels(ax, height, pts) for pts in lane_points(standard, ALONG)]
+             for ax in boards}
+    cmap = colormaps[HEAT_CMAP]
+    for lane in range(len(ids)):
+        for name, shift in (("Variant A", 0), ("Variant B", 5)):
+            colour = cmap(norm(lane + shift))
+            assert share(image, where[name][lane], colour) >= 0.3, (name, lane)
+    # Same value, same colour: lane 5 of A and lane 0 of B are both 5.
+    assert share(image, where["Variant B"][0], cmap(norm(5.0))) >= 0.3
+    labels = [t for t in fig.findobj(Text) if t.get_text().startswith("L0")]
+    assert any(t.get_text() == "L01 0.0" for t in labels)
+    assert min(t.get_fontsize() for t in labels) >= 8
+    assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 7
+    assert fig.get_figwidth() <= HEAT_PAGE_WIDTH + 1e-9
+    fig.clear()

@@ -1,7 +1,9 @@
 """The notebooks execute on small studies (random agents, a few dozen games per cell) and show
-what they claim: the study folder and agents they read, tables whose values match numbers
-computed here straight from the run folders (`analysis.load`, polars, no `analysis.metrics`),
-and charts that are not blank."""
+what they claim: a first line naming the study folder they read, that it is a reduced run
+and which agents played, tables whose values match numbers computed here straight from the
+run folders (`analysis.load`, polars, no `analysis.metrics`), and charts that are not blank.
+How a notebook picks its folder (and labels a built-in sample) is checked without running
+one."""
 
 from __future__ import annotations
 
@@ -25,9 +27,9 @@ from analysis.study import load_study, run_study
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = {"customer-order": 60, "neutral-stack": 40}  # games per cell
 # Charts each notebook shows: customer order: win shares, comparisons, 2 luck charts, scores,
-# margins, length, points, one board per variant; neutral stack: win shares, districts,
-# comparisons, points, scores, length.
-FIGURES = {"customer-order": 10, "neutral-stack": 6}
+# margins, length, points, one board figure per player count; neutral stack: win shares,
+# districts, comparisons, points, scores, length.
+FIGURES = {"customer-order": 11, "neutral-stack": 6}
 HALF_UNIT = {4: 0.5e-4, 2: 0.5e-2}  # rounding to 4 or 2 decimals moves a value this far
 
 
@@ -98,7 +100,21 @@ def seat_shares(run: RunData) -> dict[int, tuple[int, float]]:
     return {int(r["seat"]): (int(r["games"]), float(r["share"])) for r in df.iter_rows(named=True)}
 
 
+def first_output_line(nb: Any) -> str:
+    """The first line the notebook prints (the first code cell's first output)."""
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert first.outputs and first.outputs[0].get("name") == "stdout", first.outputs[:1]
+    return first.outputs[0]["text"].splitlines()[0]
+
+
 def check_header(nb: Any, study: Path, cells: list[tuple[str, int, RunData]]) -> None:
+    # The first line says which folder this is, that it is a reduced run of the spec with
+    # other agents, and which agents played.
+    games = NOTEBOOKS[study.name]
+    assert first_output_line(nb) == (
+        f"Showing the study folder PORTOBELLO_STUDY_DIR names (reduced: {games} games per "
+        "cell, the spec asks for 4,200–4,400; agents random instead of the spec's "
+        f"heuristic): {study} · agents: random")
     out = stdout(code_cell(nb, "data = open_study"))
     assert f"games from {study}\n" in out  # the notebook read the study it was pointed at
     variants = list(dict.fromkeys(v for v, _, _ in cells))
@@ -205,3 +221,37 @@ def test_notebook_shows_the_study(name: str, tmp_path: Path,
         check_customer_order(nb, cells)
     else:
         check_neutral_stack(nb, cells)
+
+
+def test_notebooks_say_which_folder_they_show(tmp_path: Path) -> None:
+    """PORTOBELLO_STUDY_DIR first (an error when it names no study, never another folder),
+    then the full study's folder, then make demo's; with none, the built-in sample's folder,
+    whose first line says it is a sample."""
+    from analysis.report.provenance import locate_study, notebook_header
+    from analysis.study import open_study
+
+    studies = tmp_path / "data" / "runs" / "studies"
+    choice = locate_study("customer-order", tmp_path, env={})
+    assert (choice.source, choice.path) == ("sample", studies / "customer-order-notebook-sample")
+    for folder in ("customer-order-demo", "customer-order", "elsewhere"):
+        (studies / folder).mkdir(parents=True)
+        (studies / folder / "study.json").write_text("{}")
+    assert locate_study("customer-order", tmp_path, env={"PORTOBELLO_STUDY_DIR": ""}) \
+        .source == "study"
+    (studies / "customer-order" / "study.json").unlink()
+    assert locate_study("customer-order", tmp_path, env={}).source == "demo"
+    given = locate_study("customer-order", tmp_path,
+                         env={"PORTOBELLO_STUDY_DIR": str(studies / "elsewhere")})
+    assert (given.source, given.path) == ("env", studies / "elsewhere")
+    with pytest.raises(FileNotFoundError, match="is not a study folder"):
+        locate_study("customer-order", tmp_path,
+                     env={"PORTOBELLO_STUDY_DIR": str(tmp_path / "missing")})
+
+    # The sample, as the notebook plays it (fewer games here), labels itself in line one.
+    spec = load_study(ROOT / "data" / "studies" / "customer-order.toml").with_overrides(
+        games=4, agents="random")
+    run_study(spec, choice.path, quiet=True)
+    line = notebook_header(choice, open_study(choice.path))
+    assert line == ("Showing BUILT-IN SAMPLE, not the study's results (reduced: 4 games per "
+                    "cell, the spec asks for 4,200–4,400; agents random instead of the spec's "
+                    f"heuristic): {choice.path} · agents: random")

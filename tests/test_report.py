@@ -4,15 +4,31 @@ offline; `portobello report` refuses folders that are not runs and runs on other
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
+from scipy import stats as st
 
-from analysis.report import SECTIONS, build_report, page
-from analysis.study import cells_from_runs, open_study, run_study, study_from_dict
+from analysis import compare as C
+from analysis import plots as P
+from analysis.report import (
+    SECTIONS,
+    analyse,
+    build_report,
+    display_tables,
+    headline,
+    page,
+    summary,
+)
+from analysis.report.provenance import reduced_run, report_title
+from analysis.study import cells_from_runs, load_study, open_study, run_study, study_from_dict
 from sim.agents import registry
 from tests.test_study import BrokenAgent
 
@@ -178,3 +194,156 @@ def test_report_refuses_runs_on_different_boards(study_dir: Path, tmp_path: Path
                                                             "standard-2p"), "--out",
                 str(tmp_path / "o"))
     assert r.returncode == 1 and "two runs for the same variant" in r.stderr
+
+
+# -- significance agrees with the adjusted intervals everywhere the report shows them --------
+NUMBER = r"([+-]?\d+(?:\.\d+)?)"
+SHOWN_INTERVAL = re.compile(NUMBER + r"(?: pp)? to " + NUMBER)
+
+
+def shown_excludes_zero(text: str) -> bool:
+    """Whether the first `a to b` interval written in `text` leaves out 0, as printed."""
+    m = SHOWN_INTERVAL.search(text)
+    assert m, text
+    lo, hi = float(m.group(1)), float(m.group(2))
+    return lo > 0 or hi < 0
+
+
+def planted_measures() -> pd.DataFrame:
+    """Per-game values of four measures, paired on seeds, placed so that the paired t tests
+    give raw p-values 0.001, 0.0497/3, 0.0503/2 and 0.5: Holm-adjusted 0.004, 0.0497 (2
+    players, seat 0: just significant), 0.0503 (4 players, seat 0: just not) and 0.5."""
+    rng = np.random.default_rng(3)
+    n, sd = 400, 0.3
+    z = rng.standard_normal(n)
+    z = (z - z.mean()) / z.std(ddof=1)
+    plan = [(2, "winning margin", C.POINTS, 0.001, 1), (2, "seat 0 win share", C.SHARE,
+                                                         0.0497 / 3, -1),
+            (4, "seat 0 win share", C.SHARE, 0.0503 / 2, 1), (4, "mean score", C.POINTS, 0.5, 1)]
+    frames = []
+    for players, measure, kind, p, sign in plan:
+        mu = sign * float(st.t.isf(p / 2, n - 1)) * sd / np.sqrt(n)
+        base = 0.5 + 0.1 * rng.standard_normal(n)
+        for variant, value in (("standard", base), ("known", base + mu + sd * z)):
+            frames.append(pd.DataFrame({"n_players": players, "variant": variant,
+                                        "game_id": np.arange(n), "seed": np.arange(n) + 7,
+                                        "measure": measure, "kind": kind, "value": value}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_significant_exactly_when_the_shown_adjusted_interval_excludes_zero(
+        study_dir: Path) -> None:
+    """On a planted family near the threshold, every place the report shows a comparison
+    (table, at-a-glance table, findings, forest plot, summary.json) calls it significant
+    exactly when the adjusted interval it shows leaves out 0, and its p (Holm) reads on the
+    right side of 0.05."""
+    a = analyse(open_study(study_dir))
+    table = C.Holm(interval=C.TInterval("diff"))(
+        C.VariantDifference("standard")(planted_measures()))
+    assert table["p_holm"].round(6).tolist() == [0.004, 0.0497, 0.0503, 0.5]
+    a.tables["comparisons"] = table
+    a.findings = C.difference_findings(table, a.labels)
+
+    shown = display_tables(a)["comparisons"]
+    col = shown.headers.index("Holm-adjusted CI (level)")
+    ps = [row.cells[shown.headers.index("p (Holm)")][0] for row in shown.rows]
+    assert ps == ["0.004", "0.0497", "0.0503", "0.500"]
+    assert [row.highlight for row in shown.rows] == [True, True, False, False]
+    for row in shown.rows:
+        assert shown_excludes_zero(row.cells[col][0]) == row.highlight, row
+    # The unadjusted 95% interval of the just-not-significant row leaves out 0: the old
+    # contradiction, now resolved by the adjusted interval beside it.
+    assert shown_excludes_zero(shown.rows[2].cells[shown.headers.index("95% CI")][0])
+
+    glance = headline(a)
+    change = [r.cells[-1][0] for r in glance.rows if r.cells[1][0] == "Known order"]
+    assert len(change) == 2 and change[0].endswith("*") and not change[1].endswith("*")
+    for text in change:
+        assert shown_excludes_zero(text.split("(", 1)[1]) == text.endswith("*")
+
+    sentences = [f for f in a.findings if "Holm-adjusted for" in f.text]
+    assert len(sentences) == 3  # both seat-0 rows, and the significant margin
+    for f in sentences:
+        adjusted = f.text.split("Holm-adjusted for 4 comparisons ", 1)[1]
+        assert shown_excludes_zero(adjusted) == f.significant, f.text
+        assert ("), significant (Holm" in f.text) == f.significant
+    assert any("(Holm p = 0.0497)" in f.text and f.significant for f in sentences)
+    assert any("(Holm p = 0.0503)" in f.text and not f.significant for f in sentences)
+
+    fig = P.seat_differences(table, a.labels)
+    ax = fig.axes[0]
+    bars = next(c for c in ax.collections if c.get_gid() == "adjusted")
+    spans = {round(float(seg[0][1]), 6): (float(seg[0][0]), float(seg[1][0]))
+             for seg in bars.get_segments()}
+    for gid, filled in (("significant", True), ("not significant", False)):
+        markers = next(c for c in ax.collections if c.get_gid() == gid)
+        for _x, y in markers.get_offsets():
+            lo, hi = spans[round(float(y), 6)]
+            assert (lo > 0 or hi < 0) == filled, (gid, lo, hi)
+    assert sum(len(c.get_offsets()) for c in ax.collections
+               if c.get_gid() in ("significant", "not significant")) == 2
+
+    for r in summary(a)["comparisons"]:
+        assert (r["adj_lo"] > 0 or r["adj_hi"] < 0) == r["significant"], r
+
+
+def test_every_tested_table_agrees_with_its_adjusted_intervals(study_dir: Path) -> None:
+    """In a real report, every Holm family with intervals (comparisons, first player against
+    fair, luck slopes) is significant exactly where its adjusted interval leaves out the
+    tested value; summary.json carries the adjusted fields beside the old ones."""
+    a = analyse(open_study(study_dir))
+    t = a.tables
+    for name, value in (("comparisons", None), ("first_player", "fair"),
+                        ("luck_effects", None)):
+        df = t[name].dropna(subset=["p_value"])
+        assert len(df) and {"p_holm", "adj_lo", "adj_hi", "adj_level", "holm_m"} <= set(df)
+        tested = df[value] if value else 0.0
+        excl = (df["adj_lo"] > tested) | (df["adj_hi"] < tested)
+        assert (excl == df["significant"]).all(), name
+    s = summary(a)
+    assert {"lo", "hi", "p_holm", "significant", "adj_lo", "adj_hi"} <= set(s["comparisons"][0])
+    assert {"adv_lo", "adv_hi", "adv_adj_lo", "adv_adj_hi"} <= set(s["first_player"][0])
+    assert "Holm" in s["significance"]["adj_lo_adj_hi"] and s["reduced"] is None
+
+
+# -- reduced runs say so ----------------------------------------------------------------------
+def test_a_reduced_run_says_so_in_its_title_and_header(tmp_path: Path) -> None:
+    spec = load_study(ROOT / "data" / "studies" / "customer-order.toml").with_overrides(
+        games=4, agents="random")
+    run_study(spec, tmp_path / "study", quiet=True)
+    data = open_study(tmp_path / "study")
+    title = ("Customer order: standard draw vs known order (reduced: 4 games per cell, the "
+             "spec asks for 4,200–4,400; agents random instead of the spec's heuristic)")
+    path = build_report(data, tmp_path / "report")
+    page = html.unescape(path.read_text(encoding="utf-8"))
+    assert f"<h1>{title}</h1>" in page and f"<title>{title} ·" in page
+    assert ("200 games" not in page and "4 games per cell were played, where the study spec "
+            "asks for 4,400 at 2 players, 4,200 at 3 players, 4,200 at 4 players") in page
+    s = json.loads((tmp_path / "report" / "summary.json").read_text())
+    assert s["title"] == title and s["study_title"] == data.title
+    assert s["reduced"]["games_in_spec"] == {"2": 4400, "3": 4200, "4": 4200}
+    assert s["reduced"]["games_played"] == {"2": 4, "3": 4, "4": 4}
+    # The same runs against a spec asking for what they played: not reduced.
+    text = data.study["spec_text"]
+    text = re.sub(r"\[games\]\n2 = 4400\n3 = 4200\n4 = 4200", "games = 4", text)
+    text = re.sub(r'(?m)^agents = ".*"$', 'agents = "random"', text)
+    same = replace(data, study={**data.study, "spec_text": text}, _cache={})
+    assert reduced_run(same) is None and report_title(same) == data.title
+
+
+# -- variants without a player count in common --------------------------------------------
+def test_report_from_runs_sharing_no_player_count(study_dir: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """One variant's 2-player run with another's 4-player run: a report without comparisons
+    that says why (it used to stop on `Holm: the table has no column(s) p_value`)."""
+    runs = [str(study_dir / "runs" / k) for k in ("standard-2p", "known-4p")]
+    r = _cli(capsys, "report", *runs, "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "rep" / "index.html").read_text()
+    note = ("No variant was played at a player count of the baseline (standard), so there "
+            "are no comparisons (standard: 2 players; customer_order=known: 4 players)")
+    section = page[page.index('<section id="comparisons">'):page.index('<section id="scores">')]
+    assert note in section and "<table>" not in section
+    assert note in page[page.index('id="findings"'):page.index('id="win-shares"')]
+    s = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert s["comparisons"] == [] and s["no_comparisons"].startswith(note)

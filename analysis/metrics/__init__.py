@@ -14,6 +14,8 @@ The statistics live in cohesive modules, all re-exported here (`from analysis im
 as M; M.WinShare()`): `common` (grouping, checks, intervals), `seats` (win shares, seat
 balance, first player), `games` (distributions, margins, points, end reasons, anomalies),
 `events` (districts, lanes, spots) and `luck` (customer exposure and its effect).
+`multiple` (Holm's correction and the intervals that agree with it) is imported from
+`analysis.metrics.multiple` or through `analysis.compare`.
 """
 
 from analysis.metrics.common import (

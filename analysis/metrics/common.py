@@ -32,11 +32,12 @@ def z_value(level: float) -> float:
     return float(st.norm.ppf(0.5 + level / 2))
 
 
-def wilson_interval(successes: Any, n: Any, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a proportion `successes / n` (successes may be fractional)."""
+def wilson_interval(successes: Any, n: Any, level: Any = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion `successes / n` (successes may be fractional);
+    `level` may be one level or one per row (Holm-adjusted intervals)."""
     x = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
-    z = z_value(level)
+    z = st.norm.ppf(0.5 + np.asarray(level, dtype=float) / 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = x / m
         denom = 1 + z * z / m

@@ -133,9 +133,10 @@ class LuckEffect:
     """How much a count (e.g. aristocrats drawn) moves win share: the OLS slope with its
     interval and p-value, per group (input: a CustomerExposure table).
 
-    Output: `*by, column, players, slope, lo, hi, p_value, r`: slope in win share per unit
-    of the column (times `scale`: 2 gives the effect of swapping one citizen drawn for an
-    aristocrat on `aristocrat_surplus`), r the Pearson correlation.
+    Output: `*by, column, players, slope, lo, hi, p_value, r, se, dof`: slope in win share
+    per unit of the column (times `scale`: 2 gives the effect of swapping one citizen drawn
+    for an aristocrat on `aristocrat_surplus`), r the Pearson correlation, se and dof the
+    slope's standard error and degrees of freedom (for intervals at other levels).
     """
 
     column: str
@@ -161,7 +162,7 @@ class LuckEffect:
             if len(x) < 3 or np.ptp(x) == 0:
                 rows.append({**keys, "column": self.column, "players": len(x),
                              "slope": np.nan, "lo": np.nan, "hi": np.nan, "p_value": np.nan,
-                             "r": np.nan})
+                             "r": np.nan, "se": np.nan, "dof": np.nan})
                 continue
             res = st.linregress(x, y)
             t = float(st.t.ppf(0.5 + self.level / 2, len(x) - 2))
@@ -169,5 +170,5 @@ class LuckEffect:
             rows.append({**keys, "column": self.column, "players": len(x),
                          "slope": k * res.slope, "lo": k * (res.slope - t * res.stderr),
                          "hi": k * (res.slope + t * res.stderr), "p_value": res.pvalue,
-                         "r": res.rvalue})
+                         "r": res.rvalue, "se": k * res.stderr, "dof": len(x) - 2})
         return pd.DataFrame(rows)

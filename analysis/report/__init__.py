@@ -8,7 +8,10 @@ configuration and seeds, and anomalies.
   highlighted rows);
 - `analysis.report.page`: rendering: `build_report(data, out)` writes `out/index.html`
   (figures embedded as PNG data URIs, no external files, opens offline) and
-  `out/summary.json`, both atomically.
+  `out/summary.json`, both atomically;
+- `analysis.report.provenance`: what a report or notebook shows: a reduced run of its
+  spec (`reduced_run`, `report_title`), and the study folder a notebook opens
+  (`locate_study`, `notebook_header`).
 
 Every name is importable from `analysis.report` itself.
 """

@@ -17,6 +17,8 @@ import pandas as pd
 from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
+from analysis.draw import with_layout_of as draw_layout
+from analysis.report.provenance import Reduced, reduced_run, report_title
 from analysis.report.sweep import sweep_figures, sweep_summary
 from analysis.study import StudyData
 
@@ -36,6 +38,10 @@ class Analysis:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     findings: list[C.Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    title: str = ""  # the study's title, marked when the run is reduced
+    reduced: Reduced | None = None
+    # Why there is no comparisons table (one variant, or no player count in common).
+    no_comparisons: str = ""
 
 
 def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
@@ -49,12 +55,15 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     """Compute the report's tables and findings."""
     study = data.study or {}
     target = float(target_half_width or study.get("spec", {}).get("target_half_width", 0.015))
-    a = Analysis(data=data, labels=data.labels, target=target)
+    a = Analysis(data=data, labels=data.labels, target=target, title=report_title(data),
+                 reduced=reduced_run(data))
     t = a.tables
     games, players = data.games(), data.players()
     t["win_shares"] = M.WinShare()(players)
     t["balance"] = C.Holm()(M.SeatBalance()(players))
-    t["first_player"] = C.Holm()(M.FirstPlayerAdvantage()(players))
+    fp = C.Holm(interval=C.WilsonInterval())(M.FirstPlayerAdvantage()(players))
+    t["first_player"] = fp.assign(adv_adj_lo=fp["adj_lo"] - fp["fair"],
+                                  adv_adj_hi=fp["adj_hi"] - fp["fair"])
     t["scores"] = M.Describe(("score",))(players)
     t["margins_games"] = M.Margins()(players)
     margins = M.Describe(("margin",))(t["margins_games"])
@@ -68,7 +77,16 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     t["anomalies"] = M.Anomalies()(games, players)
     if len(data.variants) > 1:
         diffs = C.VariantDifference(data.baseline)(C.GameMeasures()(games, players))
-        t["comparisons"] = C.Holm()(diffs)
+        uncompared = [v for v in data.variants[1:]
+                      if diffs.empty or v not in set(diffs["variant"].astype(str))]
+        if uncompared:
+            a.notes.append(_no_common_count(data, uncompared))
+        if diffs.empty:
+            a.no_comparisons = a.notes[-1]
+        else:
+            t["comparisons"] = C.Holm(interval=C.TInterval("diff"))(diffs)
+    else:
+        a.no_comparisons = "Only one variant: nothing to compare."
     if data.has_events:
         ev = data.events(EVENT_ACTIONS)
         timing = M.DistrictTiming()
@@ -83,7 +101,7 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         t["luck_drawn"] = M.ShareByLevel("aristocrat_surplus", cap=3, floor=-3)(exposure)
         effects = pd.concat([M.LuckEffect("aristocrat_surplus", scale=2)(exposure),
                              M.LuckEffect("aristocrat_ends")(exposure)], ignore_index=True)
-        t["luck_effects"] = C.Holm()(effects)
+        t["luck_effects"] = C.Holm(interval=C.TInterval("slope"))(effects)
     else:
         a.notes.append("These runs have no events table, so district timing, customer luck "
                        "and lane usage are left out (run studies with events = true).")
@@ -110,6 +128,22 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     return a
 
 
+def _no_common_count(data: StudyData, uncompared: list[str]) -> str:
+    """Why some variants (or all) are not compared: they were not played at any player count
+    the baseline was played at."""
+    counts = {v: sorted(c.players for c in data.cells if c.variant == v)
+              for v in [data.baseline, *uncompared]}
+    base = data.labels.get(data.baseline, data.baseline)
+    where = "; ".join(f"{data.labels.get(v, v)}: {', '.join(map(str, n))} players"
+                      for v, n in counts.items())
+    if len(uncompared) == len(data.variants) - 1:
+        return (f"No variant was played at a player count of the baseline ({base}), so "
+                f"there are no comparisons ({where}); each cell is reported on its own.")
+    names = ", ".join(data.labels.get(v, v) for v in uncompared)
+    return (f"Not compared with the baseline ({base}): {names}, played at none of its player "
+            f"counts ({where}).")
+
+
 def figures(a: Analysis) -> dict[str, Any]:
     """The report's charts: name -> matplotlib Figure (or PNG bytes for the board)."""
     t, L = a.tables, a.labels
@@ -133,17 +167,30 @@ def figures(a: Analysis) -> dict[str, Any]:
         figs["luck_ends"] = P.share_by_level(
             t["luck_ends"], "aristocrats at the player's scored lanes",
             "Win share by aristocrats at the player's own lanes", L)
-        lanes = t["lanes"]
-        for v in data.variants:
-            per_lane = lanes[lanes["variant"].astype(str) == v].groupby("lane")[
-                "points_per_game"].mean()
-            counts = ", ".join(map(str, data.player_counts))
-            figs[f"board_{v}"] = P.board_heat(
-                data.board, per_lane.to_dict(),
-                f"{L.get(v, v)}: points scored per game on each lane "
-                f"(mean over {counts} players)")
+        figs.update(board_figures(a))
     figs.update(sweep_figures(a))
     return figs
+
+
+LANE_MEASURE = "points scored in the lane per game (all players together)"
+
+
+def board_figures(a: Analysis) -> dict[str, Any]:
+    """One lane-heat board figure per player count (`board_<n>p`): the variants side by
+    side on one colour scale, drawn as `portobello board show` draws the study's board."""
+    data = a.data
+    lanes = a.tables["lanes"]
+    ref = data.cells[0].run.manifest["board"].get("ref")
+    board = draw_layout(data.board, ref)
+    out: dict[str, Any] = {}
+    for n in data.player_counts:
+        sub = lanes[lanes["n_players"] == n]
+        heats = {v: sub[sub["variant"].astype(str) == v].set_index("lane")["points_per_game"]
+                 .to_dict() for v in data.variants if (sub["variant"].astype(str) == v).any()}
+        if heats:
+            out[f"board_{n}p"] = P.lane_heat_boards(
+                board, heats, f"{n} players: {LANE_MEASURE}", "points per game", a.labels)
+    return out
 
 
 TOPIC_TITLES = {"precision": "Precision", "variant": "Variant effects",
@@ -197,8 +244,21 @@ def _to_jsonable(df: pd.DataFrame) -> list[dict[str, Any]]:
 def summary(a: Analysis) -> dict[str, Any]:
     """The content of summary.json: the findings and main tables as data."""
     data = a.data
+    r = a.reduced
     return {
-        "title": data.title,
+        "title": a.title or data.title,
+        "study_title": data.title,
+        "reduced": None if r is None else {
+            "text": r.sentence, "games_played": {str(n): g for n, g in r.played.items()},
+            "games_in_spec": {str(n): g for n, g in r.asked.items()},
+            "agents": list(r.agents), "spec_agents": list(r.spec_agents)},
+        "significance": {
+            "alpha": C.ALPHA, "rule": "significant when the Holm-adjusted p-value is below "
+            "alpha, which is exactly when the adjusted interval [adj_lo, adj_hi] leaves out "
+            "no change", "lo_hi": "unadjusted 95% interval",
+            "adj_lo_adj_hi": C.METHOD + "; adj_level is each row's confidence level, holm_m "
+            "the number of tests in its family"},
+        "no_comparisons": a.no_comparisons,
         "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant}
                      for f in a.findings],
         "win_shares": _to_jsonable(a.tables["win_shares"]),

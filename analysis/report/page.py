@@ -75,15 +75,17 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
     tables = {name: table_html(t) for name, t in display_tables(a).items()}
     tables.update({name: table_html(t) for name, t in sweep_tables(a).items()})
     return env.get_template(TEMPLATE).render(
-        title=a.data.title, description=spec.get("description", ""), spec=spec,
+        title=a.title or a.data.title, reduced=a.reduced.sentence if a.reduced else "",
+        no_comparisons=a.no_comparisons,
+        description=spec.get("description", ""), spec=spec,
         spec_text=study.get("spec_text", ""), generated=time.strftime("%Y-%m-%d %H:%M"),
         findings=a.findings, topics=topics(a.findings), tables=tables,
         images=images, config=configuration(a),
         failed=a.data.failed, notes=a.notes, target=a.target, labels=a.labels,
         variants=a.data.variants, player_counts=a.data.player_counts,
         baseline=a.labels.get(a.data.baseline, a.data.baseline),
-        board_images=[(a.labels.get(v, v), images.get(f"board_{v}")) for v in a.data.variants
-                      if f"board_{v}" in images],
+        board_images=[(f"{n} players", images[f"board_{n}p"]) for n in a.data.player_counts
+                      if f"board_{n}p" in images],
         version=_version(), sections=SECTIONS, sweep=sweep_context(a))
 
 

@@ -67,10 +67,30 @@ def _ci(lo: float, hi: float, pct: bool = True) -> str:
 
 
 def _p(x: float) -> str:
-    """A p-value to three decimals, `<0.001` below that, `–` when missing."""
+    """A p-value to three decimals (more near 0.05, so its label can be read off it),
+    `<0.001` below that, `–` when missing."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
-    return "<0.001" if x < 0.001 else f"{x:.3f}"
+    return C.p_text(float(x))
+
+
+def _level(x: float) -> str:
+    """A confidence level as a percentage (`99.85%`), `–` when missing."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    text = f"{100 * x:.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def _pp_interval(lo: float, hi: float, level: float | None = None, digits: int = 1) -> str:
+    """A Holm-adjusted interval of shares in pp without the unit (`-1.2 to +3.4`), with its
+    confidence level when given (`... (99.2%)`); bounds near zero keep enough digits not to
+    read as zero. `–` when missing."""
+    if lo is None or math.isnan(lo) or math.isnan(hi):
+        return "–"
+    text = (f"{C.bound(lo, C.SHARE, digits, unit=False)} to "
+            f"{C.bound(hi, C.SHARE, digits, unit=False)}")
+    return text if level is None else f"{text} ({_level(level)})"
 
 
 def _num(digits: int = 1) -> Formatter:
@@ -102,14 +122,16 @@ def display_tables(a: Analysis) -> dict[str, Table]:
         "half_width": ("± pp", lambda x: f"{100 * x:.2f}"), "fair": ("fair", _pct)},
         highlight="ok")
     fp = t["first_player"].merge(t["balance"], on=list(M.BY), suffixes=("", "_bal"))
-    fp["ci"] = [_ci(lo, hi) for lo, hi in zip(fp["lo"], fp["hi"], strict=True)]
-    fp["adv_ci"] = [f"{100 * lo:+.1f} to {100 * hi:+.1f}" for lo, hi in
+    fp["adv_ci"] = [_pp_interval(lo, hi) for lo, hi in
                     zip(fp["adv_lo"], fp["adv_hi"], strict=True)]
+    fp["adv_adj"] = [_pp_interval(lo, hi, lev) for lo, hi, lev in
+                     zip(fp["adv_adj_lo"], fp["adv_adj_hi"], fp["adj_level"], strict=True)]
     out["balance"] = frame_table(fp, {
         "n_players": ("players", str), "variant": ("variant", lab), "games": ("games", _num(0)),
-        "share": ("seat 0 share", _pct), "ci": ("95% CI", None),
+        "share": ("seat 0 share", _pct),
         "advantage": ("advantage (pp)", lambda x: f"{100 * x:+.1f}"),
-        "adv_ci": ("95% CI (pp)", None), "p_holm": ("p (Holm)", _p),
+        "adv_ci": ("95% CI (pp)", None), "adv_adj": ("Holm-adjusted CI (pp, level)", None),
+        "p_holm": ("p (Holm)", _p),
         "chi2": ("χ² equal seats", _num(1)), "dof": ("df", str),
         "p_holm_bal": ("p (Holm)", _p),
         "spread": ("best − worst seat (pp)", lambda x: f"{100 * x:.1f}")},
@@ -126,13 +148,18 @@ def display_tables(a: Analysis) -> dict[str, Table]:
         cmp_["base"] = [val(r, "base_mean") for _, r in cmp_.iterrows()]
         cmp_["var"] = [val(r, "variant_mean") for _, r in cmp_.iterrows()]
         cmp_["d"] = [val(r, "diff", True) for _, r in cmp_.iterrows()]
-        cmp_["ci"] = [f"{val(r, 'lo', True)} to {val(r, 'hi', True)}"
+        cmp_["ci"] = [f"{C.bound(r['lo'], r['kind'], 2)} to {C.bound(r['hi'], r['kind'], 2)}"
                       for _, r in cmp_.iterrows()]
+        cmp_["adj"] = ["–" if math.isnan(r["adj_lo"]) else
+                       f"{C.bound(r['adj_lo'], r['kind'], 2)} to "
+                       f"{C.bound(r['adj_hi'], r['kind'], 2)} ({_level(r['adj_level'])})"
+                       for _, r in cmp_.iterrows()]
         out["comparisons"] = frame_table(cmp_, {
             "n_players": ("players", str), "measure": ("measure", None),
             "variant": ("variant", lab), "base": ("baseline", None), "var": ("variant value",
                                                                             None),
-            "d": ("difference", None), "ci": ("95% CI", None), "test": ("test", None),
+            "d": ("difference", None), "ci": ("95% CI", None),
+            "adj": ("Holm-adjusted CI (level)", None), "test": ("test", None),
             "p_value": ("p", _p), "p_holm": ("p (Holm)", _p)}, highlight="significant")
     out["headline"] = headline(a)
     sc = t["scores"]
@@ -180,13 +207,16 @@ def display_tables(a: Analysis) -> dict[str, Table]:
         eff = t["luck_effects"].copy()
         eff["ci"] = [f"{100 * lo:+.2f} to {100 * hi:+.2f}" for lo, hi in
                      zip(eff["lo"], eff["hi"], strict=True)]
+        eff["adj"] = [_pp_interval(lo, hi, lev, 2) for lo, hi, lev in
+                      zip(eff["adj_lo"], eff["adj_hi"], eff["adj_level"], strict=True)]
         out["luck"] = frame_table(eff, {
             "n_players": ("players", str), "variant": ("variant", lab),
             "column": ("per extra", lambda x: C.LUCK_PHRASES.get(x, x)),
             "players": ("player-games", _num(0)),
             "slope": ("win share change (pp)", lambda x: f"{100 * x:+.2f}"),
-            "ci": ("95% CI (pp)", None), "r": ("correlation r", _num(3)),
-            "p_holm": ("p (Holm)", _p)}, highlight="significant")
+            "ci": ("95% CI (pp)", None), "adj": ("Holm-adjusted CI (pp, level)", None),
+            "r": ("correlation r", _num(3)),
+            "p_holm": ("p (Holm)", _p)}, highlight="significant", wrap=("column",))
         lanes = t["lanes"].copy()
         wide = lanes.pivot_table(index="lane", columns=["n_players", "variant"],
                                  values="points_per_game", observed=True)
@@ -223,7 +253,7 @@ def headline(a: Analysis) -> Table:
     the best and worst seat, and the change in the first player's share from the baseline."""
     t = a.tables
     fp = t["first_player"].merge(t["balance"][["variant", "n_players", "spread", "best_seat",
-                                               "p_holm"]],
+                                               "significant"]],
                                  on=["variant", "n_players"], suffixes=("", "_bal"))
     cmp_ = t.get("comparisons")
     rows = []
@@ -232,7 +262,7 @@ def headline(a: Analysis) -> Table:
         row = {"n_players": r.n_players, "variant": a.labels.get(v, v),
                "first": f"{100 * r.share:.1f}% ({100 * r.lo:.1f}–{100 * r.hi:.1f})",
                "fair": f"{100 * r.fair:.1f}%",
-               "spread": f"{100 * r.spread:.1f} pp" + (" *" if r.p_holm_bal < 0.05 else ""),
+               "spread": f"{100 * r.spread:.1f} pp" + (" *" if r.significant_bal else ""),
                "best": f"seat {r.best_seat}", "change": "baseline"}
         if v != a.data.baseline:
             d = None if cmp_ is None else cmp_[(cmp_["variant"] == v)
@@ -240,8 +270,9 @@ def headline(a: Analysis) -> Table:
                                                & (cmp_["measure"] == "seat 0 win share")]
             if d is not None and not d.empty:
                 d0 = d.iloc[0]
-                row["change"] = (f"{100 * d0['diff']:+.1f} pp ({100 * d0['lo']:+.1f} to "
-                                 f"{100 * d0['hi']:+.1f})" + (" *" if d0["significant"] else ""))
+                row["change"] = (f"{100 * d0['diff']:+.1f} pp "
+                                 f"({_pp_interval(d0['adj_lo'], d0['adj_hi'])})"
+                                 + (" *" if d0["significant"] else ""))
             else:
                 row["change"] = "–"
         rows.append(row)
@@ -250,4 +281,4 @@ def headline(a: Analysis) -> Table:
         "first": ("first player wins (95% CI)", None), "fair": ("fair", None),
         "best": ("best seat", None), "spread": ("best − worst seat", None),
         "change": (f"first player vs {a.labels.get(a.data.baseline, a.data.baseline)} "
-                   "(95% CI)", None)})
+                   "(Holm-adjusted CI)", None)})
