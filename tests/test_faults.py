@@ -158,3 +158,23 @@ def test_unwritable_outputs_are_one_line(tmp_path: Path, out_kind: str,
     assert main([*ARGS, "--games", "40", "--out", str(out)]) != 0
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("portobello: error: ") and str(out) in err[0]
+
+
+def test_report_refuses_a_damaged_run_unless_partial_is_asked(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    out = tmp_path / "run"
+    assert main([*ARGS, "--games", "200", "--out", str(out)]) == 0
+    victim = store.shard_path(out, "players", 3)
+    victim.unlink()
+    capsys.readouterr()
+    assert main(["report", str(out), "--out", str(tmp_path / "rep")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(victim) in err[0] and "--allow-partial" in err[0]
+    assert not (tmp_path / "rep" / "index.html").exists()
+    assert main(["report", str(out), "--out", str(tmp_path / "rep"), "--allow-partial"]) == 0
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "Partial data." in page and "180 of 200 games" in page
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert len(summary["partial"]) == 1 and "180 of 200 games" in summary["partial"][0]
+

@@ -259,6 +259,7 @@ def summary(a: Analysis) -> dict[str, Any]:
             "adj_lo_adj_hi": C.METHOD + "; adj_level is each row's confidence level, holm_m "
             "the number of tests in its family"},
         "no_comparisons": a.no_comparisons,
+        "partial": data.partial,
         "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant}
                      for f in a.findings],
         "win_shares": _to_jsonable(a.tables["win_shares"]),

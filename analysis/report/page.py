@@ -76,7 +76,7 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
     tables.update({name: table_html(t) for name, t in sweep_tables(a).items()})
     return env.get_template(TEMPLATE).render(
         title=a.title or a.data.title, reduced=a.reduced.sentence if a.reduced else "",
-        no_comparisons=a.no_comparisons,
+        no_comparisons=a.no_comparisons, partial=a.data.partial,
         description=spec.get("description", ""), spec=spec,
         spec_text=study.get("spec_text", ""), generated=time.strftime("%Y-%m-%d %H:%M"),
         findings=a.findings, topics=topics(a.findings), tables=tables,
