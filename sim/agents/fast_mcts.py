@@ -73,7 +73,7 @@ class FastMCTSAgent(PlanningAgent):
             import numpy as np
 
             from sim.fast import mcts as M
-            from sim.fast.layout import BAG_SIZE, pack
+            from sim.fast.layout import BAG_SIZE, MAX_STEPS, pack
             from sim.fast.plan_work import new_work
 
             B = pack(game.board, game.rules)
@@ -92,10 +92,10 @@ class FastMCTSAgent(PlanningAgent):
                 "P_roll": compiled_params(simulate=self.rollout_sim, leave=False),
                 "Rs_me": np.array(self.restrict.flags(), np.int64),
                 "Rs_free": np.zeros(4, np.int64),
-                "path": np.zeros(4096, np.int64),
+                "path": np.zeros(max(4096, self.nodes + 2), np.int64),
                 "order": np.zeros(int(B[BAG_SIZE]) + 1, np.int64),
                 "values": np.zeros(game.n, np.float64),
-                "scratch": np.zeros(64, np.int64),
+                "scratch": np.zeros(int(B[MAX_STEPS]) + 64, np.int64),
             }
         return t
 

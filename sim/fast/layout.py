@@ -133,6 +133,9 @@ from sim.engine.rules import Rules
 (S_SCORES, S_STALLS_LEFT, S_TOK_VAL, S_TOK_NEUTRAL, S_TOK_UP, S_LANE_COUNT, S_LANE_DIR,
  S_LANE_SCORED, S_LANE_SEAT, S_SPOT_SEAT, S_SQUARE_CUSTOMER, S_DISTRICT_SCORED, S_LINE,
  S_SCORED_LANES, S_STATS, S_SIZE) = range(40, 56)
+# The room a list of legal actions needs on this board (at least 1024), and the longest
+# option: a Bobby path through every district and its last step.
+ACTION_ROOM, MAX_STEPS = 56, 57
 B_HEADER = 64  # B's tables start here
 
 # -- scalars of S ------------------------------------------------------------------------------
@@ -140,6 +143,20 @@ B_HEADER = 64  # B's tables start here
  BAG_ARISTOCRATS, CUSTOMERS_LEFT, LINE_POS, PENDING, BARON_SQUARE, END_REASON, N_SCORED_LANES,
  LOG_LEN, LOG_OVERFLOW) = range(18)
 S_HEADER = 24  # S's tables start here
+
+
+def action_room(board: Board, rules: Rules) -> int:
+    """An upper bound on the legal actions of any position (every list the compiled code
+    fills is this long, so no board that loads can overflow one): the Bobby's placement,
+    a customer's square, a turn's start (each token held, each district token in every
+    district), or a turn's actions (both ends of every lane around the Bobby, a draw, every
+    neighbouring district, the end)."""
+    held = len(rules.player_tokens) + len(rules.neutral_stack)
+    around = max((len(x) for x in board.district_lanes), default=0)
+    neighbours = max((len(x) for x in board.district_neighbours), default=0)
+    bound = max(board.n_districts, board.n_squares, held * (1 + board.n_districts),
+                2 * around + neighbours + 2)
+    return max(1024, bound + 16)
 
 
 def pack(board: Board, rules: Rules) -> np.ndarray:
@@ -197,6 +214,8 @@ def pack(board: Board, rules: Rules) -> np.ndarray:
     table(O_MULTIPLIER, list(rules.multiplier_table()))
     seq = [CUSTOMER_CODES[c] for c in (rules.customer_sequence or ()) if c != "baron"]
     table(O_SEQUENCE, seq)
+    head[ACTION_ROOM] = action_room(board, rules)
+    head[MAX_STEPS] = nd + 2
 
     # Where the state's tables live in S.
     size = S_HEADER

@@ -27,9 +27,11 @@ from sim.fast import rng as R
 from sim.fast.engine import apply
 from sim.fast.evaluate import state, value_margins
 from sim.fast.layout import (
+    ACTION_ROOM,
     BAG_ARISTOCRATS,
     BAG_CITIZENS,
     KNOWN_ORDER,
+    MAX_STEPS,
     N_PLAYERS,
     PHASE,
     S_SCORES,
@@ -44,7 +46,6 @@ from sim.fast.random_agent import M_MOVES, M_TURN, choose_random
 # Search settings, one float64 row.
 C, TEMP, WIDTH, HORIZON, SCALE, RANK, RANDOM_ROLLOUT, EXPAND = range(8)
 N_SETTINGS = 8
-MAX_STEPS = 24  # steps of one option: a Bobby path (at most the districts) and its step
 UNSET = -2  # a node whose options are not known yet
 
 
@@ -108,10 +109,10 @@ def _expand(B: np.ndarray, S: np.ndarray, T: tuple, x: int, P: np.ndarray, Rs: n
         e = first + r
         i = idx[r]
         at = counts[COUNT_STEPS]
-        if at + MAX_STEPS > steps.shape[0]:  # no room left for steps: stop growing
+        if at + B[MAX_STEPS] > steps.shape[0]:  # no room left for steps: stop growing
             width = r
             break
-        m = option_steps(B, L0, i, steps[at:at + MAX_STEPS])
+        m = option_steps(B, L0, i, steps[at:at + B[MAX_STEPS]])
         counts[COUNT_STEPS] = at + m
         edge[e, EA] = steps[at + m - 1]
         edge[e, ECHILD] = -1
@@ -232,8 +233,8 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
     L1 = level(B, WF, WI, 1)
     n = B[N_PLAYERS]
     memory = np.zeros((n, 2), np.int64)
-    buf = np.zeros(1024, np.int64)
-    buf2 = np.zeros(1024, np.int64)
+    buf = np.zeros(B[ACTION_ROOM], np.int64)
+    buf2 = np.zeros(B[ACTION_ROOM], np.int64)
     horizon = int(settings[HORIZON])
     stop_turn = S0[TURN] + n * (1 + max(horizon, 0))
     c = settings[C]

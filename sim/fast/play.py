@@ -15,6 +15,7 @@ from sim.engine.codes import CHANCE, N_STATS, OVER
 from sim.fast import rng as R
 from sim.fast.engine import apply, new_game, sample_chance
 from sim.fast.layout import (
+    ACTION_ROOM,
     BARON_SQUARE,
     END_REASON,
     LOG_LEN,
@@ -37,7 +38,6 @@ from sim.fast.random_agent import M_TURN, choose_random
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
 N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)
 N_MEMORY = 8  # per-seat memory slots, plus the planner's queue (see `play_batch`)
-BUF = 1024
 
 # Columns of a result row: then scores[n], stalls_left[n], stats[n * N_STATS].
 R_END, R_ROUNDS, R_TURNS, R_BARON_SQ, R_DECISIONS, R_LOG_LEN, R_OVERFLOW = range(7)
@@ -76,8 +76,8 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     for a in range(agent_kind.shape[0]):
         if agent_kind[a] != KIND_RANDOM and not board_fits(B):
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
-    buf = np.zeros(BUF, np.int64)
-    buf2 = np.zeros(BUF, np.int64)
+    buf = np.zeros(B[ACTION_ROOM], np.int64)
+    buf2 = np.zeros(B[ACTION_ROOM], np.int64)
     for g in range(g_count):
         seeds[:n] = seat_seeds[g]
         seeds[n] = game_seeds[g]

@@ -52,27 +52,46 @@ class Engine(Protocol):
 
 
 
-def supports(specs: Sequence[str]) -> bool:
-    """Whether every agent of a line-up can play on the compiled path."""
-    return all(compiled_twin(s) is not None for s in specs)
+def supports(specs: Sequence[str], board: Board | None = None) -> bool:
+    """Whether every agent of a line-up can play on the compiled path (on `board`: the
+    compiled planner's tables cover lanes of up to `MAX_LANE_LEN` spots)."""
+    return _unsupported(specs, board) is None
 
 
-def engine_name(specs: Sequence[str], engine: str = "auto") -> str:
+def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
+    """Why a line-up cannot play on the compiled path, or None."""
+    twins = [compiled_twin(s) for s in specs]
+    if any(t is None for t in twins):
+        return ("no compiled version of some of these agents: "
+                f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, heuristic and "
+                "their restricted forms)")
+    from sim.fast.params import MAX_LANE_LEN
+    from sim.fast.play import KIND_RANDOM
+
+    longest = max(board.lane_len) if board is not None else 0
+    if longest > MAX_LANE_LEN and any(t.kind != KIND_RANDOM for t in twins if t):
+        return (f"the compiled greedy and heuristic agents handle lanes of up to "
+                f"{MAX_LANE_LEN} spots; board {board.name if board else ''} has one of "
+                f"{longest}")
+    return None
+
+
+def engine_name(specs: Sequence[str], engine: str = "auto",
+                board: Board | None = None) -> str:
     """The engine (`compiled` or `python`) a run of these agents plays on.
 
-    `auto` takes the compiled path whenever every agent has a compiled twin; `compiled`
-    refuses agents without one."""
+    `auto` takes the compiled path whenever every agent has a compiled twin that can play
+    on the board; `compiled` refuses otherwise, saying why."""
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})",
                           field="--engine")
     if engine == "python":
         return "python"
-    if supports(specs):
+    why = _unsupported(specs, board)
+    if why is None:
         return "compiled"
     if engine == "compiled":
-        raise EngineError("no compiled version of some of these agents: "
-                          f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, "
-                          "heuristic and their restricted forms)", field="--engine")
+        raise EngineError(why, field="--engine")
     return "python"
 
 
@@ -97,10 +116,11 @@ def compiled_code_cached() -> bool:
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
 
 
-def compile_notice(specs: Sequence[str], engine: str = "auto") -> str | None:
+def compile_notice(specs: Sequence[str], engine: str = "auto",
+                   board: Board | None = None) -> str | None:
     """The line to show before games of these agents when they will first compile the
     compiled engine (`COMPILE_NOTICE`), else None (the reference engine, or cached code)."""
-    if engine_name(specs, engine) != "compiled" or compiled_code_cached():
+    if engine_name(specs, engine, board) != "compiled" or compiled_code_cached():
         return None
     return COMPILE_NOTICE
 
@@ -109,7 +129,7 @@ def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str 
                   *, timed: bool = False) -> ReferenceEngine | CompiledEngine:
     """The one place an engine is chosen. `timed` (decision counts and times per seat)
     needs the reference engine's loop."""
-    if timed or engine_name(specs, engine) == "python":
+    if timed or engine_name(specs, engine, board) == "python":
         return ReferenceEngine(board, rules, timed=timed)
     return CompiledEngine(board, rules, specs)
 

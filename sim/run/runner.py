@@ -149,7 +149,7 @@ class Run:
         (`sim.run.engines.COMPILE_NOTICE`): games are left to play, on the compiled engine,
         and its code is not in this machine's cache yet. None otherwise, and for a folder
         `execute` refuses (it says why)."""
-        notice = compile_notice(self.config.agents, engine)
+        notice = compile_notice(self.config.agents, engine, self.config.board)
         if notice is None:
             return None
         try:
@@ -166,7 +166,7 @@ class Run:
         """Play every missing shard; returns the manifest's timings. `engine` picks the
         compiled or the reference path (`sim.run.engines.engine_name`); the tables are the
         same."""
-        used = engine_name(self.config.agents, engine)
+        used = engine_name(self.config.agents, engine, self.config.board)
         self.out.mkdir(parents=True, exist_ok=True)
         with run_lock(self.out):  # first: a second writer must learn of the first one
             self._check_folder()

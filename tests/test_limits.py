@@ -1,0 +1,91 @@
+"""Boards at the limits of what loads: every accepted board plays identically on both
+engines, or the engine that cannot play it is refused with its limit named.
+
+The big board is a strip of 254 triangular districts (the encoding allows 255): 256 squares
+in two rows, 509 lanes, each district bordered by three lanes; the compiled engine's action
+lists are sized from the board, so nothing is written past their end (before, a board of a
+few hundred lanes crashed the compiled random agent).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from differential import engines_agree
+
+from sim.engine.board import Board, board_from_dict
+from sim.engine.errors import BoardError
+from sim.engine.rules import Rules
+from sim.run.engines import EngineError, engine_name, select_engine
+from sim.run.loop import derive_seed
+
+
+def strip_board(quads: int, spots: int = 2) -> dict[str, Any]:
+    """Two rows of squares T0..Tm and U0..Um; quad i split by the diagonal T(i)-U(i+1)."""
+    m = quads
+    squares = [f"T{i}" for i in range(m + 1)] + [f"U{i}" for i in range(m + 1)]
+    lanes: list[dict[str, Any]] = []
+
+    def lane(a: str, b: str) -> str:
+        lid = f"{a}-{b}"
+        values = [1 + (len(lanes) + k) % 3 for k in range(spots)]
+        lanes.append({"id": lid, "ends": [a, b], "spots": values})
+        return lid
+
+    top = [lane(f"T{i}", f"T{i + 1}") for i in range(m)]
+    bottom = [lane(f"U{i}", f"U{i + 1}") for i in range(m)]
+    vertical = [lane(f"T{i}", f"U{i}") for i in range(m + 1)]
+    diagonal = [lane(f"T{i}", f"U{i + 1}") for i in range(m)]
+    districts = []
+    for i in range(m):
+        districts.append({"id": f"A{i}", "lanes": [top[i], vertical[i + 1], diagonal[i]]})
+        districts.append({"id": f"B{i}", "lanes": [bottom[i], vertical[i], diagonal[i]]})
+    return {"name": f"strip-{m}", "description": "a strip of triangles", "squares": squares,
+            "lanes": lanes, "districts": districts}
+
+
+def rules_for(board: Board, players: int) -> Rules:
+    bag = board.n_squares - 1
+    return Rules(players=players, customers=(("citizen", bag // 2),
+                                             ("aristocrat", bag - bag // 2)))
+
+
+@pytest.fixture(scope="module")
+def big() -> Board:
+    board = board_from_dict(strip_board(127), source="<strip>")
+    assert (board.n_districts, board.n_lanes, board.n_squares) == (254, 509, 256)
+    return board
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_biggest_boards_play_alike_on_both_engines(big: Board, players: int) -> None:
+    rules = rules_for(big, players)
+    lineup = ["random", "no-bobby(random)", "random:move_chance=0.9,max_moves=6",
+              "first-end(random)"][:players]
+    seeds = [derive_seed("limits", players, i) for i in range(3)]
+    res = engines_agree(big, rules, [lineup] * 3, seeds)
+    assert (res.end_code > 0).all()
+
+
+def test_the_planners_play_the_big_board_alike(big: Board) -> None:
+    rules = rules_for(big, 2)
+    engines_agree(big, rules, [["greedy", "random"]], [derive_seed("limits", "greedy")])
+
+
+def test_a_lane_longer_than_the_compiled_planner_handles(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    board = board_from_dict(strip_board(2, spots=45), source="<long lanes>")
+    rules = rules_for(board, 2)
+    assert engine_name(["random"], "compiled", board) == "compiled"
+    assert engine_name(["greedy"], "auto", board) == "python"
+    with pytest.raises(EngineError, match="lanes of up to 44 spots; board strip-2 has one "
+                                          "of 45"):
+        engine_name(["greedy"], "compiled", board)
+    assert select_engine(board, rules, ["greedy", "random"]).name == "python"
+    engines_agree(board, rules, [["random", "random"]], [5])
+
+
+def test_more_districts_than_the_encoding_holds_are_refused() -> None:
+    with pytest.raises(BoardError, match="256 districts, more than the 255 a board may have"):
+        board_from_dict(strip_board(128), source="<too big>")
