@@ -10,6 +10,7 @@ agent with a segmentation fault).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,3 +93,37 @@ def test_a_lane_longer_than_the_compiled_planner_handles(capsys: pytest.CaptureF
 def test_more_districts_than_the_encoding_holds_are_refused() -> None:
     with pytest.raises(BoardError, match="256 districts, more than the 255 a board may have"):
         board_from_dict(strip_board(128), source="<too big>")
+
+
+def test_large_scores_are_stored_as_played(tmp_path: Path) -> None:
+    """A start score of 40,000 used to wrap to negative numbers in the 16-bit score column."""
+    from analysis.load import load_run
+    from sim.engine.board import load_board
+    from sim.run.runner import Run, RunConfig
+
+    rules = Rules(players=3, start_score=40_000, multipliers=(
+        ("citizen-citizen", 900), ("citizen-aristocrat", 900), ("aristocrat-aristocrat", 900),
+        ("citizen-baron", 900), ("aristocrat-baron", 900)))
+    conf = RunConfig(board=load_board("standard"), board_ref="standard", rules=rules,
+                     agents=("random",) * 3, games=30, seed=2)
+    Run(conf, tmp_path / "r").execute(quiet=True)
+    players = load_run(tmp_path / "r").players().collect()
+    assert players["score"].min() >= 40_000 - 200  # a few Bobby fees at most
+    assert players["score"].max() > 70_000 and players["lane_points"].max() > 32_767
+
+
+def test_a_dask_cluster_without_workers_is_one_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    from dask.distributed import LocalCluster
+
+    from sim.engine.board import load_board
+    from sim.run import backends
+    from sim.run.config import RunError
+    from sim.run.runner import Run, RunConfig
+
+    monkeypatch.setattr(backends, "WORKER_WAIT", 2.0)
+    conf = RunConfig(board=load_board("standard"), board_ref="standard", rules=Rules(),
+                     agents=("random", "random"), games=10, seed=2)
+    with LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster, \
+            pytest.raises(RunError, match="no Dask worker joined"):
+        Run(conf, tmp_path / "r").execute(quiet=True, scheduler=cluster.scheduler_address)
