@@ -27,20 +27,21 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from analysis.metrics import BY, Margins, StatError
-from analysis.metrics.common import check_level, need_columns
-from analysis.metrics.multiple import (
-    ALPHA,
-    METHOD,
-    Holm,
-    TInterval,
-    WilsonInterval,
-    excludes,
-    format_p,
-    holm,
-    holm_steps,
-    p_text,
-)
+from analysis.metrics import BY
+from analysis.metrics import Margins
+from analysis.metrics import StatError
+from analysis.metrics.common import check_level
+from analysis.metrics.common import need_columns
+from analysis.metrics.multiple import ALPHA
+from analysis.metrics.multiple import METHOD
+from analysis.metrics.multiple import Holm
+from analysis.metrics.multiple import TInterval
+from analysis.metrics.multiple import WilsonInterval
+from analysis.metrics.multiple import excludes
+from analysis.metrics.multiple import format_p
+from analysis.metrics.multiple import holm
+from analysis.metrics.multiple import holm_steps
+from analysis.metrics.multiple import p_text
 
 __all__ = ["ALPHA", "METHOD", "POINTS", "ROUNDS", "SHARE", "Finding", "GameMeasures", "Holm",
            "TInterval", "VariantDifference", "WilsonInterval", "balance_findings", "bound",

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,14 @@ import pandas as pd
 import polars as pl
 import pyarrow.parquet as pq
 
-from sim.engine.board import Board, board_from_dict
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules, rules_from_dict
-from sim.run.store import RUN_FORMAT, shard_path, verify_shard
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
+from sim.run.store import RUN_FORMAT
+from sim.run.store import shard_path
+from sim.run.store import verify_shard
 
 
 class LoadError(PortobelloError):

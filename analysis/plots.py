@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import io
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib as mpl
@@ -425,7 +426,8 @@ def board_heat(board: Board, lane_values: Mapping[str, float], title: str,
 
     Uses `analysis.draw.draw_board`; returns the PNG bytes (and writes `out` when given).
     """
-    from analysis.draw import draw_board, heat_from_mapping
+    from analysis.draw import draw_board
+    from analysis.draw import heat_from_mapping
 
     heat = heat_from_mapping(board, lane_values)
     with tempfile.TemporaryDirectory() as tmp:
@@ -451,7 +453,11 @@ def lane_heat_boards(board: Board, heats: Mapping[str, Mapping[str, float]], tit
     with its layout, see `analysis.draw.with_layout_of`), two to a row, sized for the
     report's page width so their labels read at it.
     """
-    from analysis.draw import HEAT_CMAP, draw_on, geometry, heat_from_mapping, heat_norm
+    from analysis.draw import HEAT_CMAP
+    from analysis.draw import draw_on
+    from analysis.draw import geometry
+    from analysis.draw import heat_from_mapping
+    from analysis.draw import heat_norm
 
     with mpl.rc_context(RC):
         variants = list(heats)

@@ -21,10 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import make_agent
-from sim.cli.options import Parser, add_seed, positive_int
+from sim.cli.options import Parser
+from sim.cli.options import add_seed
+from sim.cli.options import positive_int
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
-from sim.run.loop import derive_seed, play_game
+from sim.run.loop import derive_seed
+from sim.run.loop import play_game
 
 DEFAULT_CASES = ("random:2:300", "greedy:3:30", "heuristic:3:10")
 ROOT = Path(__file__).resolve().parents[1]

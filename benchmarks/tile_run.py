@@ -20,8 +20,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sim.cli.options import Parser, positive_int
-from sim.run.store import file_entry, shard_path, write_checksums
+from sim.cli.options import Parser
+from sim.cli.options import positive_int
+from sim.run.store import file_entry
+from sim.run.store import shard_path
+from sim.run.store import write_checksums
 
 
 def tile(src: Path, dst: Path, copies: int) -> int:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +17,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # helpers, strategies, differential
 
-from sim.engine.board import Board, load_board
-from sim.engine.rules import Rules, preset
+from sim.engine.board import Board
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.engine.rules import preset
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,8 @@ import numpy as np
 
 from sim.engine.board import Board
 from sim.engine.rules import Rules
-from sim.run.engines import CompiledEngine, ReferenceEngine
+from sim.run.engines import CompiledEngine
+from sim.run.engines import ReferenceEngine
 from sim.run.tables import Results
 
 FIELDS = ("scores", "stats", "stalls_left", "end_code", "rounds", "turns", "baron_square",

@@ -7,11 +7,13 @@ Green (2), Blue (3).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from sim.engine import actions as A
-from sim.engine.board import Board, board_from_dict
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
 from sim.engine.codes import CUSTOMER_CODES
 from sim.engine.game import Game
 from sim.engine.rules import Rules

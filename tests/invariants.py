@@ -12,7 +12,13 @@ from strategies import Policy
 
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.codes import ACTIONS, CHANCE, CUSTOMER_NAMES, OVER, PLACE, SETUP, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import CHANCE
+from sim.engine.codes import CUSTOMER_NAMES
+from sim.engine.codes import OVER
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 from sim.engine.game import Game
 
 END_REASONS = {"last_stall", "board_exhausted", "round_limit"}

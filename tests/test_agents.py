@@ -4,18 +4,25 @@ the ladder over a small seeded match, restrictions, and failures reported with t
 from __future__ import annotations
 
 import pytest
-from helpers import Driver, bag, two_triangles_board
+from helpers import Driver
+from helpers import bag
+from helpers import two_triangles_board
 
 from sim.agents.base import BaseAgent
 from sim.agents.evaluate import Evaluator
-from sim.agents.registry import AgentSpecError, make_agent, parse_spec, split_specs
+from sim.agents.registry import AgentSpecError
+from sim.agents.registry import make_agent
+from sim.agents.registry import parse_spec
+from sim.agents.registry import split_specs
 from sim.agents.restricted import RestrictedAgent
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.board import load_board
 from sim.engine.game import Game
 from sim.engine.rules import Rules
-from sim.run.loop import AgentError, derive_seed, play_game
+from sim.run.loop import AgentError
+from sim.run.loop import derive_seed
+from sim.run.loop import play_game
 
 BOARD = load_board("standard")
 SPECS = ["random", "greedy", "heuristic", "mcts:iterations=3", "no-district(heuristic)",

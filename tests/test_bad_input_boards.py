@@ -10,25 +10,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bad_input import (
-    SMALL_RULES,
-    add_district,
-    add_lane,
-    check_error,
-    cli_fails,
-    set_district,
-    set_lane,
-    set_top,
-    small_board,
-    steps,
-    to_toml,
-    write,
-)
+from bad_input import SMALL_RULES
+from bad_input import add_district
+from bad_input import add_lane
+from bad_input import check_error
+from bad_input import cli_fails
+from bad_input import set_district
+from bad_input import set_lane
+from bad_input import set_top
+from bad_input import small_board
+from bad_input import steps
+from bad_input import to_toml
+from bad_input import write
 
 from sim.cli.main import main
 from sim.engine.board import load_board
-from sim.engine.errors import BoardError, RulesError
-from sim.engine.rules import Rules, load_rules
+from sim.engine.errors import BoardError
+from sim.engine.errors import RulesError
+from sim.engine.rules import Rules
+from sim.engine.rules import load_rules
 
 # (id, mutation of the small board, expected field, expected piece of the reason)
 BOARD_CASES: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [

@@ -15,27 +15,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bad_input import (
-    BOBBY,
-    END,
-    LINE,
-    REPO,
-    SMALL_RULES,
-    STANDARD,
-    TOKEN4,
-    add_district,
-    add_lane,
-    draw,
-    place,
-    record_with,
-    set_lane,
-    small_board,
-    stall,
-    steps,
-    to_toml,
-    write,
-    write_record,
-)
+from bad_input import BOBBY
+from bad_input import END
+from bad_input import LINE
+from bad_input import REPO
+from bad_input import SMALL_RULES
+from bad_input import STANDARD
+from bad_input import TOKEN4
+from bad_input import add_district
+from bad_input import add_lane
+from bad_input import draw
+from bad_input import place
+from bad_input import record_with
+from bad_input import set_lane
+from bad_input import small_board
+from bad_input import stall
+from bad_input import steps
+from bad_input import to_toml
+from bad_input import write
+from bad_input import write_record
 
 
 def _cli_cases(tmp: Path) -> dict[str, tuple[list[str], int, str]]:

@@ -10,26 +10,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bad_input import (
-    BASE_RECORD,
-    BOBBY,
-    END,
-    LINE,
-    TOKEN4,
-    check_error,
-    cli_fails,
-    draw,
-    place,
-    record_with,
-    record_without,
-    small_board,
-    stall,
-    to_toml,
-    write,
-    write_record,
-)
+from bad_input import BASE_RECORD
+from bad_input import BOBBY
+from bad_input import END
+from bad_input import LINE
+from bad_input import TOKEN4
+from bad_input import check_error
+from bad_input import cli_fails
+from bad_input import draw
+from bad_input import place
+from bad_input import record_with
+from bad_input import record_without
+from bad_input import small_board
+from bad_input import stall
+from bad_input import to_toml
+from bad_input import write
+from bad_input import write_record
 
-from sim.engine.errors import IllegalActionError, RecordError
+from sim.engine.errors import IllegalActionError
+from sim.engine.errors import RecordError
 from sim.engine.records import replay_file
 
 # (id, record content (a JSON value, or raw text), expected field, expected piece of reason)

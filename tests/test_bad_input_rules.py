@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bad_input import check_error, cli_fails, to_toml, write
+from bad_input import check_error
+from bad_input import cli_fails
+from bad_input import to_toml
+from bad_input import write
 
 from sim.engine.errors import RulesError
 from sim.engine.rules import load_rules

@@ -27,7 +27,8 @@ from sim.agents.registry import make_agent
 from sim.bench import agents as bench_agents_mod
 from sim.bench import load as bench_load
 from sim.bench.agents import bench_agents
-from sim.bench.mcts import bench_mcts, mcts_positions
+from sim.bench.mcts import bench_mcts
+from sim.bench.mcts import mcts_positions
 from sim.cli import bench as bench_cli
 from sim.cli.main import main
 from sim.engine.board import load_board

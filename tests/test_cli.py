@@ -10,7 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from sim.cli import options as O
-from sim.cli.main import COMMANDS, build_parser, main
+from sim.cli.main import COMMANDS
+from sim.cli.main import build_parser
+from sim.cli.main import main
 
 
 def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()

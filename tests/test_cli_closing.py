@@ -30,7 +30,9 @@ from analysis.load import load_run
 from analysis.metrics import wilson_interval
 from sim.cli.main import main
 from sim.engine.records import replay_file
-from sim.engine.rules import Rules, load_rules, preset
+from sim.engine.rules import Rules
+from sim.engine.rules import load_rules
+from sim.engine.rules import preset
 from sim.run import engines
 from sim.run.engines import COMPILE_NOTICE
 

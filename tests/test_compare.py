@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+from statsmodels.stats.weightstats import CompareMeans
+from statsmodels.stats.weightstats import DescrStatsW
 
 from analysis import compare as C
 from analysis import metrics as M

@@ -11,23 +11,25 @@ import numpy as np
 import pytest
 from matplotlib import colormaps
 from matplotlib.axes import Axes
-from matplotlib.colors import Normalize, to_hex, to_rgb
+from matplotlib.colors import Normalize
+from matplotlib.colors import to_hex
+from matplotlib.colors import to_rgb
 from matplotlib.image import imread
 from matplotlib.patches import Circle
 
-from analysis.draw import (
-    HEAT_CMAP,
-    LANE_COLOUR,
-    SQUARE_FACE,
-    board_figure,
-    district_positions,
-    draw_board,
-    heat_from_mapping,
-    lane_bends,
-    lane_points,
-    square_positions,
-)
-from sim.engine.board import Board, board_from_dict, load_board
+from analysis.draw import HEAT_CMAP
+from analysis.draw import LANE_COLOUR
+from analysis.draw import SQUARE_FACE
+from analysis.draw import board_figure
+from analysis.draw import district_positions
+from analysis.draw import draw_board
+from analysis.draw import heat_from_mapping
+from analysis.draw import lane_bends
+from analysis.draw import lane_points
+from analysis.draw import square_positions
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
+from sim.engine.board import load_board
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -132,13 +134,19 @@ def heat_colours(heat: list[float]) -> list[Any]:
     return [colormaps[HEAT_CMAP](norm(h)) for h in heat]
 
 
-def test_standard_board_png(standard: Board, tmp_path: Path) -> None:
-    out = tmp_path / "standard.png"
-    draw_board(standard, out)
+def plain_drawing(board: Board, out: Path) -> tuple[Any, Any, Any]:
+    """Draw `board` without heat and check every lane in the plain lane colour and every
+    square filled; the image and where its lanes and squares are."""
+    draw_board(board, out)
     image = read_png(out)
-    lanes, squares = drawn_at(standard, image)
-    assert_lanes_coloured(image, lanes, [LANE_COLOUR] * standard.n_lanes)
+    lanes, squares = drawn_at(board, image)
+    assert_lanes_coloured(image, lanes, [LANE_COLOUR] * board.n_lanes)
     assert_squares_drawn(image, squares)
+    return image, lanes, squares
+
+
+def test_standard_board_png(standard: Board, tmp_path: Path) -> None:
+    image, _, _ = plain_drawing(standard, tmp_path / "standard.png")
     assert (image[0, 0] == 1).all() and (image[-1, -1] == 1).all()  # white background
 
 
@@ -170,12 +178,7 @@ def test_other_heat_other_pixels(tiny: Board, tmp_path: Path) -> None:
 
 
 def test_hand_made_board_png(tiny: Board, tmp_path: Path) -> None:
-    out = tmp_path / "tiny.png"
-    draw_board(tiny, out)
-    image = read_png(out)
-    lanes, squares = drawn_at(tiny, image)
-    assert_lanes_coloured(image, lanes, [LANE_COLOUR] * tiny.n_lanes)
-    assert_squares_drawn(image, squares)
+    plain_drawing(tiny, tmp_path / "tiny.png")
     # Equal heat everywhere: every lane in the colormap's middle colour.
     draw_board(tiny, tmp_path / "tiny-heat.png", lane_heat=[3.0] * tiny.n_lanes)
     image = read_png(tmp_path / "tiny-heat.png")
@@ -294,7 +297,8 @@ def test_lane_heat_boards_share_one_scale(standard: Board) -> None:
     a figure no wider than the report's page, so its labels are shown at full size."""
     from matplotlib.text import Text
 
-    from analysis.plots import HEAT_PAGE_WIDTH, lane_heat_boards
+    from analysis.plots import HEAT_PAGE_WIDTH
+    from analysis.plots import lane_heat_boards
 
     ids = standard.lane_ids
     heats = {"a": {lid: float(i) for i, lid in enumerate(ids)},

@@ -18,12 +18,15 @@ from pathlib import Path
 import pytest
 from processes import kill_after_shards
 
-from sim.agents.registry import COMPILED, compiled_twin
+from sim.agents.registry import COMPILED
+from sim.agents.registry import compiled_twin
 from sim.cli import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
-from sim.run.engines import ReferenceEngine, select_engine
-from sim.run.runner import Run, RunConfig
+from sim.run.engines import ReferenceEngine
+from sim.run.engines import select_engine
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
 
 BOARD = load_board("standard")
 LINEUPS = {

@@ -16,17 +16,27 @@ from typing import Any
 import numpy as np
 import pytest
 from differential import engines_agree
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from strategies import boards, rules_for
+from strategies import boards
+from strategies import rules_for
 
 from sim.agents.registry import make_agent
-from sim.engine.board import Board, board_from_dict, load_board
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
+from sim.engine.board import load_board
 from sim.engine.game import Game
 from sim.engine.records import record_from_game
-from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
-from sim.run.engines import CompiledEngine, compiled_twin, supports
-from sim.run.loop import derive_seed, play_game
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
+from sim.run.engines import CompiledEngine
+from sim.run.engines import compiled_twin
+from sim.run.engines import supports
+from sim.run.loop import derive_seed
+from sim.run.loop import play_game
 
 STANDARD = load_board("standard")
 RANDOM_SPECS = ["random", "random:move_chance=0.7,max_moves=4", "no-bobby(random)",
@@ -146,8 +156,11 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
     """Step by step: the same legal actions in the same order, and after each action the
     compiled state equals the reference position converted (every field, every table)."""
     from sim.fast.convert import state_from_game
-    from sim.fast.engine import apply, legal_actions
-    from sim.fast.layout import LOG_LEN, LOG_OVERFLOW, pack
+    from sim.fast.engine import apply
+    from sim.fast.engine import legal_actions
+    from sim.fast.layout import LOG_LEN
+    from sim.fast.layout import LOG_OVERFLOW
+    from sim.fast.layout import pack
 
     board_dict = data.draw(boards())
     board = board_from_dict(board_dict)

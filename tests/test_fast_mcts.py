@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from sim.agents.registry import AgentSpecError, make_agent
+from sim.agents.registry import AgentSpecError
+from sim.agents.registry import make_agent
 from sim.engine.board import load_board
 from sim.engine.codes import SETUP
 from sim.engine.game import Game
 from sim.engine.rules import Rules
-from sim.run.loop import derive_seed, play_game
+from sim.run.loop import derive_seed
+from sim.run.loop import play_game
 
 STANDARD = load_board("standard")
 

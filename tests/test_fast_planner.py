@@ -15,20 +15,28 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from differential import engines_agree
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from strategies import boards, rules_for
+from strategies import boards
+from strategies import rules_for
 
 from sim.agents.registry import make_agent
-from sim.engine.board import Board, board_from_dict, load_board
-from sim.engine.rules import Rules, preset, rules_from_dict
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.engine.rules import preset
+from sim.engine.rules import rules_from_dict
 from sim.fast import evaluate as EV
 from sim.fast import params as PA
 from sim.fast import plan_bobby as PB
 from sim.fast import plan_step as PS
 from sim.fast import plan_work as PW
 from sim.fast.layout import pack
-from sim.run.engines import compiled_twin, supports
+from sim.run.engines import compiled_twin
+from sim.run.engines import supports
 from sim.run.loop import derive_seed
 
 STANDARD = load_board("standard")
@@ -116,10 +124,13 @@ def test_random_boards_and_rules(data: st.DataObject) -> None:
 def test_value_margins_and_options_match_the_reference() -> None:
     """`options` (every option of the seat to move, as sim.agents.mcts._options) and
     `value_margins` give the reference's values, in the reference's order, along a game."""
-    from sim.agents.evaluate import Evaluator, Weights, compiled_params
+    from sim.agents.evaluate import Evaluator
+    from sim.agents.evaluate import Weights
+    from sim.agents.evaluate import compiled_params
     from sim.agents.mcts import _options
     from sim.agents.planning import Planner
-    from sim.engine.codes import CHANCE, SETUP
+    from sim.engine.codes import CHANCE
+    from sim.engine.codes import SETUP
     from sim.engine.game import Game
     from sim.fast.convert import state_from_game
 

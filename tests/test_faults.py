@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from processes import kill_after_shards
 
-from analysis.load import LoadError, load_run
+from analysis.load import LoadError
+from analysis.load import load_run
 from sim.cli import main
 from sim.run import store
 

@@ -14,11 +14,16 @@ import json
 import os
 
 import pytest
-from golden_cells import CELLS, GOLDEN, cell_seeds, digest
+from golden_cells import CELLS
+from golden_cells import GOLDEN
+from golden_cells import cell_seeds
+from golden_cells import digest
 
 from sim.engine.board import load_board
 from sim.engine.rules import preset
-from sim.run.engines import CompiledEngine, ReferenceEngine, supports
+from sim.run.engines import CompiledEngine
+from sim.run.engines import ReferenceEngine
+from sim.run.engines import supports
 
 BOARD = load_board("standard")
 RECORDED = {(c["lineup"], c["preset"], c["players"]): c for c in

@@ -16,11 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from bad_input import cli_fails, record_with, write_record
+from bad_input import cli_fails
+from bad_input import record_with
+from bad_input import write_record
 
 from sim.engine import files
 from sim.engine.errors import RecordError
-from sim.engine.records import load_record, replay_file
+from sim.engine.records import load_record
+from sim.engine.records import replay_file
 
 SECRET = "hunter2-do-not-print"
 

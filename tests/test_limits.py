@@ -16,10 +16,13 @@ from typing import Any
 import pytest
 from differential import engines_agree
 
-from sim.engine.board import Board, board_from_dict
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
 from sim.engine.errors import BoardError
 from sim.engine.rules import Rules
-from sim.run.engines import EngineError, engine_name, select_engine
+from sim.run.engines import EngineError
+from sim.run.engines import engine_name
+from sim.run.engines import select_engine
 from sim.run.loop import derive_seed
 
 
@@ -99,7 +102,8 @@ def test_large_scores_are_stored_as_played(tmp_path: Path) -> None:
     """A start score of 40,000 used to wrap to negative numbers in the 16-bit score column."""
     from analysis.load import load_run
     from sim.engine.board import load_board
-    from sim.run.runner import Run, RunConfig
+    from sim.run.runner import Run
+    from sim.run.runner import RunConfig
 
     rules = Rules(players=3, start_score=40_000, multipliers=(
         ("citizen-citizen", 900), ("citizen-aristocrat", 900), ("aristocrat-aristocrat", 900),
@@ -119,7 +123,8 @@ def test_a_dask_cluster_without_workers_is_one_clear_error(monkeypatch: pytest.M
     from sim.engine.board import load_board
     from sim.run import backends
     from sim.run.config import RunError
-    from sim.run.runner import Run, RunConfig
+    from sim.run.runner import Run
+    from sim.run.runner import RunConfig
 
     monkeypatch.setattr(backends, "WORKER_WAIT", 2.0)
     conf = RunConfig(board=load_board("standard"), board_ref="standard", rules=Rules(),
@@ -127,3 +132,48 @@ def test_a_dask_cluster_without_workers_is_one_clear_error(monkeypatch: pytest.M
     with LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster, \
             pytest.raises(RunError, match="no Dask worker joined"):
         Run(conf, tmp_path / "r").execute(quiet=True, scheduler=cluster.scheduler_address)
+
+
+def test_a_dask_scheduler_lost_mid_run_is_one_clear_error_and_resumes(tmp_path: Path) -> None:
+    """The cluster goes away after the first shards: the run stops with one line naming the
+    scheduler and keeps what was finished; the same run then finishes with every game."""
+    import threading
+    import time
+
+    from dask.distributed import LocalCluster
+
+    from analysis.load import load_run
+    from sim.engine.board import load_board
+    from sim.run import store
+    from sim.run.config import RunError
+    from sim.run.runner import Run
+    from sim.run.runner import RunConfig
+
+    conf = RunConfig(board=load_board("standard"), board_ref="standard", rules=Rules(),
+                     agents=("greedy", "random"), games=400, seed=4, shard_size=10)
+    out = tmp_path / "r"
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                           dashboard_address=None)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            Run(conf, out).execute(quiet=True, scheduler=cluster.scheduler_address,
+                                   engine="python")
+        except BaseException as exc:  # the test reads it below
+            errors.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list((out / store.CHECKSUMS).glob("*.json"))) < 2:
+        time.sleep(0.05)
+    cluster.close()
+    worker.join(120)
+    assert not worker.is_alive()
+    assert len(errors) == 1 and isinstance(errors[0], RunError), errors
+    assert "lost the Dask scheduler" in str(errors[0]) or "no Dask worker" in str(errors[0])
+    kept = len(list((out / store.CHECKSUMS).glob("*.json")))
+    assert 2 <= kept < 40
+    Run(conf, out).execute(quiet=True)
+    assert load_run(out).games().collect().height == 400

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from sim.run.config import RunError
-from sim.run.store import LOCK_NAME, run_lock
+from sim.run.store import LOCK_NAME
+from sim.run.store import run_lock
 
 RACERS = 8
 TRIALS = 6

@@ -11,10 +11,14 @@ import pytest
 import statsmodels.api as sm
 from pandas.testing import assert_frame_equal
 from scipy import stats as st
-from statsmodels.stats.proportion import proportion_confint, proportions_ztest
+from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.proportion import proportions_ztest
 
 from analysis import metrics as M
-from analysis.study import StudyData, open_study, run_study, study_from_dict
+from analysis.study import StudyData
+from analysis.study import open_study
+from analysis.study import run_study
+from analysis.study import study_from_dict
 
 
 @pytest.fixture

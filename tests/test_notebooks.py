@@ -21,8 +21,10 @@ from bs4 import BeautifulSoup
 from nbclient import NotebookClient
 from PIL import Image
 
-from analysis.load import RunData, load_run
-from analysis.study import load_study, run_study
+from analysis.load import RunData
+from analysis.load import load_run
+from analysis.study import load_study
+from analysis.study import run_study
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = {"customer-order": 60, "neutral-stack": 40}  # games per cell
@@ -227,7 +229,8 @@ def test_notebooks_say_which_folder_they_show(tmp_path: Path) -> None:
     """PORTOBELLO_STUDY_DIR first (an error when it names no study, never another folder),
     then the full study's folder, then make demo's; with none, the built-in sample's folder,
     whose first line says it is a sample."""
-    from analysis.report.provenance import locate_study, notebook_header
+    from analysis.report.provenance import locate_study
+    from analysis.report.provenance import notebook_header
     from analysis.study import open_study
 
     studies = tmp_path / "data" / "runs" / "studies"

@@ -22,17 +22,32 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck
+from hypothesis import event
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from invariants import Checker, check_final, play
-from strategies import Policy, board_toml, boards, policies, rules_for
+from invariants import Checker
+from invariants import check_final
+from invariants import play
+from strategies import Policy
+from strategies import board_toml
+from strategies import boards
+from strategies import policies
+from strategies import rules_for
 
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.board import Board, board_from_dict, load_board
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
+from sim.engine.board import load_board
 from sim.engine.game import Game
-from sim.engine.records import record_from_game, replay, replay_file, write_record
-from sim.engine.rules import Rules, rules_from_dict
+from sim.engine.records import record_from_game
+from sim.engine.records import replay
+from sim.engine.records import replay_file
+from sim.engine.records import write_record
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
 
 STANDARD = load_board("standard")
 STANDARD_DICT = STANDARD.to_dict()

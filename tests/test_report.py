@@ -18,17 +18,20 @@ from scipy import stats as st
 
 from analysis import compare as C
 from analysis import plots as P
-from analysis.report import (
-    SECTIONS,
-    analyse,
-    build_report,
-    display_tables,
-    headline,
-    page,
-    summary,
-)
-from analysis.report.provenance import reduced_run, report_title
-from analysis.study import cells_from_runs, load_study, open_study, run_study, study_from_dict
+from analysis.report import SECTIONS
+from analysis.report import analyse
+from analysis.report import build_report
+from analysis.report import display_tables
+from analysis.report import headline
+from analysis.report import page
+from analysis.report import summary
+from analysis.report.provenance import reduced_run
+from analysis.report.provenance import report_title
+from analysis.study import cells_from_runs
+from analysis.study import load_study
+from analysis.study import open_study
+from analysis.study import run_study
+from analysis.study import study_from_dict
 from sim.agents import registry
 from tests.test_study import BrokenAgent
 

@@ -11,22 +11,21 @@ records carry them), so no test depends on the random generator.
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    BLUE,
-    GREEN,
-    RED,
-    YELLOW,
-    Driver,
-    bag,
-    one_lane_board,
-    star_board,
-    triangle_board,
-    two_triangles_board,
-)
+from helpers import BLUE
+from helpers import GREEN
+from helpers import RED
+from helpers import YELLOW
+from helpers import Driver
+from helpers import bag
+from helpers import one_lane_board
+from helpers import star_board
+from helpers import triangle_board
+from helpers import two_triangles_board
 
 from sim import load_board
 from sim.engine import actions as A
-from sim.engine.codes import OVER, TURN_START
+from sim.engine.codes import OVER
+from sim.engine.codes import TURN_START
 from sim.engine.errors import IllegalActionError
 from sim.engine.rules import Rules
 

@@ -1,29 +1,25 @@
 """Worked examples of the English rulebook, part 2: placing stalls and customers, moving
 the Bobby, the end of the game. Each is rebuilt as a position played through `Game.play`
 on a small hand-made board, the expected numbers derived by hand in each test's docstring
-(part 1: tests/test_rulebook_scoring.py).
-
-Seats: Red 0, Yellow 1, Green 2, Blue 3 (the rulebook's component order). Every player
-starts with 10 points. Customers are drawn with forced draws (`draw_customer(kind)`, as
-records carry them), so no test depends on the random generator.
+(part 1: tests/test_rulebook_scoring.py, which says how seats are named and customers
+drawn).
 """
 
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    BLUE,
-    GREEN,
-    RED,
-    YELLOW,
-    Driver,
-    bag,
-    two_triangles_board,
-)
+from helpers import BLUE
+from helpers import GREEN
+from helpers import RED
+from helpers import YELLOW
+from helpers import Driver
+from helpers import bag
+from helpers import two_triangles_board
 
 from sim import load_board
 from sim.engine import actions as A
-from sim.engine.codes import ACTIONS, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import TURN_START
 from sim.engine.errors import IllegalActionError
 from sim.engine.rules import Rules
 

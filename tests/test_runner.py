@@ -14,11 +14,15 @@ import polars as pl
 import pytest
 from processes import kill_after_shards
 
-from analysis.load import LoadError, load_run
+from analysis.load import LoadError
+from analysis.load import load_run
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
 from sim.run.engines import EngineError
-from sim.run.runner import Run, RunConfig, RunError, run_lock
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
+from sim.run.runner import RunError
+from sim.run.runner import run_lock
 
 BOARD = load_board("standard")
 
@@ -213,8 +217,13 @@ def test_columnar_tables_equal_the_row_by_row_tables() -> None:
     """The runner builds its tables from arrays; they must be the rows `game_row` and
     `player_rows` describe game by game (ties included: several winners share a win)."""
     from sim.agents.registry import make_agent
-    from sim.run.loop import derive_seed, play_game
-    from sim.run.tables import game_row, player_rows, results_from_games, results_tables, to_table
+    from sim.run.loop import derive_seed
+    from sim.run.loop import play_game
+    from sim.run.tables import game_row
+    from sim.run.tables import player_rows
+    from sim.run.tables import results_from_games
+    from sim.run.tables import results_tables
+    from sim.run.tables import to_table
 
     rules = Rules(players=3, max_rounds=1)  # one round: tied scores are common
     specs = [["random", "greedy", "random"], ["no-bobby(random)", "random", "random"]] * 30

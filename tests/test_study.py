@@ -11,13 +11,11 @@ from typing import Any
 
 import pytest
 
-from analysis.study import (
-    StudyError,
-    load_study,
-    open_study,
-    run_study,
-    study_from_dict,
-)
+from analysis.study import StudyError
+from analysis.study import load_study
+from analysis.study import open_study
+from analysis.study import run_study
+from analysis.study import study_from_dict
 from sim.agents import registry
 from sim.agents.random_agent import RandomAgent
 

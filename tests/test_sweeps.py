@@ -10,18 +10,17 @@ from typing import Any
 
 import pytest
 
-from analysis.study import (
-    StudyError,
-    cells_from_runs,
-    load_study,
-    open_study,
-    run_study,
-    study_from_dict,
-)
+from analysis.study import StudyError
+from analysis.study import cells_from_runs
+from analysis.study import load_study
+from analysis.study import open_study
+from analysis.study import run_study
+from analysis.study import study_from_dict
 from sim.cli import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
-from sim.run.runner import Run, RunConfig
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
 
 BOARD = load_board("standard")
 STACK = [3, 3, 2, 2, 1, 1, 1, 1]

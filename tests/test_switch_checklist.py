@@ -20,8 +20,10 @@ from test_fast_engine import VARIANTS
 
 from sim.engine.board import load_board
 from sim.engine.game import Game
-from sim.engine.records import game_for_record, record_from_game
-from sim.engine.rules import RULE_KEYS, Rules
+from sim.engine.records import game_for_record
+from sim.engine.records import record_from_game
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
 from sim.fast.layout import pack
 
 ROOT = Path(__file__).resolve().parents[1]

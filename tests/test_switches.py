@@ -7,24 +7,27 @@ Seats: Red 0, Yellow 1, Green 2. Every position is played through `Game.play`.
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    GREEN,
-    RED,
-    YELLOW,
-    Driver,
-    bag,
-    one_lane_board,
-    triangle_board,
-    two_triangles_board,
-)
+from helpers import GREEN
+from helpers import RED
+from helpers import YELLOW
+from helpers import Driver
+from helpers import bag
+from helpers import one_lane_board
+from helpers import triangle_board
+from helpers import two_triangles_board
 
 from sim import load_board
 from sim.engine import actions as A
-from sim.engine.codes import CHANCE, PLACE, SETUP
-from sim.engine.errors import IllegalActionError, RulesError
+from sim.engine.codes import CHANCE
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.errors import IllegalActionError
+from sim.engine.errors import RulesError
 from sim.engine.game import Game
 from sim.engine.records import record_from_game
-from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
 
 
 @pytest.fixture(scope="module")

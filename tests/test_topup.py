@@ -15,7 +15,9 @@ import pytest
 from sim.cli import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
-from sim.run.runner import Run, RunConfig, RunError
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
+from sim.run.runner import RunError
 
 BOARD = load_board("standard")
 

@@ -18,15 +18,14 @@ from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.game import Game
 from sim.engine.rules import Rules
-from sim.run.ratings import bradley_terry, wilson_interval
-from sim.run.tournament import (
-    Matchup,
-    TournamentConfig,
-    matchups,
-    ratings,
-    run_tournament,
-    summary,
-)
+from sim.run.ratings import bradley_terry
+from sim.run.ratings import wilson_interval
+from sim.run.tournament import Matchup
+from sim.run.tournament import TournamentConfig
+from sim.run.tournament import matchups
+from sim.run.tournament import ratings
+from sim.run.tournament import run_tournament
+from sim.run.tournament import summary
 
 COLUMNS = {"tournament", "game_seed", "players", "agent", "seat", "score", "rank", "win_share",
            "margin", "decision_time", "decisions", "matchup", "role"}

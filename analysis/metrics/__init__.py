@@ -18,18 +18,26 @@ balance, first player), `games` (distributions, margins, points, end reasons, an
 `analysis.metrics.multiple` or through `analysis.compare`.
 """
 
-from analysis.metrics.common import (
-    BY,
-    SOURCE_COLUMNS,
-    SOURCES,
-    StatError,
-    wilson_interval,
-    z_value,
-)
-from analysis.metrics.events import DistrictTiming, LaneUsage, SpotUsage
-from analysis.metrics.games import Anomalies, Describe, Margins, PointsBySource, Proportions
-from analysis.metrics.luck import CustomerExposure, LuckEffect, ShareByLevel
-from analysis.metrics.seats import FirstPlayerAdvantage, SeatBalance, WinShare
+from analysis.metrics.common import BY
+from analysis.metrics.common import SOURCE_COLUMNS
+from analysis.metrics.common import SOURCES
+from analysis.metrics.common import StatError
+from analysis.metrics.common import wilson_interval
+from analysis.metrics.common import z_value
+from analysis.metrics.events import DistrictTiming
+from analysis.metrics.events import LaneUsage
+from analysis.metrics.events import SpotUsage
+from analysis.metrics.games import Anomalies
+from analysis.metrics.games import Describe
+from analysis.metrics.games import Margins
+from analysis.metrics.games import PointsBySource
+from analysis.metrics.games import Proportions
+from analysis.metrics.luck import CustomerExposure
+from analysis.metrics.luck import LuckEffect
+from analysis.metrics.luck import ShareByLevel
+from analysis.metrics.seats import FirstPlayerAdvantage
+from analysis.metrics.seats import SeatBalance
+from analysis.metrics.seats import WinShare
 
 __all__ = ["BY", "SOURCES", "SOURCE_COLUMNS", "Anomalies", "CustomerExposure", "Describe",
            "DistrictTiming", "FirstPlayerAdvantage", "LaneUsage", "LuckEffect", "Margins",

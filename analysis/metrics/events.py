@@ -8,7 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.metrics.common import BY, check_by, groups, need_columns
+from analysis.metrics.common import BY
+from analysis.metrics.common import check_by
+from analysis.metrics.common import groups
+from analysis.metrics.common import need_columns
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.metrics.common import (
-    BY,
-    SOURCE_COLUMNS,
-    SOURCES,
-    StatError,
-    check_by,
-    check_level,
-    groups,
-    mean_ci,
-    need_columns,
-    wilson_interval,
-)
+from analysis.metrics.common import BY
+from analysis.metrics.common import SOURCE_COLUMNS
+from analysis.metrics.common import SOURCES
+from analysis.metrics.common import StatError
+from analysis.metrics.common import check_by
+from analysis.metrics.common import check_level
+from analysis.metrics.common import groups
+from analysis.metrics.common import mean_ci
+from analysis.metrics.common import need_columns
+from analysis.metrics.common import wilson_interval
 
 
 @dataclass(frozen=True)

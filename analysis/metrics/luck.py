@@ -4,21 +4,20 @@ that moves win share (input: the players and events tables)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from analysis.metrics.common import (
-    BY,
-    StatError,
-    check_by,
-    check_level,
-    groups,
-    need_columns,
-    wilson_interval,
-)
+from analysis.metrics.common import BY
+from analysis.metrics.common import StatError
+from analysis.metrics.common import check_by
+from analysis.metrics.common import check_level
+from analysis.metrics.common import groups
+from analysis.metrics.common import need_columns
+from analysis.metrics.common import wilson_interval
 
 
 @dataclass(frozen=True)

@@ -37,14 +37,17 @@ tell 0.0497 (significant) from 0.0503 (not) at alpha = 0.05.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from analysis.metrics.common import StatError, need_columns, wilson_interval
+from analysis.metrics.common import StatError
+from analysis.metrics.common import need_columns
+from analysis.metrics.common import wilson_interval
 
 ALPHA = 0.05
 # An interval at per-row levels: (table, levels) -> (lower bounds, upper bounds).

@@ -16,20 +16,25 @@ configuration and seeds, and anomalies.
 Every name is importable from `analysis.report` itself.
 """
 
-from analysis.report.content import (
-    EVENT_ACTIONS,
-    SECTIONS,
-    TOPIC_TITLES,
-    Analysis,
-    analyse,
-    configuration,
-    figures,
-    lane_ends,
-    summary,
-    topics,
-)
-from analysis.report.page import TEMPLATE, build_report, render, table_html
-from analysis.report.tables import Row, Table, display_tables, frame_table, headline
+from analysis.report.content import EVENT_ACTIONS
+from analysis.report.content import SECTIONS
+from analysis.report.content import TOPIC_TITLES
+from analysis.report.content import Analysis
+from analysis.report.content import analyse
+from analysis.report.content import configuration
+from analysis.report.content import figures
+from analysis.report.content import lane_ends
+from analysis.report.content import summary
+from analysis.report.content import topics
+from analysis.report.page import TEMPLATE
+from analysis.report.page import build_report
+from analysis.report.page import render
+from analysis.report.page import table_html
+from analysis.report.tables import Row
+from analysis.report.tables import Table
+from analysis.report.tables import display_tables
+from analysis.report.tables import frame_table
+from analysis.report.tables import headline
 
 __all__ = ["EVENT_ACTIONS", "SECTIONS", "TEMPLATE", "TOPIC_TITLES", "Analysis", "Row", "Table",
            "analyse", "build_report", "configuration", "display_tables", "figures",

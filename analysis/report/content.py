@@ -9,7 +9,8 @@ so they show the report's own numbers and charts.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import pandas as pd
@@ -18,8 +19,11 @@ from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
 from analysis.draw import with_layout_of as draw_layout
-from analysis.report.provenance import Reduced, reduced_run, report_title
-from analysis.report.sweep import sweep_figures, sweep_summary
+from analysis.report.provenance import Reduced
+from analysis.report.provenance import reduced_run
+from analysis.report.provenance import report_title
+from analysis.report.sweep import sweep_figures
+from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",

@@ -20,17 +20,17 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
-from analysis.report.content import (
-    SECTIONS,
-    Analysis,
-    analyse,
-    configuration,
-    figures,
-    summary,
-    topics,
-)
-from analysis.report.sweep import sweep_context, sweep_tables
-from analysis.report.tables import Table, display_tables
+from analysis.report.content import SECTIONS
+from analysis.report.content import Analysis
+from analysis.report.content import analyse
+from analysis.report.content import configuration
+from analysis.report.content import figures
+from analysis.report.content import summary
+from analysis.report.content import topics
+from analysis.report.sweep import sweep_context
+from analysis.report.sweep import sweep_tables
+from analysis.report.tables import Table
+from analysis.report.tables import display_tables
 from analysis.study import StudyData
 
 TEMPLATE = "report.html.j2"

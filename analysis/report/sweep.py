@@ -12,8 +12,10 @@ section and the rest of the page agree; `sweep_summary` is summary.json's `sweep
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
 
 import matplotlib as mpl
 import numpy as np

@@ -5,7 +5,8 @@ and highlighted rows, still as data (`Table`); `analysis.report.page` writes the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 

@@ -13,29 +13,26 @@
 Every name is importable from `analysis.study` itself.
 """
 
-from analysis.study.data import (
-    CellRun,
-    StudyData,
-    SweepInfo,
-    cells_from_runs,
-    open_study,
-    sweep_value,
-)
-from analysis.study.run import CellResult, run_study
-from analysis.study.spec import (
-    CELL_KEYS,
-    STUDY_FILE,
-    STUDY_FORMAT,
-    TOP_KEYS,
-    VARIANT_KEYS,
-    Cell,
-    StudyError,
-    StudySpec,
-    Sweep,
-    Variant,
-    load_study,
-    study_from_dict,
-)
+from analysis.study.data import CellRun
+from analysis.study.data import StudyData
+from analysis.study.data import SweepInfo
+from analysis.study.data import cells_from_runs
+from analysis.study.data import open_study
+from analysis.study.data import sweep_value
+from analysis.study.run import CellResult
+from analysis.study.run import run_study
+from analysis.study.spec import CELL_KEYS
+from analysis.study.spec import STUDY_FILE
+from analysis.study.spec import STUDY_FORMAT
+from analysis.study.spec import TOP_KEYS
+from analysis.study.spec import VARIANT_KEYS
+from analysis.study.spec import Cell
+from analysis.study.spec import StudyError
+from analysis.study.spec import StudySpec
+from analysis.study.spec import Sweep
+from analysis.study.spec import Variant
+from analysis.study.spec import load_study
+from analysis.study.spec import study_from_dict
 from analysis.study.switches import PER_PLAYER_KEYS
 
 __all__ = ["CELL_KEYS", "PER_PLAYER_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS",

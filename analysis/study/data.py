@@ -10,19 +10,27 @@ as in the study, baseline first) and `n_players` added, which is what `analysis.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import polars as pl
 
-from analysis.load import LoadError, RunData, load_run
-from analysis.study.spec import CELL_KEYS, STUDY_FILE, STUDY_FORMAT
+from analysis.load import LoadError
+from analysis.load import RunData
+from analysis.load import load_run
+from analysis.study.spec import CELL_KEYS
+from analysis.study.spec import STUDY_FILE
+from analysis.study.spec import STUDY_FORMAT
 from analysis.study.switches import value_text
 from sim.engine.board import Board
-from sim.engine.rules import DEFAULT_STALLS, RULE_KEYS, Rules
+from sim.engine.rules import DEFAULT_STALLS
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
 
 
 @dataclass

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from analysis.study.spec import STUDY_FILE, STUDY_FORMAT, StudyError, StudySpec
+from analysis.study.spec import STUDY_FILE
+from analysis.study.spec import STUDY_FORMAT
+from analysis.study.spec import StudyError
+from analysis.study.spec import StudySpec
 from sim.run.loop import AgentError
-from sim.run.runner import Run, write_json_atomic
+from sim.run.runner import Run
+from sim.run.runner import write_json_atomic
 
 
 @dataclass

@@ -13,29 +13,33 @@ numbers), so variant differences are measured on the same deals.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from analysis.study.switches import (
-    CELL_KEYS,
-    StudyError,
-    Sweep,
-    Variant,
-    default_point,
-    parse_sweep,
-    parse_switches,
-    point_label,
-    sweep_variants,
-)
+from analysis.study.switches import CELL_KEYS
+from analysis.study.switches import StudyError
+from analysis.study.switches import Sweep
+from analysis.study.switches import Variant
+from analysis.study.switches import default_point
 from analysis.study.switches import err as _err
 from analysis.study.switches import is_int as _is_int
-from sim.agents.registry import parse_spec, split_specs
-from sim.engine.board import Board, load_board
+from analysis.study.switches import parse_sweep
+from analysis.study.switches import parse_switches
+from analysis.study.switches import point_label
+from analysis.study.switches import sweep_variants
+from sim.agents.registry import parse_spec
+from sim.agents.registry import split_specs
+from sim.engine.board import Board
+from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.files import regular_file
-from sim.engine.rules import RULE_KEYS, Rules, rules_from_dict
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
 from sim.run.runner import RunConfig
 
 # The study folder's own file, written by analysis.study.run and read by analysis.study.data.

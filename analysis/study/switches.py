@@ -14,12 +14,18 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from sim.engine.errors import PortobelloError
-from sim.engine.rules import PRESETS, RULE_KEYS, Rules, preset, rules_from_dict
+from sim.engine.rules import PRESETS
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
+from sim.engine.rules import preset
+from sim.engine.rules import rules_from_dict
 
 CELL_KEYS = ("players",)  # decided by the cell (the study's player counts), never by a variant
 PER_PLAYER_KEYS = ("stalls_per_player",)  # switches that may be a table by player count

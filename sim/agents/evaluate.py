@@ -30,7 +30,8 @@ rollout policy for MCTS.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from dataclasses import fields
 from typing import Any
 
 from sim.engine.board import Board

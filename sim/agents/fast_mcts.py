@@ -15,9 +15,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sim.agents.base import Plan, PlanningAgent
+from sim.agents.base import Plan
+from sim.agents.base import PlanningAgent
 from sim.agents.evaluate import compiled_params
-from sim.agents.mcts import CLOCKS, check_budget
+from sim.agents.mcts import CLOCKS
+from sim.agents.mcts import check_budget
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.codes import SETUP
@@ -73,7 +75,9 @@ class FastMCTSAgent(PlanningAgent):
             import numpy as np
 
             from sim.fast import mcts as M
-            from sim.fast.layout import BAG_SIZE, MAX_STEPS, pack
+            from sim.fast.layout import BAG_SIZE
+            from sim.fast.layout import MAX_STEPS
+            from sim.fast.layout import pack
             from sim.fast.plan_work import new_work
 
             B = pack(game.board, game.rules)

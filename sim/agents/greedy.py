@@ -9,8 +9,10 @@ scoring worth nothing, and an action before the end of the turn.
 from __future__ import annotations
 
 from sim.agents.base import CompiledTwin
-from sim.agents.evaluate import Evaluator, compiled_params
-from sim.agents.planning import Planner, PlannerAgent
+from sim.agents.evaluate import Evaluator
+from sim.agents.evaluate import compiled_params
+from sim.agents.planning import Planner
+from sim.agents.planning import PlannerAgent
 from sim.engine.game import Game
 
 

@@ -11,8 +11,11 @@ turn they give on a copy. The defaults come from tuning matches against greedy (
 from __future__ import annotations
 
 from sim.agents.base import CompiledTwin
-from sim.agents.evaluate import Evaluator, Weights, compiled_params
-from sim.agents.planning import Planner, PlannerAgent
+from sim.agents.evaluate import Evaluator
+from sim.agents.evaluate import Weights
+from sim.agents.evaluate import compiled_params
+from sim.agents.planning import Planner
+from sim.agents.planning import PlannerAgent
 from sim.engine.game import Game
 
 _DEFAULT = Weights()

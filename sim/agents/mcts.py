@@ -30,13 +30,20 @@ from __future__ import annotations
 import math
 import time as _time
 
-from sim.agents.base import Plan, PlanningAgent, Restrictions
-from sim.agents.evaluate import Evaluator, Weights
-from sim.agents.planning import Option, Planner
+from sim.agents.base import Plan
+from sim.agents.base import PlanningAgent
+from sim.agents.base import Restrictions
+from sim.agents.evaluate import Evaluator
+from sim.agents.evaluate import Weights
+from sim.agents.planning import Option
+from sim.agents.planning import Planner
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.board import Board
-from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 from sim.engine.game import Game
 from sim.engine.rules import Rules
 

@@ -13,12 +13,19 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sim.agents.base import NO_RESTRICTIONS, Plan, PlanningAgent, Restrictions
-from sim.agents.evaluate import Evaluator, State
+from sim.agents.base import NO_RESTRICTIONS
+from sim.agents.base import Plan
+from sim.agents.base import PlanningAgent
+from sim.agents.base import Restrictions
+from sim.agents.evaluate import Evaluator
+from sim.agents.evaluate import State
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.board import Board
-from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 from sim.engine.game import Game
 from sim.engine.rules import Rules
 

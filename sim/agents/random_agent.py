@@ -7,10 +7,12 @@ and ends its turn when nothing useful is left.
 
 from __future__ import annotations
 
-from sim.agents.base import BaseAgent, CompiledTwin
+from sim.agents.base import BaseAgent
+from sim.agents.base import CompiledTwin
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.codes import ACTIONS, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import TURN_START
 from sim.engine.game import Game
 
 
@@ -30,7 +32,8 @@ class RandomAgent(BaseAgent):
         self._moves, self._turn = 0, -1  # a new game must not inherit the last one's turn
 
     def compiled_twin(self) -> CompiledTwin:
-        from sim.fast.play import KIND_RANDOM, random_params
+        from sim.fast.play import KIND_RANDOM
+        from sim.fast.play import random_params
 
         return CompiledTwin(KIND_RANDOM, random_params(self.move_chance, self.max_moves),
                             self.restrict.flags())

@@ -9,13 +9,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sim.agents.base import BaseAgent, CompiledTwin
+from sim.agents.base import BaseAgent
+from sim.agents.base import CompiledTwin
 from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
 from sim.agents.mcts import MCTSAgent
 from sim.agents.random_agent import RandomAgent
-from sim.agents.restricted import WRAPPERS, RestrictedAgent
+from sim.agents.restricted import WRAPPERS
+from sim.agents.restricted import RestrictedAgent
 from sim.engine.errors import PortobelloError
 
 

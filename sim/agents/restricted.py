@@ -10,8 +10,10 @@ study. Wrappers nest: `no-bobby(no-district(greedy))`.
 
 from __future__ import annotations
 
-from sim.agents.base import BaseAgent, Restrictions
-from sim.engine.actions import Action, describe
+from sim.agents.base import BaseAgent
+from sim.agents.base import Restrictions
+from sim.engine.actions import Action
+from sim.engine.actions import describe
 from sim.engine.game import Game
 
 WRAPPERS: dict[str, tuple[Restrictions, str]] = {

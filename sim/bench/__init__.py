@@ -13,11 +13,9 @@ command line (`sim.cli.bench`) only parses flags and prints them. Bad input rais
 `BenchError` (exit status 2 on the command line).
 """
 
-from sim.bench.common import (
-    TARGET_BYTES_PER_GAME,
-    TARGET_LOAD_MB,
-    TARGET_LOAD_SECONDS,
-    BenchError,
-)
+from sim.bench.common import TARGET_BYTES_PER_GAME
+from sim.bench.common import TARGET_LOAD_MB
+from sim.bench.common import TARGET_LOAD_SECONDS
+from sim.bench.common import BenchError
 
 __all__ = ["TARGET_BYTES_PER_GAME", "TARGET_LOAD_MB", "TARGET_LOAD_SECONDS", "BenchError"]

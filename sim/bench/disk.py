@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sim.bench.common import TARGET_BYTES_PER_GAME, BenchError
+from sim.bench.common import TARGET_BYTES_PER_GAME
+from sim.bench.common import BenchError
 
 
 def open_run(path: str | Path) -> Any:

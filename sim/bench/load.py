@@ -11,11 +11,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sim.bench.common import TARGET_LOAD_MB, TARGET_LOAD_SECONDS, BenchError
+from sim.bench.common import TARGET_LOAD_MB
+from sim.bench.common import TARGET_LOAD_SECONDS
+from sim.bench.common import BenchError
 from sim.engine.errors import PortobelloError
 
 LOAD_RUNS_DIR = Path("data/runs")  # where `ensure_load_run` keeps its runs

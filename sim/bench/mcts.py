@@ -18,7 +18,8 @@ def mcts_positions(board: Board, rules: Rules, count: int, seed: int) -> list[An
     from sim.agents.registry import make_agent
     from sim.engine.codes import SETUP
     from sim.engine.game import Game
-    from sim.run.loop import derive_seed, play_game
+    from sim.run.loop import derive_seed
+    from sim.run.loop import play_game
 
     out: list[Any] = []
     g = 0

@@ -17,7 +17,8 @@ from typing import Any
 
 from sim.bench.common import BenchError
 from sim.bench.disk import disk_usage
-from sim.run.runner import Run, RunConfig
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
 
 
 def entry_folders(root: Path, jobs_list: Sequence[int]) -> list[Path]:

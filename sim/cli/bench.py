@@ -24,16 +24,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
 from typing import Any
 
-from sim.bench import TARGET_LOAD_MB, TARGET_LOAD_SECONDS, BenchError
+from sim.bench import TARGET_LOAD_MB
+from sim.bench import TARGET_LOAD_SECONDS
+from sim.bench import BenchError
 from sim.cli import options as O
 from sim.engine.board import load_board
-from sim.engine.errors import IllegalActionError, PortobelloError
+from sim.engine.errors import IllegalActionError
+from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
 
 Command = Callable[[argparse.Namespace], int]
@@ -158,7 +162,8 @@ def simulate_command(parser: argparse.ArgumentParser) -> Command:
     @bad_input_exits_2
     def cmd_simulate(args: argparse.Namespace) -> int:
         from sim.bench.simulate import bench_simulate
-        from sim.cli.simulate import config_from_flags, execute_options
+        from sim.cli.simulate import config_from_flags
+        from sim.cli.simulate import execute_options
 
         if args.simulate_flags:
             args = parser.parse_args(args.simulate_flags, namespace=args)
@@ -200,7 +205,8 @@ def load_lines(r: dict[str, Any]) -> list[str]:
 def cmd_load(args: argparse.Namespace) -> int:
     """`portobello bench load`: a given run, or the bench-load-N run made first."""
     from sim.bench.disk import open_run
-    from sim.bench.load import ensure_load_run, measure_load
+    from sim.bench.load import ensure_load_run
+    from sim.bench.load import measure_load
 
     if (args.run_dir is None) == (args.games is None):
         raise BenchError("give a run folder or --games N (one of them)")

@@ -14,8 +14,11 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from sim.cli.options import Parser, add_subcommands
-from sim.engine.errors import IllegalActionError, PortobelloError, from_os_error
+from sim.cli.options import Parser
+from sim.cli.options import add_subcommands
+from sim.engine.errors import IllegalActionError
+from sim.engine.errors import PortobelloError
+from sim.engine.errors import from_os_error
 
 # In the order `portobello --help` lists them.
 COMMANDS: tuple[str, ...] = ("play", "replay", "board", "rules", "simulate", "study",

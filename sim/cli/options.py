@@ -23,11 +23,17 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
+from typing import NoReturn
 
-from sim.agents.registry import AGENTS, split_specs
+from sim.agents.registry import AGENTS
+from sim.agents.registry import split_specs
 from sim.engine.errors import PortobelloError
-from sim.engine.rules import PRESETS, Rules, load_rules, preset, rules_from_dict
+from sim.engine.rules import PRESETS
+from sim.engine.rules import Rules
+from sim.engine.rules import load_rules
+from sim.engine.rules import preset
+from sim.engine.rules import rules_from_dict
 from sim.run.engines import ENGINES
 
 DEFAULT_SEED = 0

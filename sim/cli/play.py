@@ -34,7 +34,8 @@ def summary_lines(board_name: str, players: int, seed: int, specs: list[str], ga
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the game; print its summary, and the record where asked: `--record FILE`
     writes it (and says where), `--json` prints only the record as JSON."""
-    from sim.engine.records import record_from_game, write_record
+    from sim.engine.records import record_from_game
+    from sim.engine.records import write_record
 
     rules = O.rules_from_args(args, players=args.players)
     board = load_board(args.board)

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
-from sim.cli.summary import notice, study_lines
+from sim.cli.summary import notice
+from sim.cli.summary import study_lines
 
 
 def half_width(text: str) -> float:

@@ -16,7 +16,8 @@ import json
 from typing import Any
 
 from sim.cli import options as O
-from sim.engine.rules import PRESET_NOTES, Rules
+from sim.engine.rules import PRESET_NOTES
+from sim.engine.rules import Rules
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
-from sim.cli.summary import notice, run_lines
+from sim.cli.summary import notice
+from sim.cli.summary import run_lines
 from sim.engine.board import load_board
-from sim.run.runner import Run, RunConfig
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
 
 DEFAULT_AGENTS = "heuristic"
 neutral_stack = O.IntegerList(1, example="3,3,2,2,1,1,1,1", empty_ok=True)

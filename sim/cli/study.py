@@ -15,13 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
-from sim.cli.summary import notice, study_lines
+from sim.cli.summary import notice
+from sim.cli.summary import study_lines
 
 
 def cmd_study(args: argparse.Namespace) -> int:
     """Run the study's cells (resumably), then build its report unless --no-report; exit
     1 when a cell stopped on errors."""
-    from analysis.study import load_study, open_study, run_study
+    from analysis.study import load_study
+    from analysis.study import open_study
+    from analysis.study import run_study
 
     spec = load_study(args.file)
     if args.games is not None or args.agents is not None:

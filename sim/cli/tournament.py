@@ -14,16 +14,14 @@ from typing import Any
 from sim.agents.registry import split_specs
 from sim.cli import options as O
 from sim.run import tournament as T
-from sim.run.tournament import (
-    PAIRINGS,
-    TournamentConfig,
-    format_ratings,
-    format_summary,
-    ratings,
-    run_tournament,
-    summary,
-    write_parquet,
-)
+from sim.run.tournament import PAIRINGS
+from sim.run.tournament import TournamentConfig
+from sim.run.tournament import format_ratings
+from sim.run.tournament import format_summary
+from sim.run.tournament import ratings
+from sim.run.tournament import run_tournament
+from sim.run.tournament import summary
+from sim.run.tournament import write_parquet
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:

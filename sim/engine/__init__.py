@@ -3,16 +3,16 @@
 Everything else in the toolkit stands on this package; it imports nothing from the rest.
 """
 
-from sim.engine.board import Board, load_board
-from sim.engine.errors import (
-    BoardError,
-    IllegalActionError,
-    PortobelloError,
-    RecordError,
-    RulesError,
-)
+from sim.engine.board import Board
+from sim.engine.board import load_board
+from sim.engine.errors import BoardError
+from sim.engine.errors import IllegalActionError
+from sim.engine.errors import PortobelloError
+from sim.engine.errors import RecordError
+from sim.engine.errors import RulesError
 from sim.engine.game import Game
-from sim.engine.rules import Rules, load_rules
+from sim.engine.rules import Rules
+from sim.engine.rules import load_rules
 
 __all__ = [
     "Board",

@@ -10,21 +10,19 @@ layout.
 
 from __future__ import annotations
 
-from sim.engine.codes import (
-    CHANCE_DRAW,
-    DRAW_CUSTOMER,
-    END_TURN,
-    KIND_CODES,
-    KIND_NAMES,
-    MASK,
-    MOVE_BOBBY,
-    PLACE_BOBBY,
-    PLACE_CUSTOMER,
-    PLACE_STALL,
-    PLAY_TOKEN,
-    SCORE_DISTRICT,
-    SHIFT,
-)
+from sim.engine.codes import CHANCE_DRAW
+from sim.engine.codes import DRAW_CUSTOMER
+from sim.engine.codes import END_TURN
+from sim.engine.codes import KIND_CODES
+from sim.engine.codes import KIND_NAMES
+from sim.engine.codes import MASK
+from sim.engine.codes import MOVE_BOBBY
+from sim.engine.codes import PLACE_BOBBY
+from sim.engine.codes import PLACE_CUSTOMER
+from sim.engine.codes import PLACE_STALL
+from sim.engine.codes import PLAY_TOKEN
+from sim.engine.codes import SCORE_DISTRICT
+from sim.engine.codes import SHIFT
 
 Action = int
 

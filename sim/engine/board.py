@@ -9,11 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from sim.engine.errors import BoardError, quote
+from sim.engine.errors import BoardError
+from sim.engine.errors import quote
 from sim.engine.files import read_document
 
 BOARDS_DIR = Path(__file__).resolve().parents[2] / "data" / "boards"

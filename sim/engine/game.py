@@ -22,21 +22,19 @@ from sim.engine import actions as A
 from sim.engine import codes as C
 from sim.engine.actions import Action
 from sim.engine.board import Board
-from sim.engine.codes import (
-    ACTIONS,
-    BARON,
-    CHANCE,
-    CUSTOMER_CODES,
-    CUSTOMER_NAMES,
-    END_REASONS,
-    N_STATS,
-    OVER,
-    PHASE_NAMES,
-    PLACE,
-    SETUP,
-    STAT_NAMES,
-    TURN_START,
-)
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import BARON
+from sim.engine.codes import CHANCE
+from sim.engine.codes import CUSTOMER_CODES
+from sim.engine.codes import CUSTOMER_NAMES
+from sim.engine.codes import END_REASONS
+from sim.engine.codes import N_STATS
+from sim.engine.codes import OVER
+from sim.engine.codes import PHASE_NAMES
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import STAT_NAMES
+from sim.engine.codes import TURN_START
 from sim.engine.errors import IllegalActionError
 from sim.engine.reasons import illegal_reason
 from sim.engine.rules import Rules

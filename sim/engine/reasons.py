@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING
 
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.codes import CHANCE, CUSTOMER_NAMES, OVER, PLACE, SETUP, TURN_START
+from sim.engine.codes import CHANCE
+from sim.engine.codes import CUSTOMER_NAMES
+from sim.engine.codes import OVER
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 
 if TYPE_CHECKING:
     from sim.engine.game import Game

@@ -7,18 +7,29 @@ reported as `action INDEX TYPE: reason`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.board import Board, load_board, resolve_board_path
-from sim.engine.codes import CHANCE, CUSTOMER_CODES, CUSTOMER_NAMES, PLACE
-from sim.engine.errors import BoardError, IllegalActionError, RecordError, RulesError, quote
+from sim.engine.board import Board
+from sim.engine.board import load_board
+from sim.engine.board import resolve_board_path
+from sim.engine.codes import CHANCE
+from sim.engine.codes import CUSTOMER_CODES
+from sim.engine.codes import CUSTOMER_NAMES
+from sim.engine.codes import PLACE
+from sim.engine.errors import BoardError
+from sim.engine.errors import IllegalActionError
+from sim.engine.errors import RecordError
+from sim.engine.errors import RulesError
+from sim.engine.errors import quote
 from sim.engine.files import read_document
 from sim.engine.game import Game
-from sim.engine.rules import Rules, rules_from_dict
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
 
 FORMAT = "portobello-record/1"
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {

@@ -6,12 +6,16 @@ Rule variants are data: the engine reads these fields and has no other code path
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from sim.engine.codes import CUSTOMER_CODES
-from sim.engine.errors import RulesError, quote
+from sim.engine.errors import RulesError
+from sim.engine.errors import quote
 from sim.engine.files import read_document
 
 DEFAULT_STALLS = {2: 30, 3: 20, 4: 16}

@@ -26,18 +26,17 @@ from typing import Any
 from numba import njit
 
 from sim.engine import actions as _reference
-from sim.engine.actions import DRAW, END
-from sim.engine.codes import (
-    CHANCE_DRAW,
-    DRAW_CUSTOMER,
-    END_TURN,
-    MOVE_BOBBY,
-    PLACE_BOBBY,
-    PLACE_CUSTOMER,
-    PLACE_STALL,
-    PLAY_TOKEN,
-    SCORE_DISTRICT,
-)
+from sim.engine.actions import DRAW
+from sim.engine.actions import END
+from sim.engine.codes import CHANCE_DRAW
+from sim.engine.codes import DRAW_CUSTOMER
+from sim.engine.codes import END_TURN
+from sim.engine.codes import MOVE_BOBBY
+from sim.engine.codes import PLACE_BOBBY
+from sim.engine.codes import PLACE_CUSTOMER
+from sim.engine.codes import PLACE_STALL
+from sim.engine.codes import PLAY_TOKEN
+from sim.engine.codes import SCORE_DISTRICT
 
 __all__ = [
     "CHANCE_DRAW", "DRAW", "DRAW_CUSTOMER", "END", "END_TURN", "MOVE_BOBBY", "PLACE_BOBBY",

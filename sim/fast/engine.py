@@ -18,71 +18,71 @@ from numba import njit
 
 # Phases: sim.engine.codes, the one source both engines share. Actions are encoded and
 # decoded by sim.engine.actions' own functions, compiled (`A`).
-from sim.engine.codes import ACTIONS, CHANCE, PLACE, SETUP, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import CHANCE
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 from sim.fast import actions as A
 from sim.fast import rng as R
-from sim.fast.layout import (
-    ACTIONS_LEFT,
-    BAG_ARISTOCRATS,
-    BAG_CITIZENS,
-    BAG_SIZE,
-    BARON_SQUARE,
-    BOBBY,
-    BOBBY_PLACER,
-    CUSTOMERS_LEFT,
-    HAS_SEQUENCE,
-    KNOWN_ORDER,
-    LOG_LEN,
-    LOG_OVERFLOW,
-    N_ARISTOCRATS,
-    N_CITIZENS,
-    N_DISTRICTS,
-    N_LANES,
-    N_PLAYERS,
-    N_SPOTS,
-    N_SQUARES,
-    N_TOKENS,
-    NEGATIVE_SCORES,
-    O_DISTRICT_LANES,
-    O_DISTRICT_LANES_AT,
-    O_IS_DISTRICT_TOKEN,
-    O_LANE_LEN,
-    O_NEIGHBOUR_DISTRICT,
-    O_NEIGHBOUR_LANE,
-    O_NEIGHBOURS_AT,
-    O_PLAYER_TOKENS,
-    O_SEQUENCE,
-    PHASE,
-    ROUND,
-    S_DISTRICT_SCORED,
-    S_LANE_COUNT,
-    S_LANE_DIR,
-    S_LINE,
-    S_SCORES,
-    S_SIZE,
-    S_SPOT_SEAT,
-    S_SQUARE_CUSTOMER,
-    S_STALLS_LEFT,
-    S_TOK_NEUTRAL,
-    S_TOK_UP,
-    S_TOK_VAL,
-    SEAT,
-    START_SCORE,
-    START_STALLS,
-    TOKEN_MAX,
-    TURN,
-)
-from sim.fast.transitions import (
-    draw,
-    end_turn,
-    move_bobby,
-    move_cost,
-    place_customer,
-    place_stall,
-    play_token,
-    reveal,
-    score_district,
-)
+from sim.fast.layout import ACTIONS_LEFT
+from sim.fast.layout import BAG_ARISTOCRATS
+from sim.fast.layout import BAG_CITIZENS
+from sim.fast.layout import BAG_SIZE
+from sim.fast.layout import BARON_SQUARE
+from sim.fast.layout import BOBBY
+from sim.fast.layout import BOBBY_PLACER
+from sim.fast.layout import CUSTOMERS_LEFT
+from sim.fast.layout import HAS_SEQUENCE
+from sim.fast.layout import KNOWN_ORDER
+from sim.fast.layout import LOG_LEN
+from sim.fast.layout import LOG_OVERFLOW
+from sim.fast.layout import N_ARISTOCRATS
+from sim.fast.layout import N_CITIZENS
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_SPOTS
+from sim.fast.layout import N_SQUARES
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import NEGATIVE_SCORES
+from sim.fast.layout import O_DISTRICT_LANES
+from sim.fast.layout import O_DISTRICT_LANES_AT
+from sim.fast.layout import O_IS_DISTRICT_TOKEN
+from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import O_NEIGHBOUR_DISTRICT
+from sim.fast.layout import O_NEIGHBOUR_LANE
+from sim.fast.layout import O_NEIGHBOURS_AT
+from sim.fast.layout import O_PLAYER_TOKENS
+from sim.fast.layout import O_SEQUENCE
+from sim.fast.layout import PHASE
+from sim.fast.layout import ROUND
+from sim.fast.layout import S_DISTRICT_SCORED
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import S_LANE_DIR
+from sim.fast.layout import S_LINE
+from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_SIZE
+from sim.fast.layout import S_SPOT_SEAT
+from sim.fast.layout import S_SQUARE_CUSTOMER
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import S_TOK_NEUTRAL
+from sim.fast.layout import S_TOK_UP
+from sim.fast.layout import S_TOK_VAL
+from sim.fast.layout import SEAT
+from sim.fast.layout import START_SCORE
+from sim.fast.layout import START_STALLS
+from sim.fast.layout import TOKEN_MAX
+from sim.fast.layout import TURN
+from sim.fast.transitions import draw
+from sim.fast.transitions import end_turn
+from sim.fast.transitions import move_bobby
+from sim.fast.transitions import move_cost
+from sim.fast.transitions import place_customer
+from sim.fast.transitions import place_stall
+from sim.fast.transitions import play_token
+from sim.fast.transitions import reveal
+from sim.fast.transitions import score_district
 
 
 @njit(cache=True)

@@ -43,7 +43,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.layout import N_DISTRICTS, N_LANES, N_PLAYERS, N_TOKENS
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_TOKENS
 
 # Float scalars of `ef`, and the length of its header.
 F_E1, F_E2, F_POTW, F_STALLW, F_TURNS = 0, 4, 5, 6, 7

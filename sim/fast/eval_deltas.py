@@ -13,62 +13,65 @@ import numpy as np
 from numba import njit
 
 from sim.engine.codes import BARON
-from sim.fast.eval_cache import (
-    F_E2,
-    F_POTW,
-    F_STALLW,
-    F_TURNS,
-    I_BUMP,
-    I_DCNT,
-    I_DTOK,
-    I_GEN,
-    I_HAND,
-    I_LEAD,
-    I_NDTOK,
-    I_NTOP,
-    I_OWN,
-    I_POT,
-    I_RANK,
-    I_STAMP,
-    I_TAU,
-    I_TERM,
-    I_TOP,
-    I_TOPC,
-    I_VAL,
-)
-from sim.fast.eval_terms import lane_factor, leader, potential, seat_tokens, token_term
-from sim.fast.layout import (
-    BARON_SQUARE,
-    END_REASON,
-    N_DISTRICTS,
-    N_LANES,
-    N_NEUTRAL,
-    N_PLAYERS,
-    N_SQUARES,
-    N_TOKENS,
-    NEUTRAL_TOP,
-    O_LANE_DISTRICT0,
-    O_LANE_DISTRICT1,
-    O_LANE_END0,
-    O_LANE_END1,
-    O_LANE_INNER,
-    O_LANE_LEN,
-    O_LANE_OFFSET,
-    O_MULTIPLIER,
-    O_NEUTRAL_STACK,
-    O_SPOT_VALUE,
-    O_SQUARE_LANES,
-    O_SQUARE_LANES_AT,
-    S_DISTRICT_SCORED,
-    S_LANE_COUNT,
-    S_LANE_SCORED,
-    S_LANE_SEAT,
-    S_SCORES,
-    S_SQUARE_CUSTOMER,
-    S_STALLS_LEFT,
-    WITH_BARON,
-)
-from sim.fast.params import P_IMMEDIATE, W_LANE, W_MAJORITY, W_RIVAL
+from sim.fast.eval_cache import F_E2
+from sim.fast.eval_cache import F_POTW
+from sim.fast.eval_cache import F_STALLW
+from sim.fast.eval_cache import F_TURNS
+from sim.fast.eval_cache import I_BUMP
+from sim.fast.eval_cache import I_DCNT
+from sim.fast.eval_cache import I_DTOK
+from sim.fast.eval_cache import I_GEN
+from sim.fast.eval_cache import I_HAND
+from sim.fast.eval_cache import I_LEAD
+from sim.fast.eval_cache import I_NDTOK
+from sim.fast.eval_cache import I_NTOP
+from sim.fast.eval_cache import I_OWN
+from sim.fast.eval_cache import I_POT
+from sim.fast.eval_cache import I_RANK
+from sim.fast.eval_cache import I_STAMP
+from sim.fast.eval_cache import I_TAU
+from sim.fast.eval_cache import I_TERM
+from sim.fast.eval_cache import I_TOP
+from sim.fast.eval_cache import I_TOPC
+from sim.fast.eval_cache import I_VAL
+from sim.fast.eval_terms import lane_factor
+from sim.fast.eval_terms import leader
+from sim.fast.eval_terms import potential
+from sim.fast.eval_terms import seat_tokens
+from sim.fast.eval_terms import token_term
+from sim.fast.layout import BARON_SQUARE
+from sim.fast.layout import END_REASON
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_NEUTRAL
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_SQUARES
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import NEUTRAL_TOP
+from sim.fast.layout import O_LANE_DISTRICT0
+from sim.fast.layout import O_LANE_DISTRICT1
+from sim.fast.layout import O_LANE_END0
+from sim.fast.layout import O_LANE_END1
+from sim.fast.layout import O_LANE_INNER
+from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import O_LANE_OFFSET
+from sim.fast.layout import O_MULTIPLIER
+from sim.fast.layout import O_NEUTRAL_STACK
+from sim.fast.layout import O_SPOT_VALUE
+from sim.fast.layout import O_SQUARE_LANES
+from sim.fast.layout import O_SQUARE_LANES_AT
+from sim.fast.layout import S_DISTRICT_SCORED
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import S_LANE_SCORED
+from sim.fast.layout import S_LANE_SEAT
+from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_SQUARE_CUSTOMER
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import WITH_BARON
+from sim.fast.params import P_IMMEDIATE
+from sim.fast.params import W_LANE
+from sim.fast.params import W_MAJORITY
+from sim.fast.params import W_RIVAL
 from sim.fast.transitions import move_cost
 
 

@@ -11,22 +11,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.eval_cache import F_E1, F_E2, F_POTW
-from sim.fast.layout import (
-    BAG_ARISTOCRATS,
-    BAG_CITIZENS,
-    BAG_SIZE,
-    BARON_SQUARE,
-    KNOWN_ORDER,
-    LINE_POS,
-    N_TOKENS,
-    O_MULTIPLIER,
-    S_LINE,
-    S_TOK_UP,
-    S_TOK_VAL,
-    WITH_BARON,
-)
-from sim.fast.params import P_END_POW, P_FILL_POW, P_IMMEDIATE, W_GROWTH, W_TEMPO
+from sim.fast.eval_cache import F_E1
+from sim.fast.eval_cache import F_E2
+from sim.fast.eval_cache import F_POTW
+from sim.fast.layout import BAG_ARISTOCRATS
+from sim.fast.layout import BAG_CITIZENS
+from sim.fast.layout import BAG_SIZE
+from sim.fast.layout import BARON_SQUARE
+from sim.fast.layout import KNOWN_ORDER
+from sim.fast.layout import LINE_POS
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import O_MULTIPLIER
+from sim.fast.layout import S_LINE
+from sim.fast.layout import S_TOK_UP
+from sim.fast.layout import S_TOK_VAL
+from sim.fast.layout import WITH_BARON
+from sim.fast.params import P_END_POW
+from sim.fast.params import P_FILL_POW
+from sim.fast.params import P_IMMEDIATE
+from sim.fast.params import W_GROWTH
+from sim.fast.params import W_TEMPO
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -27,67 +27,66 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.eval_cache import (
-    F_E2,
-    F_POTW,
-    F_STALLW,
-    F_TURNS,
-    I_DCNT,
-    I_DTOK,
-    I_GEN,
-    I_HAND,
-    I_LEAD,
-    I_NDTOK,
-    I_NTOP,
-    I_OWN,
-    I_POT,
-    I_RANK,
-    I_TAU,
-    I_TERM,
-    I_TOP,
-    I_TOPC,
-    I_VAL,
-)
-from sim.fast.eval_terms import lane_factor, leader, pool, potential, seat_tokens, token_term
-from sim.fast.layout import (
-    BARON_SQUARE,
-    END_REASON,
-    N_DISTRICTS,
-    N_LANES,
-    N_PLAYERS,
-    N_TOKENS,
-    O_DISTRICT_LANES,
-    O_DISTRICT_LANES_AT,
-    O_IS_DISTRICT_TOKEN,
-    O_LANE_END0,
-    O_LANE_END1,
-    O_LANE_INNER,
-    O_LANE_LEN,
-    O_LANE_OFFSET,
-    O_MULTIPLIER,
-    O_SPOT_VALUE,
-    S_DISTRICT_SCORED,
-    S_LANE_COUNT,
-    S_LANE_DIR,
-    S_LANE_SCORED,
-    S_LANE_SEAT,
-    S_SCORES,
-    S_SPOT_SEAT,
-    S_SQUARE_CUSTOMER,
-    S_STALLS_LEFT,
-    S_TOK_NEUTRAL,
-    S_TOK_VAL,
-    TOKEN_MAX,
-)
-from sim.fast.params import (
-    P_IMMEDIATE,
-    P_STALLS_PER_TURN,
-    W_DISTRICT,
-    W_HORIZON,
-    W_LANE,
-    W_MAJORITY,
-    W_STALL,
-)
+from sim.fast.eval_cache import F_E2
+from sim.fast.eval_cache import F_POTW
+from sim.fast.eval_cache import F_STALLW
+from sim.fast.eval_cache import F_TURNS
+from sim.fast.eval_cache import I_DCNT
+from sim.fast.eval_cache import I_DTOK
+from sim.fast.eval_cache import I_GEN
+from sim.fast.eval_cache import I_HAND
+from sim.fast.eval_cache import I_LEAD
+from sim.fast.eval_cache import I_NDTOK
+from sim.fast.eval_cache import I_NTOP
+from sim.fast.eval_cache import I_OWN
+from sim.fast.eval_cache import I_POT
+from sim.fast.eval_cache import I_RANK
+from sim.fast.eval_cache import I_TAU
+from sim.fast.eval_cache import I_TERM
+from sim.fast.eval_cache import I_TOP
+from sim.fast.eval_cache import I_TOPC
+from sim.fast.eval_cache import I_VAL
+from sim.fast.eval_terms import lane_factor
+from sim.fast.eval_terms import leader
+from sim.fast.eval_terms import pool
+from sim.fast.eval_terms import potential
+from sim.fast.eval_terms import seat_tokens
+from sim.fast.eval_terms import token_term
+from sim.fast.layout import BARON_SQUARE
+from sim.fast.layout import END_REASON
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import O_DISTRICT_LANES
+from sim.fast.layout import O_DISTRICT_LANES_AT
+from sim.fast.layout import O_IS_DISTRICT_TOKEN
+from sim.fast.layout import O_LANE_END0
+from sim.fast.layout import O_LANE_END1
+from sim.fast.layout import O_LANE_INNER
+from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import O_LANE_OFFSET
+from sim.fast.layout import O_MULTIPLIER
+from sim.fast.layout import O_SPOT_VALUE
+from sim.fast.layout import S_DISTRICT_SCORED
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import S_LANE_DIR
+from sim.fast.layout import S_LANE_SCORED
+from sim.fast.layout import S_LANE_SEAT
+from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_SPOT_SEAT
+from sim.fast.layout import S_SQUARE_CUSTOMER
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import S_TOK_NEUTRAL
+from sim.fast.layout import S_TOK_VAL
+from sim.fast.layout import TOKEN_MAX
+from sim.fast.params import P_IMMEDIATE
+from sim.fast.params import P_STALLS_PER_TURN
+from sim.fast.params import W_DISTRICT
+from sim.fast.params import W_HORIZON
+from sim.fast.params import W_LANE
+from sim.fast.params import W_MAJORITY
+from sim.fast.params import W_STALL
 
 
 # -- whole positions ----------------------------------------------------------------------------

@@ -116,7 +116,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.board import Board
-from sim.engine.codes import CUSTOMER_CODES, N_STATS
+from sim.engine.codes import CUSTOMER_CODES
+from sim.engine.codes import N_STATS
 from sim.engine.rules import Rules
 
 # -- scalars of B (see the module docstring) ---------------------------------------------------

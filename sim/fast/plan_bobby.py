@@ -27,16 +27,14 @@ from numba import njit
 
 from sim.fast import actions as A
 from sim.fast.eval_deltas import move_margin
-from sim.fast.layout import (
-    BOBBY,
-    N_DISTRICTS,
-    N_LANES,
-    NEGATIVE_SCORES,
-    O_NEIGHBOUR_DISTRICT,
-    O_NEIGHBOUR_LANE,
-    O_NEIGHBOURS_AT,
-    S_SCORES,
-)
+from sim.fast.layout import BOBBY
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import NEGATIVE_SCORES
+from sim.fast.layout import O_NEIGHBOUR_DISTRICT
+from sim.fast.layout import O_NEIGHBOUR_LANE
+from sim.fast.layout import O_NEIGHBOURS_AT
+from sim.fast.layout import S_SCORES
 from sim.fast.plan_work import Level
 from sim.fast.random_agent import R_BOBBY
 

@@ -16,41 +16,46 @@ import numpy as np
 from numba import njit
 
 from sim.fast import actions as A
-from sim.fast.eval_deltas import customer_delta, stall_delta
+from sim.fast.eval_deltas import customer_delta
+from sim.fast.eval_deltas import stall_delta
 from sim.fast.eval_terms import margin
-from sim.fast.layout import (
-    ACTIONS_LEFT,
-    BAG_ARISTOCRATS,
-    BAG_CITIZENS,
-    BOBBY,
-    CUSTOMERS_LEFT,
-    KNOWN_ORDER,
-    LINE_POS,
-    N_DISTRICTS,
-    N_LANES,
-    N_PLAYERS,
-    N_SQUARES,
-    N_TOKENS,
-    O_DISTRICT_LANES,
-    O_DISTRICT_LANES_AT,
-    O_LANE_DISTRICT0,
-    O_LANE_DISTRICT1,
-    O_LANE_LEN,
-    PENDING,
-    S_LANE_COUNT,
-    S_LANE_DIR,
-    S_LINE,
-    S_SQUARE_CUSTOMER,
-    S_STALLS_LEFT,
-    S_TOK_NEUTRAL,
-    S_TOK_UP,
-    S_TOK_VAL,
-)
-from sim.fast.params import P_IMMEDIATE, P_LEAVE, W_BOBBY, W_RIVAL
+from sim.fast.layout import ACTIONS_LEFT
+from sim.fast.layout import BAG_ARISTOCRATS
+from sim.fast.layout import BAG_CITIZENS
+from sim.fast.layout import BOBBY
+from sim.fast.layout import CUSTOMERS_LEFT
+from sim.fast.layout import KNOWN_ORDER
+from sim.fast.layout import LINE_POS
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_SQUARES
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import O_DISTRICT_LANES
+from sim.fast.layout import O_DISTRICT_LANES_AT
+from sim.fast.layout import O_LANE_DISTRICT0
+from sim.fast.layout import O_LANE_DISTRICT1
+from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import PENDING
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import S_LANE_DIR
+from sim.fast.layout import S_LINE
+from sim.fast.layout import S_SQUARE_CUSTOMER
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import S_TOK_NEUTRAL
+from sim.fast.layout import S_TOK_UP
+from sim.fast.layout import S_TOK_VAL
+from sim.fast.params import P_IMMEDIATE
+from sim.fast.params import P_LEAVE
+from sim.fast.params import W_BOBBY
+from sim.fast.params import W_RIVAL
 from sim.fast.plan_bobby import paths
 from sim.fast.plan_pick import EPS
-from sim.fast.plan_work import Level, xi_tokens
-from sim.fast.random_agent import R_BOBBY, R_CUSTOMERS, R_FIRST_END
+from sim.fast.plan_work import Level
+from sim.fast.plan_work import xi_tokens
+from sim.fast.random_agent import R_BOBBY
+from sim.fast.random_agent import R_CUSTOMERS
+from sim.fast.random_agent import R_FIRST_END
 
 
 # -- during a turn ------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 
 from sim.fast import rng as R
-from sim.fast.plan_work import max_options, xi_index
+from sim.fast.plan_work import max_options
+from sim.fast.plan_work import xi_index
 
 EPS = 1e-9  # options within EPS of the best are tied
 

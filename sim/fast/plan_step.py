@@ -14,16 +14,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import ACTIONS, PLACE, SETUP, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import PLACE
+from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 from sim.fast import actions as A
 from sim.fast import rng as R
-from sim.fast.evaluate import lane_state, state
-from sim.fast.layout import ACTIONS_LEFT, N_DISTRICTS, PHASE, S_STALLS_LEFT, SEAT
+from sim.fast.evaluate import lane_state
+from sim.fast.evaluate import state
+from sim.fast.layout import ACTIONS_LEFT
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import PHASE
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import SEAT
 from sim.fast.params import P_MIN_GAIN
-from sim.fast.plan_options import action_options, leave_option, square_options
-from sim.fast.plan_pick import EPS, pick, pick_all
+from sim.fast.plan_options import action_options
+from sim.fast.plan_options import leave_option
+from sim.fast.plan_options import square_options
+from sim.fast.plan_pick import EPS
+from sim.fast.plan_pick import pick
+from sim.fast.plan_pick import pick_all
 from sim.fast.plan_turn import start_options
-from sim.fast.plan_work import Level, max_options, xi_index
+from sim.fast.plan_work import Level
+from sim.fast.plan_work import max_options
+from sim.fast.plan_work import xi_index
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -21,50 +21,52 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import ACTIONS, PLACE
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import PLACE
 from sim.fast import actions as A
 from sim.fast.engine import apply
-from sim.fast.eval_deltas import district_delta, token_delta
+from sim.fast.eval_deltas import district_delta
+from sim.fast.eval_deltas import token_delta
 from sim.fast.eval_terms import margin
-from sim.fast.evaluate import lane_state, state
-from sim.fast.layout import (
-    ACTIONS_LEFT,
-    BAG_ARISTOCRATS,
-    BAG_CITIZENS,
-    END_REASON,
-    KNOWN_ORDER,
-    LOG_LEN,
-    LOG_OVERFLOW,
-    N_DISTRICTS,
-    N_PLAYERS,
-    N_TOKENS,
-    O_IS_DISTRICT_TOKEN,
-    PHASE,
-    S_DISTRICT_SCORED,
-    S_SIZE,
-    S_STALLS_LEFT,
-    S_TOK_NEUTRAL,
-    S_TOK_UP,
-    S_TOK_VAL,
-    TOKEN_MAX,
-)
-from sim.fast.params import P_SIMULATE, W_RIVAL
+from sim.fast.evaluate import lane_state
+from sim.fast.evaluate import state
+from sim.fast.layout import ACTIONS_LEFT
+from sim.fast.layout import BAG_ARISTOCRATS
+from sim.fast.layout import BAG_CITIZENS
+from sim.fast.layout import END_REASON
+from sim.fast.layout import KNOWN_ORDER
+from sim.fast.layout import LOG_LEN
+from sim.fast.layout import LOG_OVERFLOW
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import O_IS_DISTRICT_TOKEN
+from sim.fast.layout import PHASE
+from sim.fast.layout import S_DISTRICT_SCORED
+from sim.fast.layout import S_SIZE
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import S_TOK_NEUTRAL
+from sim.fast.layout import S_TOK_UP
+from sim.fast.layout import S_TOK_VAL
+from sim.fast.layout import TOKEN_MAX
+from sim.fast.params import P_SIMULATE
+from sim.fast.params import W_RIVAL
 from sim.fast.plan_bobby import path_moves
-from sim.fast.plan_options import action_options, square_options, token_actions
+from sim.fast.plan_options import action_options
+from sim.fast.plan_options import square_options
+from sim.fast.plan_options import token_actions
 from sim.fast.plan_pick import pick_all
-from sim.fast.plan_work import (
-    Level,
-    max_options,
-    n_slots,
-    plan_size,
-    slot,
-    slot_offsets,
-    xf_gains,
-    xf_plan,
-    xf_sort,
-    xi_copy,
-    xi_tokens,
-)
+from sim.fast.plan_work import Level
+from sim.fast.plan_work import max_options
+from sim.fast.plan_work import n_slots
+from sim.fast.plan_work import plan_size
+from sim.fast.plan_work import slot
+from sim.fast.plan_work import slot_offsets
+from sim.fast.plan_work import xf_gains
+from sim.fast.plan_work import xf_plan
+from sim.fast.plan_work import xf_sort
+from sim.fast.plan_work import xi_copy
+from sim.fast.plan_work import xi_tokens
 from sim.fast.random_agent import R_DISTRICT
 
 

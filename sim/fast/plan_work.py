@@ -36,8 +36,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.eval_cache import init_state, state_sizes
-from sim.fast.layout import N_DISTRICTS, N_LANES, N_PLAYERS, N_SQUARES, N_TOKENS, S_SIZE, TOKEN_MAX
+from sim.fast.eval_cache import init_state
+from sim.fast.eval_cache import state_sizes
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_SQUARES
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import S_SIZE
+from sim.fast.layout import TOKEN_MAX
 
 Level = tuple  # (ef, ei, pf, pi, ov, oa, xf, xi): see the module docstring
 SLOT_META = 4  # per plan slot, after its position: kind, number of options (2 spare)

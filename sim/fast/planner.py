@@ -29,36 +29,39 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import ACTIONS, PLACE, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import PLACE
+from sim.engine.codes import TURN_START
 from sim.fast import actions as A
 from sim.fast.engine import legal_actions
 from sim.fast.eval_deltas import move_margin
-from sim.fast.layout import (
-    ACTIONS_LEFT,
-    BOBBY,
-    N_LANES,
-    NEGATIVE_SCORES,
-    O_DISTRICT_LANES,
-    O_DISTRICT_LANES_AT,
-    O_LANE_LEN,
-    O_NEIGHBOUR_DISTRICT,
-    O_NEIGHBOUR_LANE,
-    O_NEIGHBOURS_AT,
-    PHASE,
-    S_LANE_COUNT,
-    S_LANE_DIR,
-    S_SCORES,
-    S_SIZE,
-    S_STALLS_LEFT,
-    SEAT,
-    TURN,
-)
+from sim.fast.layout import ACTIONS_LEFT
+from sim.fast.layout import BOBBY
+from sim.fast.layout import N_LANES
+from sim.fast.layout import NEGATIVE_SCORES
+from sim.fast.layout import O_DISTRICT_LANES
+from sim.fast.layout import O_DISTRICT_LANES_AT
+from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import O_NEIGHBOUR_DISTRICT
+from sim.fast.layout import O_NEIGHBOUR_LANE
+from sim.fast.layout import O_NEIGHBOURS_AT
+from sim.fast.layout import PHASE
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import S_LANE_DIR
+from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_SIZE
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import SEAT
+from sim.fast.layout import TURN
 from sim.fast.params import MAX_LANE_LEN
 from sim.fast.plan_bobby import path_moves
 from sim.fast.plan_pick import pick_all
-from sim.fast.plan_step import step, turn_decide
-from sim.fast.plan_turn import clear_slots, find_slot
-from sim.fast.plan_work import slot, uncounted_level
+from sim.fast.plan_step import step
+from sim.fast.plan_step import turn_decide
+from sim.fast.plan_turn import clear_slots
+from sim.fast.plan_turn import find_slot
+from sim.fast.plan_work import slot
+from sim.fast.plan_work import uncounted_level
 
 # Per-seat memory of the planner agent (int64): the queue of remaining steps of the last
 # option (M_Q...), where it starts and ends, the turn it belongs to, and the last turn in

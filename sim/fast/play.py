@@ -11,29 +11,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import CHANCE, N_STATS, OVER
+from sim.engine.codes import CHANCE
+from sim.engine.codes import N_STATS
+from sim.engine.codes import OVER
 from sim.fast import rng as R
-from sim.fast.engine import apply, new_game, sample_chance
-from sim.fast.layout import (
-    ACTION_ROOM,
-    BARON_SQUARE,
-    END_REASON,
-    LOG_LEN,
-    LOG_OVERFLOW,
-    N_DISTRICTS,
-    N_PLAYERS,
-    PHASE,
-    ROUND,
-    S_SCORES,
-    S_STALLS_LEFT,
-    S_STATS,
-    SEAT,
-    TURN,
-)
+from sim.fast.engine import apply
+from sim.fast.engine import new_game
+from sim.fast.engine import sample_chance
+from sim.fast.layout import ACTION_ROOM
+from sim.fast.layout import BARON_SQUARE
+from sim.fast.layout import END_REASON
+from sim.fast.layout import LOG_LEN
+from sim.fast.layout import LOG_OVERFLOW
+from sim.fast.layout import N_DISTRICTS
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import PHASE
+from sim.fast.layout import ROUND
+from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import S_STATS
+from sim.fast.layout import SEAT
+from sim.fast.layout import TURN
 from sim.fast.params import N_PARAMS as PLANNER_PARAMS
 from sim.fast.plan_work import new_work
-from sim.fast.planner import M_ACTED, M_QTURN, board_fits, choose_planner, memory_size
-from sim.fast.random_agent import M_TURN, choose_random
+from sim.fast.planner import M_ACTED
+from sim.fast.planner import M_QTURN
+from sim.fast.planner import board_fits
+from sim.fast.planner import choose_planner
+from sim.fast.planner import memory_size
+from sim.fast.random_agent import M_TURN
+from sim.fast.random_agent import choose_random
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
 N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)

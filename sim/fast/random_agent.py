@@ -9,11 +9,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.codes import ACTIONS, N_KINDS, TURN_START
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import N_KINDS
+from sim.engine.codes import TURN_START
 from sim.fast import actions as A
 from sim.fast import rng as R
 from sim.fast.engine import legal_actions
-from sim.fast.layout import PHASE, S_LANE_COUNT, TURN
+from sim.fast.layout import PHASE
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import TURN
 
 # Restriction flags (sim.agents.base.Restrictions), one int64 each.
 R_DISTRICT, R_CUSTOMERS, R_BOBBY, R_FIRST_END = range(4)

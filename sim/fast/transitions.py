@@ -15,82 +15,78 @@ from numba import njit
 
 # Phases, customers, statistics and end reasons: sim.engine.codes, the one source both
 # engines share.
-from sim.engine.codes import (
-    ACTIONS,
-    BARON,
-    BARON_POINTS,
-    BOBBY_PAID,
-    BOBBY_RECEIVED,
-    CHANCE,
-    CUSTOMERS_PLACED,
-    DISTRICT_POINTS,
-    DISTRICTS_SCORED,
-    END_BOARD_EXHAUSTED,
-    END_LAST_STALL,
-    END_ROUND_LIMIT,
-    LANE_POINTS,
-    N_STATS,
-    OVER,
-    PLACE,
-    STALLS_PLACED,
-    TURN_START,
-)
+from sim.engine.codes import ACTIONS
+from sim.engine.codes import BARON
+from sim.engine.codes import BARON_POINTS
+from sim.engine.codes import BOBBY_PAID
+from sim.engine.codes import BOBBY_RECEIVED
+from sim.engine.codes import CHANCE
+from sim.engine.codes import CUSTOMERS_PLACED
+from sim.engine.codes import DISTRICT_POINTS
+from sim.engine.codes import DISTRICTS_SCORED
+from sim.engine.codes import END_BOARD_EXHAUSTED
+from sim.engine.codes import END_LAST_STALL
+from sim.engine.codes import END_ROUND_LIMIT
+from sim.engine.codes import LANE_POINTS
+from sim.engine.codes import N_STATS
+from sim.engine.codes import OVER
+from sim.engine.codes import PLACE
+from sim.engine.codes import STALLS_PLACED
+from sim.engine.codes import TURN_START
 from sim.fast import actions as A
-from sim.fast.layout import (
-    ACTIONS_LEFT,
-    BAG_CITIZENS,
-    BARON_SQUARE,
-    BOBBY,
-    CUSTOMERS_LEFT,
-    END_REASON,
-    KNOWN_ORDER,
-    LINE_POS,
-    LOG_LEN,
-    MAX_ROUNDS,
-    N_FULL_LANES,
-    N_LANES,
-    N_NEUTRAL,
-    N_PLAYERS,
-    N_SCORED_LANES,
-    N_TOKENS,
-    NEUTRAL_TOP,
-    O_DISTRICT_LANES,
-    O_DISTRICT_LANES_AT,
-    O_LANE_END0,
-    O_LANE_END1,
-    O_LANE_LEN,
-    O_LANE_OFFSET,
-    O_MULTIPLIER,
-    O_NEIGHBOUR_DISTRICT,
-    O_NEIGHBOUR_LANE,
-    O_NEIGHBOURS_AT,
-    O_NEUTRAL_STACK,
-    O_SPOT_VALUE,
-    O_SQUARE_LANES,
-    O_SQUARE_LANES_AT,
-    PENDING,
-    PHASE,
-    ROUND,
-    S_DISTRICT_SCORED,
-    S_LANE_COUNT,
-    S_LANE_DIR,
-    S_LANE_SCORED,
-    S_LANE_SEAT,
-    S_LINE,
-    S_SCORED_LANES,
-    S_SCORES,
-    S_SPOT_SEAT,
-    S_SQUARE_CUSTOMER,
-    S_STALLS_LEFT,
-    S_STATS,
-    S_TOK_NEUTRAL,
-    S_TOK_UP,
-    S_TOK_VAL,
-    SEAT,
-    TIE_PAYS_BANK,
-    TURN,
-    WITH_BARON,
-)
+from sim.fast.layout import ACTIONS_LEFT
+from sim.fast.layout import BAG_CITIZENS
+from sim.fast.layout import BARON_SQUARE
+from sim.fast.layout import BOBBY
+from sim.fast.layout import CUSTOMERS_LEFT
+from sim.fast.layout import END_REASON
+from sim.fast.layout import KNOWN_ORDER
+from sim.fast.layout import LINE_POS
+from sim.fast.layout import LOG_LEN
+from sim.fast.layout import MAX_ROUNDS
+from sim.fast.layout import N_FULL_LANES
+from sim.fast.layout import N_LANES
+from sim.fast.layout import N_NEUTRAL
+from sim.fast.layout import N_PLAYERS
+from sim.fast.layout import N_SCORED_LANES
+from sim.fast.layout import N_TOKENS
+from sim.fast.layout import NEUTRAL_TOP
+from sim.fast.layout import O_DISTRICT_LANES
+from sim.fast.layout import O_DISTRICT_LANES_AT
+from sim.fast.layout import O_LANE_END0
+from sim.fast.layout import O_LANE_END1
+from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import O_LANE_OFFSET
+from sim.fast.layout import O_MULTIPLIER
+from sim.fast.layout import O_NEIGHBOUR_DISTRICT
+from sim.fast.layout import O_NEIGHBOUR_LANE
+from sim.fast.layout import O_NEIGHBOURS_AT
+from sim.fast.layout import O_NEUTRAL_STACK
+from sim.fast.layout import O_SPOT_VALUE
+from sim.fast.layout import O_SQUARE_LANES
+from sim.fast.layout import O_SQUARE_LANES_AT
+from sim.fast.layout import PENDING
+from sim.fast.layout import PHASE
+from sim.fast.layout import ROUND
+from sim.fast.layout import S_DISTRICT_SCORED
+from sim.fast.layout import S_LANE_COUNT
+from sim.fast.layout import S_LANE_DIR
+from sim.fast.layout import S_LANE_SCORED
+from sim.fast.layout import S_LANE_SEAT
+from sim.fast.layout import S_LINE
+from sim.fast.layout import S_SCORED_LANES
+from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_SPOT_SEAT
+from sim.fast.layout import S_SQUARE_CUSTOMER
+from sim.fast.layout import S_STALLS_LEFT
+from sim.fast.layout import S_STATS
+from sim.fast.layout import S_TOK_NEUTRAL
+from sim.fast.layout import S_TOK_UP
+from sim.fast.layout import S_TOK_VAL
+from sim.fast.layout import SEAT
+from sim.fast.layout import TIE_PAYS_BANK
+from sim.fast.layout import TURN
+from sim.fast.layout import WITH_BARON
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -5,7 +5,8 @@ only the main process writes files."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -37,7 +38,8 @@ def shard_results(payload: dict[str, Any], shards: Sequence[int], jobs: int, bac
         for shard in shards:
             yield play_shard(payload, shard)
         return
-    from joblib import Parallel, delayed
+    from joblib import Parallel
+    from joblib import delayed
 
     parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered",
                         pre_dispatch="2*n_jobs")
@@ -46,7 +48,9 @@ def shard_results(payload: dict[str, Any], shards: Sequence[int], jobs: int, bac
 
 def _dask_results(payload: dict[str, Any], shards: Sequence[int], jobs: int,
                   scheduler: str | None) -> Iterator[dict[str, Any]]:
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client
+    from dask.distributed import LocalCluster
+    from dask.distributed import as_completed
 
     cluster = None
     where = scheduler or "a local cluster"

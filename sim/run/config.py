@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import parse_spec
-from sim.engine.board import Board, board_from_dict
+from sim.engine.board import Board
+from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules, rules_from_dict
+from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
 from sim.run.loop import derive_seed
 
 

@@ -22,14 +22,17 @@ from typing import Protocol
 import numpy as np
 
 from sim.agents.base import BaseAgent
-from sim.agents.registry import compiled_twin, make_agent
+from sim.agents.registry import compiled_twin
+from sim.agents.registry import make_agent
 from sim.agents.timing import TimedAgent
 from sim.engine.board import Board
 from sim.engine.codes import N_STATS
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
-from sim.run.loop import play_game, seat_seeds
-from sim.run.tables import Results, results_from_games
+from sim.run.loop import play_game
+from sim.run.loop import seat_seeds
+from sim.run.tables import Results
+from sim.run.tables import results_from_games
 
 ENGINES = ("auto", "compiled", "python")
 COMPILE_NOTICE = ("compiling the fast engine (about a minute, once per machine and code "

@@ -18,27 +18,30 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.errors import PortobelloError
-from sim.run.backends import progress_bar, shard_results
-from sim.run.config import RunConfig, RunError, play_code_hash
-from sim.run.engines import ENGINES, compile_notice, engine_name
-from sim.run.store import (
-    CHECKSUMS,
-    LOCK_NAME,
-    RUN_FORMAT,
-    TABLES,
-    atomic_write,
-    check_shard,
-    checksum_path,
-    code_version,
-    file_entry,
-    git_commit,
-    library_versions,
-    run_lock,
-    shard_path,
-    verify_shard,
-    write_checksums,
-    write_json_atomic,
-)
+from sim.run.backends import progress_bar
+from sim.run.backends import shard_results
+from sim.run.config import RunConfig
+from sim.run.config import RunError
+from sim.run.config import play_code_hash
+from sim.run.engines import ENGINES
+from sim.run.engines import compile_notice
+from sim.run.engines import engine_name
+from sim.run.store import CHECKSUMS
+from sim.run.store import LOCK_NAME
+from sim.run.store import RUN_FORMAT
+from sim.run.store import TABLES
+from sim.run.store import atomic_write
+from sim.run.store import check_shard
+from sim.run.store import checksum_path
+from sim.run.store import code_version
+from sim.run.store import file_entry
+from sim.run.store import git_commit
+from sim.run.store import library_versions
+from sim.run.store import run_lock
+from sim.run.store import shard_path
+from sim.run.store import verify_shard
+from sim.run.store import write_checksums
+from sim.run.store import write_json_atomic
 
 __all__ = ["ENGINES", "Run", "RunConfig", "RunError", "play_code_hash", "run_lock",
            "write_json_atomic"]

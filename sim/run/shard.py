@@ -16,10 +16,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.engine.records import game_from_log, record_from_game
+from sim.engine.records import game_from_log
+from sim.engine.records import record_from_game
 from sim.run.config import RunConfig
-from sim.run.engines import Engine, select_engine
-from sim.run.tables import event_rows, results_tables, to_table
+from sim.run.engines import Engine
+from sim.run.engines import select_engine
+from sim.run.tables import event_rows
+from sim.run.tables import results_tables
+from sim.run.tables import to_table
 
 _WORKER_CACHE: dict[str, tuple[RunConfig, Engine]] = {}
 

@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.engine.codes import END_REASONS, N_STATS, STAT_NAMES
+from sim.engine.codes import END_REASONS
+from sim.engine.codes import N_STATS
+from sim.engine.codes import STAT_NAMES
 from sim.engine.game import Game
 from sim.engine.rules import Rules
 

@@ -19,20 +19,25 @@ import hashlib
 import json
 import math
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from sim.agents.registry import parse_spec
-from sim.engine.board import Board, load_board
+from sim.engine.board import Board
+from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
 from sim.run.engines import select_engine
-from sim.run.loop import AgentError, derive_seed
-from sim.run.ratings import bradley_terry, wilson_interval
+from sim.run.loop import AgentError
+from sim.run.loop import derive_seed
+from sim.run.ratings import bradley_terry
+from sim.run.ratings import wilson_interval
 
 PAIRINGS = ("all", "ladder", "first")
 
@@ -198,7 +203,8 @@ def run_tournament(config: TournamentConfig, progress: bool = False
     assert board is not None
     results: Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]
     if config.jobs > 1:
-        from joblib import Parallel, delayed
+        from joblib import Parallel
+        from joblib import delayed
 
         results = Parallel(n_jobs=config.jobs, return_as="generator")(
             delayed(play_block)(board, config.rules, m, i, b, config.seed, tid)

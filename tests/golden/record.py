@@ -14,11 +14,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golden_cells import CELLS, GOLDEN, SEED, cell_seeds, digest
+from golden_cells import CELLS
+from golden_cells import GOLDEN
+from golden_cells import SEED
+from golden_cells import cell_seeds
+from golden_cells import digest
 
 from sim.engine.board import load_board
 from sim.engine.rules import preset
-from sim.run.engines import CompiledEngine, ReferenceEngine, supports
+from sim.run.engines import CompiledEngine
+from sim.run.engines import ReferenceEngine
+from sim.run.engines import supports
 
 
 def main() -> None:
