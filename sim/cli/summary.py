@@ -106,7 +106,7 @@ def run_lines(out: str | Path, config: RunConfig, timings: Mapping[str, Any]) ->
     played, resumed = timings.get("games_played", 0), timings.get("games_resumed", 0)
     rate = timings.get("games_per_second")
     how = (f"{played:,} played in {timings.get('seconds', 0):.1f} s"
-           + (f" at {rate:,.0f} games/s" if rate else "")
+           + (f" at {rate:,.{0 if rate >= 10 else 2}f} games/s" if rate else "")
            + (f", {resumed:,} already there" if resumed else ""))
     s = run_seat_zero(out)
     mark = fair_mark(s["lo"], s["hi"], s["fair"])

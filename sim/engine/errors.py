@@ -71,7 +71,7 @@ ADVICE = {
     errno.EACCES: "no permission; choose a place you may write to",
     errno.EPERM: "not permitted; choose a place you may write to",
     errno.EROFS: "a read-only file system; choose a place you may write to",
-    errno.ENOENT: "no such file or folder",
+    errno.ENOENT: "no such file or folder; check the path",
     errno.ENOTDIR: "a part of the path is a file, not a folder",
     errno.EEXIST: "already exists and is not a folder; choose another path",
     errno.EISDIR: "is a folder; a file is expected here",
@@ -82,6 +82,6 @@ def from_os_error(exc: OSError) -> PortobelloError:
     """One line for an operating-system error: the path, what happened and what to do."""
     advice = ADVICE.get(exc.errno or -1) or (exc.strerror or str(exc))
     path = exc.filename if exc.filename is not None else None
-    return OperatingSystemError(advice if exc.errno not in ADVICE or not exc.strerror
-                        else f"{exc.strerror.lower()}: {advice}",
-                        source=str(path) if path is not None else None)
+    plain = exc.errno not in ADVICE or not exc.strerror or exc.errno == errno.ENOENT
+    return OperatingSystemError(advice if plain else f"{exc.strerror.lower()}: {advice}",
+                                source=str(path) if path is not None else None)
