@@ -10,10 +10,8 @@ colour for the same variant in every chart (the baseline first).
 from __future__ import annotations
 
 import io
-import tempfile
 from collections.abc import Mapping
 from collections.abc import Sequence
-from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
@@ -418,25 +416,6 @@ def end_reasons(props: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
                   [r.replace("_", " ") for r in reasons], loc="upper center", ncols=3,
                   bbox_to_anchor=(0.5, -0.15))
         return fig
-
-
-def board_heat(board: Board, lane_values: Mapping[str, float], title: str,
-               out: Path | None = None) -> bytes:
-    """The board drawn with lanes coloured by a value per lane (e.g. points per game).
-
-    Uses `analysis.draw.draw_board`; returns the PNG bytes (and writes `out` when given).
-    """
-    from analysis.draw import draw_board
-    from analysis.draw import heat_from_mapping
-
-    heat = heat_from_mapping(board, lane_values)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "board.png"
-        draw_board(board, path, lane_heat=heat, title=title)
-        data = path.read_bytes()
-    if out is not None:
-        Path(out).write_bytes(data)
-    return data
 
 
 HEAT_PAGE_WIDTH = 10.64  # inches: the report's content width (1,064 px at its 100 dpi)
