@@ -12,8 +12,10 @@ from __future__ import annotations
 import errno
 import json
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -179,3 +181,64 @@ def test_report_refuses_a_damaged_run_unless_partial_is_asked(tmp_path: Path,
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert len(summary["partial"]) == 1 and "180 of 200 games" in summary["partial"][0]
 
+
+
+STUDY = """name = "kill"
+players = [2, 3]
+agents = "random"
+games = 240
+seed = 5
+shard_size = 20
+events = true
+
+[[variants]]
+name = "standard"
+
+[[variants]]
+name = "known"
+preset = "known-order"
+"""
+
+
+def study_tables(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in (out / "runs").rglob("*")
+            if p.is_file() and p.name != "manifest.json"}
+
+
+@pytest.mark.parametrize("moment", [3, 14])
+def test_a_killed_study_resumes_to_the_same_cells(tmp_path: Path, moment: int) -> None:
+    spec = tmp_path / "kill.toml"
+    spec.write_text(STUDY)
+    out, clean = tmp_path / "killed", tmp_path / "clean"
+    cmd = [sys.executable, "-m", "sim.cli", "study", str(spec), "--out", str(out),
+           "--no-report", "--quiet", "--jobs", "1"]
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(out.rglob("checksums/*.json"))) < moment:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert len(list(out.rglob("checksums/*.json"))) < 48, "killed part-way"
+    assert main(["study", str(spec), "--out", str(out), "--no-report", "--quiet"]) == 0
+    assert main(["study", str(spec), "--out", str(clean), "--no-report", "--quiet"]) == 0
+    assert study_tables(out) == study_tables(clean)
+
+
+def test_a_killed_report_leaves_the_old_report_or_the_new_one(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert main([*ARGS, "--games", "120", "--out", str(run)]) == 0
+    rep = tmp_path / "rep"
+    assert main(["report", str(run), "--out", str(rep)]) == 0
+    old = {p.name: p.read_bytes() for p in rep.iterdir()}
+    rng = random.Random(3)
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "report", str(run),
+                                 "--out", str(rep), "--title", "Again"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(1.0, 6.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        for name in ("index.html", "summary.json"):
+            data = (rep / name).read_bytes()
+            assert data == old[name] or (name == "summary.json" and json.loads(data)) or \
+                data.rstrip().endswith(b"</html>"), f"{name} is half written"
