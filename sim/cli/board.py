@@ -35,7 +35,8 @@ def cmd_board_show(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     """Register `portobello board check|show`."""
     p = O.add_command(subparsers, "board", "check or draw a board file",
-                      description="Check a board file (SPEC §2) against the rules, or draw it.")
+                      description="Check a board file (docs/rules.md) against the rules, or "
+                      "draw it.")
     modes = O.add_subcommands(p, "board_command")
     q = O.add_command(modes, "check", "validate a board file against the rules (exit 1 if "
                       "invalid)", cmd_board_check)

@@ -198,7 +198,7 @@ def add_rules(p: argparse.ArgumentParser, default: Any = None) -> None:
                    help=f"named rules preset: {', '.join(PRESETS)} (see `portobello rules "
                    "list`; default: none, the rulebook's rules)")
     p.add_argument("--rules", default=default, metavar="FILE",
-                   help="rules TOML file (SPEC §3), applied over the preset (default: none)")
+                   help="rules TOML file (docs/rules.md), applied over the preset (default: none)")
 
 
 def add_board(p: argparse.ArgumentParser) -> None:

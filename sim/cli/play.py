@@ -62,7 +62,7 @@ def add_parser(subparsers: Any) -> None:
                       "winner and ending (the record with --record or --json)", cmd_play,
                       description="Play one game between agents and print its summary: "
                       "how and when it ended, every seat's agent and score, the winner. The "
-                      "game record (SPEC §3) is written only with --record FILE, or printed "
+                      "game record (docs/rules.md) is written only with --record FILE, or printed "
                       "as JSON with --json.")
     O.add_players(p)
     O.add_agents(p)
@@ -70,5 +70,5 @@ def add_parser(subparsers: Any) -> None:
     O.add_board(p)
     O.add_rules(p)
     p.add_argument("--record", metavar="FILE",
-                   help="write the game record (SPEC §3) here (default: not written)")
+                   help="write the game record (docs/rules.md) here (default: not written)")
     O.add_json(p, "the game record (not the summary)")

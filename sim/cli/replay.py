@@ -1,4 +1,4 @@
-"""`portobello replay`: replay a game record (SPEC §3) and print its outcome."""
+"""`portobello replay`: replay a game record (docs/rules.md) and print its outcome."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from sim.cli import options as O
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Replay the record; print its outcome (SPEC §3's JSON with --json)."""
+    """Replay the record; print its outcome (the JSON of docs/rules.md with --json)."""
     from sim.engine.records import replay_file
 
     _, out = replay_file(args.record)
@@ -29,8 +29,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     """Register `portobello replay`."""
     p = O.add_command(subparsers, "replay", "replay a game record and print its outcome",
-                      cmd_replay, description="Replay a game record (SPEC §3) action by "
+                      cmd_replay, description="Replay a game record (docs/rules.md) action by "
                       "action and print its outcome. An illegal action ends in the line "
                       "`action INDEX TYPE: reason` and exit status 2.")
-    p.add_argument("record", metavar="RECORD", help="game record JSON file (SPEC §3)")
-    O.add_json(p, "the SPEC §3 outcome")
+    p.add_argument("record", metavar="RECORD", help="game record JSON file (docs/rules.md)")
+    O.add_json(p, "the JSON outcome (docs/rules.md)")

@@ -46,7 +46,7 @@ def rules_toml(rules: Rules, source: str = "the rulebook's defaults") -> str:
     data = rules.to_dict()
     tables = {k: data.pop(k) for k in ("customers", "multipliers") if k in data}
     lines = [f"# portobello rules: {source}.",
-             "# A rules file: save it and pass it with --rules FILE (SPEC §3)."]
+             "# A rules file: save it and pass it with --rules FILE (docs/rules.md)."]
     for key, value in data.items():
         lines.append(f"{key} = {toml_value(value)}")
         if key == "players" and rules.stalls_per_player is None:
