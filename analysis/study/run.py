@@ -58,8 +58,10 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
         path = root / "runs" / cell.key
         res = CellResult(cell.key, cell.variant.name, cell.players, path)
         if log:
-            log(f"{cell.key}: {cell.config.games} games, agents "
-                f"{', '.join(cell.config.agents)}")
+            agents = cell.config.agents
+            who = (f"{agents[0]} in every seat" if len(set(agents)) == 1
+                   else ", ".join(agents))
+            log(f"{cell.key}: {cell.config.games} games, agents {who}")
         try:
             res.timings = Run(cell.config, path).execute(jobs=jobs, quiet=quiet)
         except AgentError as exc:
