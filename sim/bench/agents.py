@@ -69,15 +69,7 @@ def _bench_reference(board: Board, rules: Rules, specs: list[str], games: int,
         entry["decisions"] += agent.decisions
         entry["seconds"] += agent.seconds
         entry["slowest"] = max(entry["slowest"], agent.slowest)
-    return {
-        "agents": specs,
-        "players": rules.players,
-        "games": played,
-        "engine": "python",
-        "seconds": round(seconds, 4),
-        "games_per_second": round(played / seconds, 2),
-        "decisions": decisions,
-        "decisions_per_second": round(decisions / seconds, 1),
+    return _rates(specs, rules, "python", played, decisions, seconds) | {
         "per_agent": {
             spec: {"decisions": int(e["decisions"]), "seconds": round(e["seconds"], 4),
                    "decisions_per_second": round(e["decisions"] / e["seconds"], 1)
@@ -102,14 +94,13 @@ def _bench_compiled(board: Board, rules: Rules, specs: list[str], games: int,
     seconds = time.perf_counter() - start
     decisions = int(res.decisions.sum())
     played = len(res.decisions)
-    return {
-        "agents": specs,
-        "players": rules.players,
-        "games": played,
-        "engine": "compiled",
-        "seconds": round(seconds, 4),
-        "games_per_second": round(played / seconds, 2),
-        "decisions": decisions,
-        "decisions_per_second": round(decisions / seconds, 1),
-        "first_game_seconds": round(warm, 3),
-    }
+    return _rates(specs, rules, "compiled", played, decisions, seconds) | {
+        "first_game_seconds": round(warm, 3)}
+
+
+def _rates(specs: list[str], rules: Rules, engine: str, played: int, decisions: int,
+           seconds: float) -> dict[str, Any]:
+    """The fields both engines' agent benches report: what was played and how fast."""
+    return {"agents": specs, "players": rules.players, "games": played, "engine": engine,
+            "seconds": round(seconds, 4), "games_per_second": round(played / seconds, 2),
+            "decisions": decisions, "decisions_per_second": round(decisions / seconds, 1)}
