@@ -104,12 +104,12 @@ def test_a_subclass_does_not_inherit_a_compiled_twin() -> None:
 
     registry.AGENTS["cautious"] = Cautious
     try:
-        assert compiled_twin("cautious") is None
-        assert compiled_twin("no-bobby(cautious)") is None
+        assert compiled_twin("cautious", 2) is None
+        assert compiled_twin("no-bobby(cautious)", 2) is None
         assert select_engine(BOARD, Rules(), ["cautious", "random"]).name == "python"
     finally:
         del registry.AGENTS["cautious"]
-    assert compiled_twin("no-bobby(random)") is not None
+    assert compiled_twin("no-bobby(random)", 2) is not None
 
 
 def test_killed_on_one_engine_resumed_on_the_other(tmp_path: Path) -> None:

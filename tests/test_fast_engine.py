@@ -147,7 +147,7 @@ def test_long_games_outgrow_the_first_log_and_are_replayed() -> None:
 def test_which_agents_have_a_compiled_twin() -> None:
     assert supports(["random", "no-bobby(random)", "random:move_chance=0.1"])
     assert not supports(["mcts"])
-    assert compiled_twin("no-such-agent") is None
+    assert compiled_twin("no-such-agent", 2) is None
 
 
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])

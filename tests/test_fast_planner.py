@@ -175,6 +175,6 @@ def _steps(B: np.ndarray, L: PW.Level, i: int) -> tuple[int, ...]:
 def test_greedy_and_heuristic_have_compiled_twins() -> None:
     assert supports(["greedy", "heuristic", "no-district(heuristic:tempo=1)",
                      "first-end(no-bobby(greedy))", "heuristic:simulate=false"])
-    row = compiled_twin("heuristic:district=0.5,min_gain=0.25")
+    row = compiled_twin("heuristic:district=0.5,min_gain=0.25", 2)
     assert row is not None
     assert row.params[PA.W_DISTRICT] == 0.5 and row.params[PA.P_MIN_GAIN] == 0.25

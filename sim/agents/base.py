@@ -150,8 +150,9 @@ class BaseAgent:
     def choose(self, game: Game) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def compiled_twin(self) -> CompiledTwin | None:
-        """The agent's twin on the compiled path (`sim.fast`), or None when it has none.
+    def compiled_twin(self, players: int) -> CompiledTwin | None:
+        """The agent's twin on the compiled path (`sim.fast`) for games of `players`, or None
+        when it has none.
 
         The twin must choose exactly what this agent chooses from the same generator state;
         the differential tests hold every declared twin to that."""

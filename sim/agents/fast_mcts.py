@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sim.agents import weight_sets
 from sim.agents.base import Plan
 from sim.agents.base import PlanningAgent
 from sim.agents.evaluate import compiled_params
@@ -37,8 +38,11 @@ class FastMCTSAgent(PlanningAgent):
                  tree_sim: bool = True,
                  returns: str = "margin", rollout: str = "heuristic",
                  rollout_sim: bool = False, clock: str = "wall",
-                 chunk: int = 32, nodes: int = 100_000) -> None:
+                 chunk: int = 32, nodes: int = 100_000,
+                 weights: str = weight_sets.DEFAULT) -> None:
         check_budget(self.name, iterations, time, returns, clock)
+        weight_sets.check(weights)
+        self.weight_ref = weights
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if width < 1 or chunk < 1 or nodes < 2:
@@ -87,13 +91,14 @@ class FastMCTSAgent(PlanningAgent):
                 self.c, self.temp, self.width, self.horizon, self.scale,
                 self.returns == "rank", self.rollout == "random", self.expand)
             WF, WI = new_work(B)
+            w = weight_sets.resolve(self.weight_ref, game.n).weights
             t = self._tools[key] = {
                 "B": B, "settings": settings, "WF": WF, "WI": WI,
                 "tree": M.new_tree(self.nodes if self.time > 0 else
                                    min(self.nodes, self.iterations + 2), self.width),
-                "P_root": compiled_params(simulate=True),
-                "P_tree": compiled_params(simulate=self.tree_sim),
-                "P_roll": compiled_params(simulate=self.rollout_sim, leave=False),
+                "P_root": compiled_params(w, simulate=True),
+                "P_tree": compiled_params(w, simulate=self.tree_sim),
+                "P_roll": compiled_params(w, simulate=self.rollout_sim, leave=False),
                 "Rs_me": np.array(self.restrict.flags(), np.int64),
                 "Rs_free": np.zeros(4, np.int64),
                 "path": np.zeros(max(4096, self.nodes + 2), np.int64),

@@ -22,7 +22,7 @@ class GreedyAgent(PlannerAgent):
     def __init__(self, seed: int | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
 
-    def compiled_twin(self) -> CompiledTwin:
+    def compiled_twin(self, players: int) -> CompiledTwin:
         from sim.fast.play import KIND_GREEDY
 
         row = compiled_params(immediate=True, simulate=True, min_gain=0.0)

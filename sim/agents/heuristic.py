@@ -5,11 +5,19 @@ the expected value of each stall (its spot, the customers at the lane's ends and
 to come, the chance the lane fills), Bobby-fee majorities, the district potential of its 2
 and 4 tokens against the value of scoring now and the shrinking neutral token, stalls kept in
 hand, and where the Bobby is left for the next player. Tokens are priced by playing out the
-turn they give on a copy. The defaults come from tuning matches against greedy (README).
+turn they give on a copy.
+
+The weights come from a weight set (`sim.agents.weight_sets`): by default `tuned`, the set
+tuned by self-play for the game's player count; `weights=classic` gives the hand-tuned
+weights of the earlier studies, `weights=FILE` a set `portobello agents tune` wrote. A
+weight given in the spec (`heuristic:tempo=1.2`) overrides the set's.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from sim.agents import weight_sets
 from sim.agents.base import CompiledTwin
 from sim.agents.evaluate import Evaluator
 from sim.agents.evaluate import Weights
@@ -18,34 +26,41 @@ from sim.agents.planning import Planner
 from sim.agents.planning import PlannerAgent
 from sim.engine.game import Game
 
-_DEFAULT = Weights()
-
 
 class HeuristicAgent(PlannerAgent):
     name = "heuristic"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *,
-                 lane: float = _DEFAULT.lane, fill: float = _DEFAULT.fill,
-                 end: float = _DEFAULT.end, district: float = _DEFAULT.district,
-                 horizon: float = _DEFAULT.horizon, majority: float = _DEFAULT.majority,
-                 growth: float = _DEFAULT.growth, stall: float = _DEFAULT.stall,
-                 tempo: float = _DEFAULT.tempo,
-                 bobby: float = _DEFAULT.bobby, rival: float = _DEFAULT.rival,
+                 weights: str = weight_sets.DEFAULT,
+                 lane: float | None = None, fill: float | None = None,
+                 end: float | None = None, district: float | None = None,
+                 horizon: float | None = None, majority: float | None = None,
+                 growth: float | None = None, stall: float | None = None,
+                 tempo: float | None = None, bobby: float | None = None,
+                 rival: float | None = None,
                  min_gain: float = 0.0, simulate: bool = True) -> None:
         super().__init__(seed, spec)
-        self.weights = Weights(lane=lane, fill=fill, end=end, district=district,
-                               horizon=horizon, majority=majority, growth=growth, stall=stall,
-                               tempo=tempo,
-                               bobby=bobby, rival=rival)
+        weight_sets.check(weights)
+        self.weight_ref = weights
+        given = dict(lane=lane, fill=fill, end=end, district=district, horizon=horizon,
+                     majority=majority, growth=growth, stall=stall, tempo=tempo, bobby=bobby,
+                     rival=rival)
+        self.overrides = {k: float(v) for k, v in given.items() if v is not None}
         self.min_gain = min_gain
         self.simulate = simulate
 
-    def compiled_twin(self) -> CompiledTwin:
+    def weights_for(self, players: int) -> Weights:
+        """The weights this agent plays with in a game of `players`."""
+        base = weight_sets.resolve(self.weight_ref, players).weights
+        return replace(base, **self.overrides) if self.overrides else base
+
+    def compiled_twin(self, players: int) -> CompiledTwin:
         from sim.fast.play import KIND_HEURISTIC
 
-        row = compiled_params(self.weights, simulate=self.simulate, min_gain=self.min_gain)
+        row = compiled_params(self.weights_for(players), simulate=self.simulate,
+                              min_gain=self.min_gain)
         return CompiledTwin(KIND_HEURISTIC, tuple(row.tolist()), self.restrict.flags())
 
     def make_planner(self, game: Game) -> Planner:
-        ev = Evaluator(game.board, game.rules, self.weights)
+        ev = Evaluator(game.board, game.rules, self.weights_for(game.n))
         return Planner(ev, self.restrict, simulate=self.simulate, min_gain=self.min_gain)

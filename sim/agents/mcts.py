@@ -30,11 +30,11 @@ from __future__ import annotations
 import math
 import time as _time
 
+from sim.agents import weight_sets
 from sim.agents.base import Plan
 from sim.agents.base import PlanningAgent
 from sim.agents.base import Restrictions
 from sim.agents.evaluate import Evaluator
-from sim.agents.evaluate import Weights
 from sim.agents.planning import Option
 from sim.agents.planning import Planner
 from sim.engine import actions as A
@@ -82,9 +82,12 @@ class MCTSAgent(PlanningAgent):
                  iterations: int = 200, time: float = 0.0, c: float = 1.2, temp: float = 3.0,
                  width: int = 8, horizon: int = 2, scale: float = 15.0,
                  returns: str = "margin", reuse: bool = True, rollout: bool = True,
-                 rollout_sim: bool = False, clock: str = "wall") -> None:
+                 rollout_sim: bool = False, clock: str = "wall",
+                 weights: str = weight_sets.DEFAULT) -> None:
         super().__init__(seed, spec)
         check_budget(self.name, iterations, time, returns, clock)
+        weight_sets.check(weights)
+        self.weight_ref = weights
         self.iterations = iterations
         self.time = time
         self.c = c
@@ -114,7 +117,8 @@ class MCTSAgent(PlanningAgent):
         key = (game.board, game.rules, self.restrict)  # the objects, not ids: ids get reused
         t = self._tools.get(key)
         if t is None:
-            ev = Evaluator(game.board, game.rules, Weights())
+            ev = Evaluator(game.board, game.rules,
+                           weight_sets.resolve(self.weight_ref, game.n).weights)
             t = self._tools[key] = (
                 Planner(ev, self.restrict, simulate=True),
                 Planner(ev, simulate=True),

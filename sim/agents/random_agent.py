@@ -31,7 +31,7 @@ class RandomAgent(BaseAgent):
         super().reseed(seed)
         self._moves, self._turn = 0, -1  # a new game must not inherit the last one's turn
 
-    def compiled_twin(self) -> CompiledTwin:
+    def compiled_twin(self, players: int) -> CompiledTwin:
         from sim.fast.play import KIND_RANDOM
         from sim.fast.play import random_params
 

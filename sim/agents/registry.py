@@ -59,7 +59,7 @@ def _convert(text: str, default: Any) -> Any:
         raise ValueError(f"{text!r} is not true or false")
     if isinstance(default, int):
         return int(text)
-    if isinstance(default, float):
+    if isinstance(default, float) or default is None:  # None: a weight taken from a set
         return float(text)
     return text
 
@@ -125,9 +125,9 @@ def make_agent(spec: str, seed: int | None = 0) -> BaseAgent:
         raise AgentSpecError(f"agent {name}: {exc}", field="agents") from None
 
 
-def compiled_twin(spec: str) -> CompiledTwin | None:
-    """The compiled twin of an agent spec (under any restriction wrappers), or None when the
-    agent has none or the spec is not valid."""
+def compiled_twin(spec: str, players: int) -> CompiledTwin | None:
+    """The compiled twin of an agent spec (under any restriction wrappers) in games of
+    `players`, or None when the agent has none or the spec is not valid."""
     try:
         agent = make_agent(spec)
     except (ValueError, TypeError, KeyError, PortobelloError):
@@ -137,7 +137,7 @@ def compiled_twin(spec: str) -> CompiledTwin | None:
         playing = playing.inner
     if type(playing) is not COMPILED.get(playing.name):
         return None
-    return playing.compiled_twin()
+    return playing.compiled_twin(players)
 
 
 def split_specs(text: str) -> list[str]:

@@ -35,6 +35,7 @@ def play_code_hash() -> str:
     files = [root / "run" / "loop.py", root / "run" / "engines.py"]
     for package in ("engine", "agents", "fast"):
         files += sorted((root / package).glob("*.py"))
+    files += sorted((root / "agents" / "weights").glob("*.toml"))  # the shipped weight sets
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode())

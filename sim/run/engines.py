@@ -25,6 +25,7 @@ from sim.agents.base import BaseAgent
 from sim.agents.registry import compiled_twin
 from sim.agents.registry import make_agent
 from sim.agents.timing import TimedAgent
+from sim.agents.weight_sets import PLAYER_COUNTS
 from sim.engine.board import Board
 from sim.engine.codes import N_STATS
 from sim.engine.errors import PortobelloError
@@ -63,7 +64,7 @@ def supports(specs: Sequence[str], board: Board | None = None) -> bool:
 
 def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
     """Why a line-up cannot play on the compiled path, or None."""
-    twins = [compiled_twin(s) for s in specs]
+    twins = [compiled_twin(s, PLAYER_COUNTS[0]) for s in specs]  # any count: kinds agree
     if any(t is None for t in twins):
         return ("no compiled version of some of these agents: "
                 f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, heuristic and "
@@ -193,7 +194,7 @@ class CompiledEngine:
         self.params = np.zeros((k, FP.N_PARAMS), np.float64)
         self.restrict = np.zeros((k, 4), np.int64)
         for i, spec in enumerate(self.specs):
-            twin = compiled_twin(spec)
+            twin = compiled_twin(spec, rules.players)
             if twin is None:
                 raise EngineError(f"agent {spec} has no compiled version", field="agents")
             self.kinds[i] = twin.kind
