@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from sim.agents import weight_sets
 from sim.agents.base import BaseAgent
 from sim.agents.base import CompiledTwin
 from sim.agents.fast_mcts import FastMCTSAgent
@@ -109,8 +110,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         try:
             params[key] = _convert(value, defaults[key])
         except ValueError:
-            raise AgentSpecError(f"agent {name}: parameter {key}={value!r} must be a "
-                                 f"{type(defaults[key]).__name__}", field="agents") from None
+            kind = "float" if defaults[key] is None else type(defaults[key]).__name__
+            raise AgentSpecError(f"agent {name}: parameter {key}={value!r} must be a {kind}",
+                                 field="agents") from None
+    if isinstance(params.get("weights"), str):
+        weight_sets.check(params["weights"])  # a bad set fails here, before any game
     return name, params
 
 
@@ -123,6 +127,18 @@ def make_agent(spec: str, seed: int | None = 0) -> BaseAgent:
         return AGENTS[name](seed=seed, spec=spec.strip(), **params)
     except ValueError as exc:  # a value the agent refuses (a budget of 0, an unknown mode)
         raise AgentSpecError(f"agent {name}: {exc}", field="agents") from None
+
+
+def weight_files(spec: str) -> dict[str, str]:
+    """The weight-set files an agent spec reads (under any wrappers), with a hash of each:
+    a run's identity includes them, so other weights under the same path are another run."""
+    name, params = parse_spec(spec)
+    if name in WRAPPERS:
+        return weight_files(params["agent"])
+    ref = params.get("weights")
+    if isinstance(ref, str) and weight_sets.is_path(ref):
+        return {ref: weight_sets.read_weight_set(ref).digest}
+    return {}
 
 
 def compiled_twin(spec: str, players: int) -> CompiledTwin | None:

@@ -51,6 +51,14 @@ def shipped_names() -> tuple[str, ...]:
     return (DEFAULT, *names)
 
 
+def describe(name: str) -> str:
+    """A shipped set's one-line description (its `description` field)."""
+    import tomllib
+
+    data = tomllib.loads((SHIPPED / f"{name}.toml").read_text())
+    return str(data.get("description", ""))
+
+
 def is_path(ref: str) -> bool:
     """Whether a `weights=` value names a file rather than a shipped set."""
     return "/" in ref or ref.endswith(".toml")

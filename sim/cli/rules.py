@@ -18,6 +18,7 @@ from typing import Any
 from sim.cli import options as O
 from sim.engine.rules import PRESET_NOTES
 from sim.engine.rules import Rules
+from sim.engine.toml_text import toml_value
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
@@ -25,19 +26,6 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     for name, note in PRESET_NOTES.items():
         print(f"{name:16} {note}")
     return 0
-
-
-def toml_value(value: Any) -> str:
-    """A TOML value for a rules switch: a boolean, integer, string or list of them."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value)  # a TOML basic string for the switches' plain text
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {value!r}")
 
 
 def rules_toml(rules: Rules, source: str = "the rulebook's defaults") -> str:

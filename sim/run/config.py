@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import parse_spec
+from sim.agents.registry import weight_files
 from sim.engine.board import Board
 from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
@@ -91,7 +92,11 @@ class RunConfig:
         two programs). The number of games is not one of them: game i has the same seed and
         seats whatever the count, so a run of N games is the first N games of a longer one
         and can be topped up."""
+        files: dict[str, str] = {}
+        for spec in self.agents:
+            files |= weight_files(spec)
         return {
+            **({"weight_files": files} if files else {}),
             "board_hash": self.board.content_hash,
             "play_code": play_code_hash(),
             "rules": self.rules.to_dict(),
@@ -109,8 +114,8 @@ class RunConfig:
 
     def payload(self) -> dict[str, Any]:
         """Plain data a worker rebuilds the configuration from (cheap to send)."""
-        data = {k: v for k, v in self.identity().items() if k not in ("board_hash",
-                                                                       "play_code")}
+        derived = ("board_hash", "weight_files", "play_code")
+        data = {k: v for k, v in self.identity().items() if k not in derived}
         return data | {"board": self.board.to_dict(), "board_ref": self.board_ref,
                        "games": self.games}
 

@@ -1,0 +1,122 @@
+"""`portobello agents list` (the agents, their parameters and the shipped weight sets) and
+`portobello agents tune` (the heuristic's weights tuned by self-play, `sim.tuning.search`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sim.agents import weight_sets
+from sim.agents.registry import AGENTS
+from sim.agents.registry import agent_params
+from sim.agents.restricted import WRAPPERS
+from sim.cli import options as O
+from sim.engine.board import load_board
+from sim.tuning import search as S
+
+
+def cmd_agents_list(args: argparse.Namespace) -> int:
+    """Print every agent with its parameters and defaults, the restriction wrappers and
+    the weight sets `heuristic:weights=NAME` accepts."""
+    for name in sorted(AGENTS):
+        params = agent_params(name)
+        shown = ", ".join(f"{k}={'(set)' if v is None else v}" for k, v in params.items())
+        print(f"{name:10} {shown or '(no parameters)'}")
+    print()
+    for wrapper, (_, note) in WRAPPERS.items():
+        print(f"{wrapper + '(AGENT)':22} {note}")
+    print()
+    print("weight sets (heuristic:weights=NAME, or a file `portobello agents tune` wrote):")
+    print(f"  {weight_sets.DEFAULT:10} the tuned set of the game's player count (default)")
+    for name in weight_sets.shipped_names()[1:]:
+        data = weight_sets.describe(name)
+        print(f"  {name:10} {data}")
+    return 0
+
+
+def cmd_agents_tune(args: argparse.Namespace) -> int:
+    """Tune (or resume tuning) the heuristic's weights; print where the weight set is."""
+    rules = O.rules_from_args(args, players=args.players)
+    board = load_board(args.board)
+    config = S.TuneConfig(board=board, board_ref=args.board, rules=rules, start=args.start,
+                          generations=args.generations, population=args.population,
+                          blocks=args.blocks, hall=args.hall, sigma=args.sigma,
+                          final_blocks=args.final_blocks, seed=args.seed, name=args.name or "")
+    out = Path(args.out) if args.out else Path("data/runs") / f"tune-{config.tune_id}"
+    n = rules.players
+    per = n * args.blocks
+    print(f"tuning {config.tune_id}: heuristic weights for {n} players, starting from "
+          f"{args.start}; {args.generations} generations of {args.population} candidates, "
+          f"each {per} games against every panel member; seed {args.seed}; in {out}",
+          flush=True)
+    start = time.perf_counter()
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.generations, unit="gen", file=sys.stderr, desc="tuning")
+
+    def progress(t: S.Tuning) -> None:
+        if bar is None:
+            return
+        if bar.n == 0 and len(t.generations) > 1:
+            bar.update(len(t.generations) - 1)  # resumed: the replayed generations
+        g = t.generations[-1]
+        bar.set_postfix_str(f"best {max(g.share):.3f} vs panel of {len(g.panel)}")
+        bar.update(1)
+
+    try:
+        tuning = S.tune(config, out, jobs=args.jobs, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    final = tuning.final
+    assert final is not None
+    chosen = final["finalists"][final["chosen"]]
+    lo, hi = chosen["interval"]
+    seconds = time.perf_counter() - start
+    print(f"chosen: finalist {final['chosen'] + 1} of {len(final['finalists'])}: win share "
+          f"{chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] against the starting weights over "
+          f"{chosen['games']} games (parity {final['parity']:.3f}); {seconds:.0f} s")
+    print(f"weights: {out / S.RESULT} (play them as heuristic:weights={out / S.RESULT})")
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `portobello agents list|tune`."""
+    p = O.add_command(subparsers, "agents", "list the agents and weight sets, or tune the "
+                      "heuristic's weights by self-play")
+    modes = O.add_subcommands(p, "action")
+    O.add_command(modes, "list", "list the agents with their parameters, the restrictions and "
+                  "the weight sets", cmd_agents_list)
+    paragraphs = (S.__doc__ or "").split("\n\n")
+    q = O.add_command(modes, "tune", "tune the heuristic's weights by self-play for given "
+                      "rules and a player count; resumable", cmd_agents_tune,
+                      description=" ".join(paragraphs[:3]))
+    O.add_players(q)
+    O.add_rules(q)
+    O.add_board(q)
+    q.add_argument("--start", default=weight_sets.DEFAULT, metavar="SET",
+                   help="weight set the search starts from and the panel keeps: a shipped "
+                   f"name ({', '.join(weight_sets.shipped_names())}) or a file")
+    q.add_argument("--generations", type=O.positive_int, default=30, metavar="N",
+                   help="CMA-ES generations (a larger number extends a finished tuning)")
+    q.add_argument("--population", type=O.Integer(2), default=10,
+                   metavar="N", help="candidates per generation")
+    q.add_argument("--blocks", type=O.positive_int, default=40, metavar="N",
+                   help="blocks of one game per seat rotation, per candidate and panel member")
+    q.add_argument("--hall", type=O.Integer(0), default=2,
+                   metavar="N", help="earlier incumbents kept in the panel")
+    q.add_argument("--sigma", type=float, default=0.15,
+                   help="first search step, as a share of each weight's range")
+    q.add_argument("--final-blocks", type=O.positive_int, default=300, metavar="N",
+                   help="blocks per finalist in the final evaluation against the start")
+    q.add_argument("--name", default=None, help="name written in the weight set "
+                   "(default tuned-<players>p)")
+    O.add_seed(q, help="seed of the optimiser and of every game")
+    O.add_jobs(q, help="parallel worker processes (the result does not depend on it)")
+    O.add_out(q, "DIR", "tuning folder (default: data/runs/tune-<tuning id>)")
+    O.add_quiet(q)

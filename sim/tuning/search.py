@@ -1,0 +1,268 @@
+"""Self-play tuning of the heuristic's weights for given rules and a player count.
+
+CMA-ES (the `cma` package) searches the weights (`sim.tuning.space`). Each generation's
+candidates play a panel (`sim.tuning.selfplay`): the weights the tuning started from (the
+current defaults), the incumbent (the search's mean after the last generation, the best
+estimate so far) and a few earlier incumbents, so a candidate must beat where the search
+has been, not only where it is. All candidates of a generation play the same game seeds.
+
+When the generations are done, finalists (the last incumbent and the generations' best
+candidates of the last few generations) play the starting weights again over fresh seeds
+and more games; the one with the highest win share is written as a weight set, with the
+rules, player count, seeds and that evaluation.
+
+A tuning folder holds `tune.json` (the configuration and every generation: candidates,
+fitness, incumbent), rewritten atomically after each generation, and `weights.toml` at the
+end. Running the same command again resumes: the optimiser is replayed from the log
+(CMA-ES is deterministic given its seed) and the search goes on where it stopped; a larger
+`--generations` extends a finished tuning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from sim.agents.evaluate import Weights
+from sim.agents.weight_sets import resolve
+from sim.engine.board import Board
+from sim.engine.errors import PortobelloError
+from sim.engine.rules import Rules
+from sim.run.config import play_code_hash
+from sim.run.loop import derive_seed
+from sim.run.ratings import wilson_interval
+from sim.run.store import atomic_write
+from sim.run.store import run_lock
+from sim.run.store import write_json_atomic
+from sim.tuning import space
+from sim.tuning.selfplay import Score
+from sim.tuning.selfplay import evaluate
+from sim.tuning.weight_file import weight_set_text
+
+LOG = "tune.json"
+RESULT = "weights.toml"
+FORMAT = "portobello-tune/1"
+HALL_EVERY = 5  # an incumbent joins the panel's earlier bests every this many generations
+
+
+class TuneError(PortobelloError):
+    """A tuning that cannot go on as asked (another tuning in the folder, a damaged log)."""
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    """What decides a tuning's result (not how it is executed: jobs, progress)."""
+
+    board: Board
+    board_ref: str
+    rules: Rules
+    start: str = "tuned"  # the weight set the search starts from and the panel keeps
+    generations: int = 30
+    population: int = 10
+    blocks: int = 40  # blocks of `players` games per candidate and panel member
+    hall: int = 2  # earlier incumbents kept in the panel
+    sigma: float = 0.15  # the search's first step, in units of each weight's range
+    final_blocks: int = 300  # blocks per finalist in the final evaluation
+    finalists: int = 4
+    seed: int = 1
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        for key in ("generations", "population", "blocks", "final_blocks", "finalists"):
+            if getattr(self, key) < 1:
+                raise TuneError("must be at least 1", field=key)
+        if self.population < 2:
+            raise TuneError("must be at least 2 (CMA-ES needs two candidates to compare)",
+                            field="population")
+        if not 0 < self.sigma <= 1:
+            raise TuneError("must be in (0, 1] (a share of each weight's range)",
+                            field="sigma")
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def start_weights(self) -> Weights:
+        return resolve(self.start, self.players).weights
+
+    def identity(self) -> dict[str, Any]:
+        """The fields a resumed tuning must share with the log (not `generations`: a
+        finished tuning can be extended)."""
+        return {"format": FORMAT, "board_hash": self.board.content_hash,
+                "rules": self.rules.to_dict(), "start": self.start_weights.as_dict(),
+                "population": self.population, "blocks": self.blocks, "hall": self.hall,
+                "sigma": self.sigma, "final_blocks": self.final_blocks,
+                "finalists": self.finalists, "seed": self.seed, "play_code": play_code_hash(),
+                "bounds": {k: list(v) for k, v in space.BOUNDS.items()}}
+
+    @property
+    def tune_id(self) -> str:
+        blob = json.dumps(self.identity(), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:12]
+
+
+@dataclass
+class Generation:
+    """One generation as logged: its candidates (points of [0, 1]^d and the weights they
+    play), their scores against the panel, the panel, and the incumbent after it."""
+
+    index: int
+    points: list[list[float]]
+    weights: list[dict[str, float]]
+    share: list[float]
+    margin: list[float]
+    panel: list[str]
+    incumbent: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Tuning:
+    """A tuning's state: its configuration, the generations played, the final result."""
+
+    config: TuneConfig
+    generations: list[Generation] = field(default_factory=list)
+    final: dict[str, Any] | None = None
+
+    def panel(self) -> list[str]:
+        """Specs the next generation plays: the start, the incumbent, earlier incumbents."""
+        specs = [space.spec_of(self.config.start_weights)]
+        if self.generations:
+            specs.append(space.spec_of(Weights(**self.generations[-1].incumbent)))
+            earlier = [g.incumbent for g in self.generations[:-1]
+                       if (g.index + 1) % HALL_EVERY == 0][-self.config.hall:] \
+                if self.config.hall else []
+            specs += [space.spec_of(Weights(**w)) for w in earlier]
+        return list(dict.fromkeys(specs))
+
+    def log(self) -> dict[str, Any]:
+        return {"format": FORMAT, "tune_id": self.config.tune_id,
+                "identity": self.config.identity(),
+                "generations": [g.to_dict() for g in self.generations], "final": self.final}
+
+
+def _optimiser(config: TuneConfig) -> Any:
+    import cma
+
+    options = {"bounds": [0.0, 1.0], "popsize": config.population,
+               "seed": derive_seed(config.seed, "cma") % (2**31 - 2) + 1, "verbose": -9,
+               "tolfun": 0.0, "tolx": 0.0, "tolstagnation": 10**9, "tolflatfitness": 10**9}
+    return cma.CMAEvolutionStrategy(space.encode(config.start_weights), config.sigma, options)
+
+
+def _read_log(path: Path, config: TuneConfig) -> Tuning:
+    tuning = Tuning(config)
+    if not path.exists():
+        return tuning
+    try:
+        data = json.loads(path.read_text())
+        if data.get("format") != FORMAT:
+            raise ValueError("not a tuning log")
+        if data.get("identity") != config.identity():
+            raise TuneError("holds a tuning with other settings or other code; give another "
+                            "--out or the same settings", source=str(path))
+        tuning.generations = [Generation(**g) for g in data["generations"]]
+        tuning.final = data.get("final")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise TuneError(f"not a readable tuning log ({exc}); move it away to start afresh",
+                        source=str(path)) from None
+    return tuning
+
+
+def _replay(es: Any, tuning: Tuning) -> None:
+    """Bring a fresh optimiser to where the log stops (the same asks, the logged tells)."""
+    for g in tuning.generations:
+        points = es.ask()
+        if any(abs(a - b) > 1e-9 for p, q in zip(points, g.points, strict=True)
+               for a, b in zip(p, q, strict=True)):
+            raise TuneError("the optimiser no longer asks what the log holds (another cma "
+                            "version?); move the log away to start afresh", source=LOG)
+        es.tell(points, [-s for s in g.share])
+
+
+def generation_seeds(config: TuneConfig, index: int) -> list[int]:
+    return [derive_seed(config.seed, "tune", config.players, index, b)
+            for b in range(config.blocks)]
+
+
+def final_seeds(config: TuneConfig) -> list[int]:
+    return [derive_seed(config.seed, "final", config.players, b)
+            for b in range(config.final_blocks)]
+
+
+def _finalists(tuning: Tuning) -> list[dict[str, float]]:
+    """The last incumbent, then the best candidate of each of the last generations."""
+    out = [tuning.generations[-1].incumbent]
+    for g in reversed(tuning.generations):
+        if len(out) >= tuning.config.finalists:
+            break
+        best = max(range(len(g.share)), key=lambda i: (g.share[i], g.margin[i]))
+        out.append(g.weights[best])
+    unique = {json.dumps(w, sort_keys=True): w for w in out}
+    return list(unique.values())
+
+
+def _final(tuning: Tuning, jobs: int) -> dict[str, Any]:
+    config = tuning.config
+    finalists = _finalists(tuning)
+    start = space.spec_of(config.start_weights)
+    specs = [space.spec_of(Weights(**w)) for w in finalists]
+    scores = evaluate(config.board, config.rules, specs, [start], final_seeds(config), jobs)
+    rows = []
+    for w, s in zip(finalists, scores, strict=True):
+        lo, hi = wilson_interval(s.wins, s.games)
+        rows.append({"weights": w, "win_share": round(s.share, 4),
+                     "interval": [round(lo, 4), round(hi, 4)],
+                     "margin": round(s.margin, 3), "games": s.games})
+    best = max(range(len(rows)), key=lambda i: (rows[i]["win_share"], rows[i]["margin"]))
+    return {"against": start, "parity": round(1 / config.players, 4), "chosen": best,
+            "finalists": rows}
+
+
+def tune(config: TuneConfig, out: Path, jobs: int = 1,
+         progress: Callable[[Tuning], None] | None = None) -> Tuning:
+    """Run (or resume) the tuning in `out`; the state after the last generation and the
+    final evaluation. `progress` is called after every generation."""
+    out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):
+        log_path = out / LOG
+        tuning = _read_log(log_path, config)
+        es = _optimiser(config)
+        _replay(es, tuning)
+        if len(tuning.generations) < config.generations:
+            tuning.final = None  # more generations: the old final no longer holds
+        while len(tuning.generations) < config.generations:
+            index = len(tuning.generations)
+            points = [list(map(float, p)) for p in es.ask()]
+            weights = [space.decode(p) for p in points]
+            panel = tuning.panel()
+            scores: list[Score] = evaluate(config.board, config.rules,
+                                           [space.spec_of(w) for w in weights], panel,
+                                           generation_seeds(config, index), jobs)
+            es.tell(points, [-s.share for s in scores])
+            tuning.generations.append(Generation(
+                index=index, points=points, weights=[w.as_dict() for w in weights],
+                share=[s.share for s in scores], margin=[s.margin for s in scores],
+                panel=panel, incumbent=space.decode(es.mean).as_dict()))
+            write_json_atomic(log_path, tuning.log())
+            if progress:
+                progress(tuning)
+        if tuning.final is None:
+            tuning.final = _final(tuning, jobs)
+            write_json_atomic(log_path, tuning.log())
+        atomic_write(out / RESULT, weight_set_text(tuning).encode())
+    return tuning
+
+
+def chosen_weights(tuning: Tuning) -> Weights:
+    """The weights the final evaluation chose."""
+    assert tuning.final is not None
+    return Weights(**tuning.final["finalists"][tuning.final["chosen"]]["weights"])

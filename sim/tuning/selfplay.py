@@ -1,0 +1,91 @@
+"""Candidates against a panel, on the compiled engine: every candidate plays the same games
+(common random numbers), so the differences between candidates are differences of play,
+not of luck.
+
+A candidate meets each panel member in blocks of n games that share one game seed, the
+candidate rotated through every seat and the member's copies in the others (the
+tournament's design, `sim.run.tournament`). Its fitness is its mean win share (a tie
+shares the win) over all those games; the mean margin (its score minus the best other
+score) is kept beside it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.engine.board import Board
+from sim.engine.rules import Rules
+from sim.run.engines import CompiledEngine
+
+
+@dataclass(frozen=True)
+class Score:
+    """A candidate's results over its games."""
+
+    share: float  # mean win share (parity: 1 / players)
+    margin: float  # mean of its score minus the best other score
+    games: int
+    wins: float  # summed win shares (for intervals)
+
+
+def lineups(candidate: str, member: str, players: int) -> list[list[str]]:
+    """The n rotations of a block: the candidate in seat r, the member's copies elsewhere."""
+    out = []
+    for r in range(players):
+        seats = [member] * players
+        seats[r] = candidate
+        out.append(seats)
+    return out
+
+
+def _play(board: Board, rules: Rules, games: list[tuple[int, list[str]]]) -> np.ndarray:
+    specs = sorted({s for _, lineup in games for s in lineup})
+    engine = CompiledEngine(board, rules, specs)
+    res = engine.play([g for g, _ in games], [lineup for _, lineup in games])
+    return np.asarray(res.scores, np.int64)
+
+
+def focus_results(scores: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Win share and margin of the focus seat of each game (game i's focus sits in seat
+    i mod players, the rotation order of `lineups`)."""
+    seat = np.arange(len(scores)) % players
+    mine = scores[np.arange(len(scores)), seat]
+    best = scores.max(axis=1)
+    ties = (scores == best[:, None]).sum(axis=1)
+    share = np.where(mine == best, 1.0 / ties, 0.0)
+    others = scores.copy()
+    others[np.arange(len(scores)), seat] = np.iinfo(np.int64).min
+    margin = mine - others.max(axis=1)
+    return share, margin.astype(np.float64)
+
+
+def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Sequence[str],
+             seeds: Sequence[int], jobs: int = 1) -> list[Score]:
+    """Each candidate against every panel member over the blocks `seeds` (one game seed per
+    block). The scores do not depend on `jobs`: each game depends on its seed and seats."""
+    n = rules.players
+    games = [(seed, lineup) for c in candidates for m in panel for seed in seeds
+             for lineup in lineups(c, m, n)]
+    if jobs > 1 and len(games) > 1:
+        from joblib import Parallel
+        from joblib import delayed
+
+        parts = np.array_split(np.arange(len(games)), min(jobs * 4, len(games)))
+        # Every part holds whole blocks' rotations, so a game's focus seat stays i mod n.
+        cuts = [int(p[0]) - int(p[0]) % n for p in parts if len(p)] + [len(games)]
+        chunks = [games[a:b] for a, b in itertools.pairwise(cuts) if b > a]
+        scores = np.concatenate(Parallel(n_jobs=jobs)(
+            delayed(_play)(board, rules, chunk) for chunk in chunks))
+    else:
+        scores = _play(board, rules, games)
+    share, margin = focus_results(scores, n)
+    per = len(panel) * len(seeds) * n
+    out = []
+    for i in range(len(candidates)):
+        s, m = share[i * per:(i + 1) * per], margin[i * per:(i + 1) * per]
+        out.append(Score(float(s.mean()), float(m.mean()), per, float(s.sum())))
+    return out

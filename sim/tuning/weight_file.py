@@ -1,0 +1,53 @@
+"""The weight-set file a tuning writes: the chosen weights (`[weights]`, what agents read)
+and where they came from (`[tuned]`: rules, player count, seeds, search settings;
+`[evaluation]`: how every finalist did against the starting weights)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.engine.toml_text import toml_table
+from sim.engine.toml_text import toml_value
+
+if TYPE_CHECKING:
+    from sim.tuning.search import Tuning
+
+
+def weight_set_text(tuning: Tuning) -> str:
+    """The TOML text of a finished tuning's weight set."""
+    c = tuning.config
+    final = tuning.final
+    assert final is not None
+    chosen = final["finalists"][final["chosen"]]
+    name = c.name or f"tuned-{c.players}p"
+    lo, hi = chosen["interval"]
+    lines = [
+        f"# Heuristic weights tuned by self-play: `portobello agents tune`, {c.players} "
+        "players.",
+        f"# Play them with heuristic:weights=FILE. Against the starting weights over "
+        f"{chosen['games']} games: win share {chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] "
+        f"(parity {final['parity']:.3f}).",
+        f"name = {toml_value(name)}",
+        f"description = {toml_value(f'Self-play tuned for {c.players} players')}",
+    ]
+    lines += toml_table("weights", {k: float(v) for k, v in chosen["weights"].items()})
+    lines += toml_table("tuned", {
+        "players": c.players, "board": c.board_ref, "board_hash": c.board.content_hash,
+        "seed": c.seed, "generations": len(tuning.generations), "population": c.population,
+        "blocks": c.blocks, "hall": c.hall, "sigma": c.sigma, "optimiser": _optimiser_name(),
+        "start": c.start, "start_weights": c.start_weights.as_dict(),
+        "tune_id": c.tune_id})
+    lines += toml_table("tuned.rules", c.rules.to_dict())
+    lines += toml_table("evaluation", {
+        "against": final["against"], "parity": final["parity"],
+        "blocks": c.final_blocks, "chosen": final["chosen"]})
+    for row in final["finalists"]:
+        lines += ["", "[[evaluation.finalists]]",
+                  *(f"{k} = {toml_value(v)}" for k, v in row.items())]
+    return "\n".join(lines) + "\n"
+
+
+def _optimiser_name() -> str:
+    from importlib import metadata
+
+    return f"CMA-ES (cma {metadata.version('cma')})"
