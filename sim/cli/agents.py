@@ -44,6 +44,7 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
     config = S.TuneConfig(board=board, board_ref=args.board, rules=rules, start=args.start,
                           generations=args.generations, population=args.population,
                           blocks=args.blocks, hall=args.hall, sigma=args.sigma,
+                          guards=tuple(args.guard or ()),
                           final_blocks=args.final_blocks, seed=args.seed, name=args.name or "")
     out = Path(args.out) if args.out else Path("data/runs") / f"tune-{config.tune_id}"
     n = rules.players
@@ -110,6 +111,10 @@ def add_parser(subparsers: Any) -> None:
                    help="blocks of one game per seat rotation, per candidate and panel member")
     q.add_argument("--hall", type=O.Integer(0), default=2,
                    metavar="N", help="earlier incumbents kept in the panel")
+    q.add_argument("--guard", action="append", choices=tuple(WRAPPERS), metavar="WRAPPER",
+                   help="a restriction each candidate must also beat in its own restricted "
+                   f"version (repeatable; {', '.join(WRAPPERS)}), so the tuned weights "
+                   "have no weakness the restriction would expose")
     q.add_argument("--sigma", type=float, default=0.15,
                    help="first search step, as a share of each weight's range")
     q.add_argument("--final-blocks", type=O.positive_int, default=300, metavar="N",

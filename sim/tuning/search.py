@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.agents.evaluate import Weights
+from sim.agents.restricted import WRAPPERS
 from sim.agents.weight_sets import resolve
 from sim.engine.board import Board
 from sim.engine.errors import PortobelloError
@@ -66,6 +67,7 @@ class TuneConfig:
     population: int = 10
     blocks: int = 40  # blocks of `players` games per candidate and panel member
     hall: int = 2  # earlier incumbents kept in the panel
+    guards: tuple[str, ...] = ()  # restriction wrappers each candidate must also beat
     sigma: float = 0.15  # the search's first step, in units of each weight's range
     final_blocks: int = 300  # blocks per finalist in the final evaluation
     finalists: int = 4
@@ -79,6 +81,10 @@ class TuneConfig:
         if self.population < 2:
             raise TuneError("must be at least 2 (CMA-ES needs two candidates to compare)",
                             field="population")
+        for g in self.guards:
+            if g not in WRAPPERS:
+                raise TuneError(f"unknown restriction {g!r} (restrictions: "
+                                f"{', '.join(WRAPPERS)})", field="guard")
         if not 0 < self.sigma <= 1:
             raise TuneError("must be in (0, 1] (a share of each weight's range)",
                             field="sigma")
@@ -99,7 +105,8 @@ class TuneConfig:
                 "population": self.population, "blocks": self.blocks, "hall": self.hall,
                 "sigma": self.sigma, "final_blocks": self.final_blocks,
                 "finalists": self.finalists, "seed": self.seed, "play_code": play_code_hash(),
-                "bounds": {k: list(v) for k, v in space.BOUNDS.items()}}
+                "bounds": {k: list(v) for k, v in space.BOUNDS.items()},
+                **({"guards": list(self.guards)} if self.guards else {})}
 
     @property
     def tune_id(self) -> str:
@@ -221,7 +228,7 @@ def _final(tuning: Tuning, jobs: int) -> dict[str, Any]:
         lo, hi = wilson_interval(s.wins, s.games)
         rows.append({"weights": w, "win_share": round(s.share, 4),
                      "interval": [round(lo, 4), round(hi, 4)],
-                     "margin": round(s.margin, 3), "games": s.games})
+                     "margin": round(s.margin, 3), "wins": s.wins, "games": s.games})
     best = max(range(len(rows)), key=lambda i: (rows[i]["win_share"], rows[i]["margin"]))
     return {"against": start, "parity": round(1 / config.players, 4), "chosen": best,
             "finalists": rows}
@@ -241,13 +248,15 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
             tuning.final = None  # more generations: the old final no longer holds
         while len(tuning.generations) < config.generations:
             index = len(tuning.generations)
-            points = [list(map(float, p)) for p in es.ask()]
+            asked = es.ask()  # told back as asked: cma knows its own arrays
+            points = [list(map(float, p)) for p in asked]
             weights = [space.decode(p) for p in points]
             panel = tuning.panel()
             scores: list[Score] = evaluate(config.board, config.rules,
                                            [space.spec_of(w) for w in weights], panel,
-                                           generation_seeds(config, index), jobs)
-            es.tell(points, [-s.share for s in scores])
+                                           generation_seeds(config, index), jobs,
+                                           config.guards)
+            es.tell(asked, [-s.share for s in scores])
             tuning.generations.append(Generation(
                 index=index, points=points, weights=[w.as_dict() for w in weights],
                 share=[s.share for s in scores], margin=[s.margin for s in scores],

@@ -63,13 +63,21 @@ def focus_results(scores: np.ndarray, players: int) -> tuple[np.ndarray, np.ndar
     return share, margin.astype(np.float64)
 
 
+def opponents(candidate: str, panel: Sequence[str], guards: Sequence[str]) -> list[str]:
+    """Whom a candidate meets: the panel, then its own restricted versions (`guards`,
+    wrapper names): a candidate whose free choice loses to its restricted self is penalised,
+    so a weakness like a poor choice of lane end cannot survive the tuning."""
+    return [*panel, *(f"{g}({candidate})" for g in guards)]
+
+
 def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Sequence[str],
-             seeds: Sequence[int], jobs: int = 1) -> list[Score]:
-    """Each candidate against every panel member over the blocks `seeds` (one game seed per
-    block). The scores do not depend on `jobs`: each game depends on its seed and seats."""
+             seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = ()) -> list[Score]:
+    """Each candidate against every panel member and its guards over the blocks `seeds`
+    (one game seed per block). The scores do not depend on `jobs`: each game depends on its
+    seed and seats."""
     n = rules.players
-    games = [(seed, lineup) for c in candidates for m in panel for seed in seeds
-             for lineup in lineups(c, m, n)]
+    games = [(seed, lineup) for c in candidates for m in opponents(c, panel, guards)
+             for seed in seeds for lineup in lineups(c, m, n)]
     if jobs > 1 and len(games) > 1:
         from joblib import Parallel
         from joblib import delayed
@@ -83,7 +91,7 @@ def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Seque
     else:
         scores = _play(board, rules, games)
     share, margin = focus_results(scores, n)
-    per = len(panel) * len(seeds) * n
+    per = (len(panel) + len(guards)) * len(seeds) * n
     out = []
     for i in range(len(candidates)):
         s, m = share[i * per:(i + 1) * per], margin[i * per:(i + 1) * per]
