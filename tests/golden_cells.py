@@ -13,16 +13,21 @@ from sim.run.loop import derive_seed
 GOLDEN = Path(__file__).parent / "golden" / "action_logs.json"
 SEED = 20261201
 PRESETS = ("standard", "known-order", "spanish", "german", "negative-scores")
-# name: (agents, seat by seat, repeated to the player count; games per cell)
+# name: (agents, seat by seat, repeated to the player count; games per cell). The cells
+# recorded before the heuristic had weight sets pin `weights=classic`, the weights it then
+# played, so they still guard the same games.
 LINEUPS: dict[str, tuple[list[str], int]] = {
     "random": (["random"], 12),
     "greedy": (["greedy"], 4),
-    "heuristic": (["heuristic"], 4),
-    "mixed": (["heuristic", "greedy", "random", "no-bobby(heuristic)"], 4),
-    "restricted": (["first-end(heuristic)", "no-district(greedy)", "no-customers(random)",
-                    "random:move_chance=0.1,max_moves=1"], 4),
-    "mcts": (["mcts:iterations=12", "heuristic", "greedy", "random"], 1),
-    "fastmcts": (["fastmcts:iterations=40", "greedy", "heuristic", "random"], 2),
+    "heuristic": (["heuristic:weights=classic"], 4),
+    "mixed": (["heuristic:weights=classic", "greedy", "random",
+               "no-bobby(heuristic:weights=classic)"], 4),
+    "restricted": (["first-end(heuristic:weights=classic)", "no-district(greedy)",
+                    "no-customers(random)", "random:move_chance=0.1,max_moves=1"], 4),
+    "mcts": (["mcts:iterations=12,weights=classic", "heuristic:weights=classic", "greedy",
+              "random"], 1),
+    "fastmcts": (["fastmcts:iterations=40,weights=classic", "greedy",
+                  "heuristic:weights=classic", "random"], 2),
 }
 CELLS = [(name, pname, n, [base[s % len(base)] for s in range(n)], games)
          for name, (base, games) in LINEUPS.items() for pname in PRESETS for n in (2, 3, 4)]
