@@ -40,7 +40,8 @@ def play(specs: list[str], seed: int, rules: Rules | None = None,
 # -- registry ------------------------------------------------------------------------------
 def test_every_agent_is_made_from_its_spec_with_parameters() -> None:
     agent = make_agent("heuristic:district=0.5,tempo=2")
-    assert agent.weights.district == 0.5 and agent.weights.tempo == 2.0  # type: ignore[attr-defined]
+    w = agent.weights_for(3)  # type: ignore[attr-defined]
+    assert w.district == 0.5 and w.tempo == 2.0
     mcts = make_agent("mcts:iterations=400,c=1.2")
     assert mcts.iterations == 400 and mcts.c == 1.2  # type: ignore[attr-defined]
     assert make_agent("greedy").spec == "greedy"

@@ -143,7 +143,9 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                  str(out), "--quiet"])
     text = capsys.readouterr().out
     assert code == 0 and f"weights: {out / RESULT}" in text.strip().splitlines()[-1]
-    assert read_weight_set(out / RESULT).weights == read_weight_set(out / RESULT).weights
+    final = json.loads((out / LOG).read_text())["final"]
+    chosen = final["finalists"][final["chosen"]]["weights"]
+    assert read_weight_set(out / RESULT).weights == Weights(**chosen)
     assert main(["agents", "tune", "--start", "strongest", "--out", str(tmp_path / "x"),
                  "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()

@@ -114,7 +114,7 @@ def add_parser(subparsers: Any) -> None:
     q.add_argument("--guard", action="append", choices=tuple(WRAPPERS), metavar="WRAPPER",
                    help="a restriction each candidate must also beat in its own restricted "
                    f"version (repeatable; {', '.join(WRAPPERS)}), so the tuned weights "
-                   "have no weakness the restriction would expose")
+                   "have no weakness the restriction would expose; default: none")
     q.add_argument("--sigma", type=float, default=0.15,
                    help="first search step, as a share of each weight's range")
     q.add_argument("--final-blocks", type=O.positive_int, default=300, metavar="N",
