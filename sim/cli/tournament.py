@@ -13,7 +13,9 @@ from typing import Any
 
 from sim.agents.registry import split_specs
 from sim.cli import options as O
+from sim.cli.summary import notice
 from sim.run import tournament as T
+from sim.run.engines import ENGINES
 from sim.run.tournament import PAIRINGS
 from sim.run.tournament import TournamentConfig
 from sim.run.tournament import format_ratings
@@ -31,7 +33,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     specs = tuple(split_specs(args.agents))
     config = TournamentConfig(agents=specs, players=tuple(args.players), games=args.games,
                               seed=args.seed, board_ref=args.board, rules=rules,
-                              pairing=args.pairs, jobs=args.jobs)
+                              pairing=args.pairs, jobs=args.jobs, engine=args.engine)
+    line = config.compile_notice()
+    if line:
+        notice(line)
     start = time.perf_counter()
     df, errors = run_tournament(config, progress=not args.quiet)
     seconds = time.perf_counter() - start
@@ -41,7 +46,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         write_parquet(df, out)
     print(f"tournament {config.tournament_id}: {', '.join(specs)}; players "
           f"{', '.join(map(str, config.players))}; {args.games} games per matchup; seed "
-          f"{args.seed}; {seconds:.0f} s with {args.jobs} job(s)")
+          f"{args.seed}; {seconds:.0f} s with {args.jobs} job(s); {engines_text(config)}")
     if not df.empty:
         print()
         print(format_summary(summary(df)))
@@ -62,6 +67,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         print(f"results: {out} ({len(df)} rows, one per game and seat)")
     return 1 if errors else 0
+
+
+def engines_text(config: TournamentConfig) -> str:
+    """Which engine played the matchups: `compiled engine`, or counts when both did."""
+    used = config.engines()
+    if len(used) == 1:
+        return f"{next(iter(used))} engine" + (" (timed)" if "python" in used else "")
+    return ", ".join(f"{k} matchups on the {name} engine" for name, k in sorted(used.items()))
 
 
 def add_parser(subparsers: Any) -> None:
@@ -87,6 +100,12 @@ def add_parser(subparsers: Any) -> None:
     O.add_seed(p, help="tournament seed (every block's game seed derives from it, the same in "
                "every matchup)")
     O.add_jobs(p, help="parallel worker processes (joblib)")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="auto: a matchup plays on the compiled engine when both its agents "
+                   "have compiled versions (random, greedy, heuristic, restricted or not), "
+                   "else on the reference engine, which times every decision; both play the "
+                   "same games (on the compiled engine the timing columns are null and the "
+                   "ms/decision columns read –)")
     O.add_board(p)
     O.add_rules(p)
     O.add_out(p, "FILE", "Parquet file (default: data/runs/tournament-<tournament id>.parquet)")
