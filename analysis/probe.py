@@ -16,13 +16,16 @@ can be played again with `portobello tournament --agents`):
   `random` perturbations of the weights AGENT resolves for n players, every weight
   multiplied by exp(sigma z) with z standard normal (log-normal, so a weight keeps its sign
   and is as likely halved as doubled), drawn from a generator seeded by the probe seed, n
-  and AGENT; then one weight at a time times 1 + step and 1 - step (default ±25%). Which
-  weights matter most is not known before playing, and the compiled engine makes the whole
-  sweep cheap, so by default every weight is stepped (`weights` narrows it); the price is a
-  larger family for the correction. Values are rounded to 4 significant digits before they
-  are written, so the spec plays exactly what it says. The heuristic's perturbed weights go
-  into its spec (`heuristic:weights=classic,lane=1.07,...`); the search agents take only a
-  weight set, so theirs are written as weight-set files (`weights_dir`) that the spec names.
+  and AGENT; then one weight at a time times 1 + step and 1 - step (default ±25%), for the
+  `top` most influential weights (default 3; `weights` names them instead). Influence is
+  measured by a pilot that watches moves, not results (`influence`: how early a step of
+  the weight changes the action log of the same game), so picking the weights by it does
+  not bias the tests, while every weight stepped would enlarge the Holm family with
+  weights that barely change play (the Bobby weight moves about 2% of a game). Values are
+  rounded to 4 significant digits before they are written, so the spec plays exactly what
+  it says. The heuristic's perturbed weights go into its spec
+  (`heuristic:weights=classic,lane=1.07,...`); the search agents take only a weight set,
+  so theirs are written as weight-set files (`weights_dir`) that the spec names.
 
 Matchups: a tournament with AGENT first (`pairing="first"`) per player count: with two
 players AGENT against the challenger, seats alternating; with n > 2 both directions, the
@@ -70,6 +73,8 @@ from sim.engine.board import Board
 from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
+from sim.run.engines import engine_name
+from sim.run.engines import select_engine
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
 from sim.run.tournament import TournamentConfig
@@ -79,6 +84,8 @@ KINDS = ("restricted", "lifted", "perturbed", "step")
 WEIGHTED = ("heuristic", "mcts", "fastmcts")  # agents whose play takes a weight set
 FILE_WEIGHTS = ("mcts", "fastmcts")  # ... through `weights=` only (a weight-set file)
 VERDICTS = ("beats", "even", "loses")
+PILOT_GAMES = 24  # games per stepped weight and sign in the influence pilot
+TOP = 3  # weights stepped one at a time, by default: the most influential ones
 EXIT_NONE, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_BEATEN = 0, 1, 2, 3
 
 
@@ -178,6 +185,51 @@ def perturbations(agent: str, players: int, seed: int, count: int, sigma: float
     return out
 
 
+def influence(agent: str, players: int, board: Board, rules: Rules, *, seed: int = 0,
+              step: float = 0.25, games: int = PILOT_GAMES, engine: str = "auto"
+              ) -> dict[str, float]:
+    """How much each weight steers AGENT's play at `players`, from a pilot that looks at
+    the moves, never at who wins: for each weight and each sign, `games` games with one
+    seat (rotating) playing the weight times 1 +- step and the others AGENT, against the
+    same games with AGENT in every seat; a game's score is the share of its action log
+    left after the first action that differs (0: the same game, near 1: play changed at
+    once), averaged over games and both signs. Weights that are 0 do not move and are left
+    out. The search agents' weights are the heuristic's, so their pilot is played by the
+    heuristic with the same weights (a search game costs too much for a pilot). The pilot's
+    seeds are not the probe's, and its ranking does not use results, so choosing the
+    stepped weights by it does not bias the tests."""
+    wrappers, inner = unwrap(agent)
+    base = base_weights(inner, players)
+    if base is None:
+        return {}
+    if parse_spec(inner)[0] != "heuristic":
+        inner = "heuristic:" + ",".join(f"{k}={v!r}" for k, v in base.as_dict().items())
+    me = wrap(wrappers, inner)
+    variants = {(key, sign): wrap(wrappers, spec_with(inner, set_={
+        key: number(getattr(base, key) * (1 + sign * step))}))
+        for key in Weights.names() if getattr(base, key) != 0 for sign in (1, -1)}
+    n_rules = rules.with_changes(players=players)
+    specs = [me, *variants.values()]
+    eng = select_engine(board, n_rules, specs, engine_name(specs, engine, board))
+    seeds = [derive_seed(seed, "probe-pilot", players, g) for g in range(games)]
+    lineups = [[me] * players for _ in seeds]
+    for spec in variants.values():
+        for g in range(games):
+            seats = [me] * players
+            seats[g % players] = spec
+            lineups.append(seats)
+    logs = eng.play(seeds * (1 + len(variants)), lineups, keep_log=True).logs
+    assert logs is not None
+    scores: dict[str, list[float]] = {}
+    for j, (key, _) in enumerate(variants):
+        for g in range(games):
+            a, b = logs[g], logs[(j + 1) * games + g]
+            same = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                        min(len(a), len(b)))
+            scores.setdefault(key, []).append(1 - same / max(len(a), len(b), 1))
+    return {key: float(np.mean(v)) for key, v in scores.items()}
+
+
 def weight_file(path: Path, weights: Weights, note: str) -> None:
     """Write a weight-set file (`sim.agents.weight_sets`) holding every weight."""
     lines = [f"# {note}", f'name = "{path.stem}"', f'description = "{note}"', "",
@@ -268,7 +320,8 @@ class ProbeConfig:
     random: int = 4  # random perturbations per player count
     sigma: float = 0.25  # their log-normal spread
     step: float = 0.25  # one weight at a time times 1 +- step
-    weights: tuple[str, ...] | None = None  # the weights stepped (None: every weight)
+    weights: tuple[str, ...] | None = None  # the weights stepped (None: the `top` ones)
+    top: int = TOP  # how many weights to step, ranked by the influence pilot
     board: Board | None = None
     board_ref: str = "standard"
     rules: Rules = field(default_factory=Rules)
@@ -276,6 +329,7 @@ class ProbeConfig:
     engine: str = "auto"
     weights_dir: Path | None = None  # search agents' perturbed weight sets go here
     challengers: dict[int, list[Challenger]] = field(init=False)
+    influence: dict[int, dict[str, float]] = field(init=False)  # the pilot, per count
     tournaments: dict[int, TournamentConfig] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -321,11 +375,21 @@ class ProbeConfig:
             self.rules.with_changes(players=n)  # validates the player count
         if self.weights_dir is None:
             self.weights_dir = Path("data/runs") / f"probe-{self.probe_id}.weights"
+        if self.top < 0:
+            raise ProbeError("the number of weights to step must be 0 or more", field="--top")
         self.challengers = {}
         self.tournaments = {}
+        self.influence = {}
         for n in self.players:
+            stepped = self.weights
+            if stepped is None:
+                ranked = influence(self.agent, n, self.board, self.rules, seed=self.seed,
+                                   step=self.step, engine=self.engine)
+                self.influence[n] = ranked
+                order = sorted(ranked, key=lambda k: -ranked[k])  # ties: the Weights order
+                stepped = tuple(order[:self.top])
             found = challengers(self.agent, n, seed=self.seed, random=self.random,
-                                sigma=self.sigma, step=self.step, weights=self.weights,
+                                sigma=self.sigma, step=self.step, weights=stepped,
                                 weights_dir=self.weights_dir)
             if not found:
                 raise ProbeError(f"nothing to probe {self.agent} with: it carries every "
@@ -339,9 +403,15 @@ class ProbeConfig:
     @property
     def probe_id(self) -> str:
         text = json.dumps([self.agent, list(self.players), self.games, self.seed, self.random,
-                           self.sigma, self.step, self.weights, self.board_ref,
+                           self.sigma, self.step, self.weights, self.top, self.board_ref,
                            self.rules.to_dict(changed_only=True)], sort_keys=True)
         return f"p{self.seed}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
+
+    def influence_text(self, n: int) -> str:
+        """The pilot's ranking at n players, e.g. `end 0.86, fill 0.86, lane 0.81, ...`."""
+        ranked = self.influence.get(n, {})
+        return ", ".join(f"{k} {v:.2f}" for k, v in sorted(ranked.items(),
+                                                             key=lambda kv: -kv[1]))
 
     def all_challengers(self) -> list[Challenger]:
         return [c for n in self.players for c in self.challengers[n]]

@@ -98,6 +98,26 @@ def test_perturbed_specs_are_deterministic_given_the_seed() -> None:
         for w in ("no-district", "no-customers", "no-bobby", "first-end")}
 
 
+def test_the_stepped_weights_are_the_pilots_most_influential() -> None:
+    config = ProbeConfig(agent="heuristic:weights=classic,bobby=0", players=(4,), games=4,
+                         random=0, top=2)
+    ranked = config.influence[4]
+    assert "bobby" not in ranked  # a weight of 0 does not move under a step
+    assert set(ranked) == set(Weights.names()) - {"bobby"}
+    assert all(0 <= v <= 1 for v in ranked.values())
+    top = sorted(ranked, key=lambda k: -ranked[k])[:2]
+    stepped = [c.change for c in config.challengers[4] if c.kind == "step"]
+    assert stepped == [f"{k} x{f}" for k in top for f in (1.25, 0.75)]
+    again = ProbeConfig(agent="heuristic:weights=classic,bobby=0", players=(4,), games=4,
+                        random=0, top=2)
+    assert again.influence == config.influence  # the pilot is seeded too
+    explicit = ProbeConfig(agent="heuristic", players=(2,), games=2, random=0,
+                           weights=("stall",))
+    assert explicit.influence == {}  # named weights need no pilot
+    assert [c.change for c in explicit.challengers[2] if c.kind == "step"] == \
+        ["stall x1.25", "stall x0.75"]
+
+
 def test_search_agents_get_their_perturbed_weights_as_files(tmp_path: Path) -> None:
     found = challengers("fastmcts:iterations=10", 3, seed=1, random=2, weights=("lane",),
                         weights_dir=tmp_path)

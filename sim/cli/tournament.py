@@ -42,7 +42,7 @@ PROBE_PLAYERS = (2, 3, 4)
 TOURNAMENT_PLAYERS = [2]  # the --players default (a tournament's; a probe replaces it)
 # Flags that only a probe takes: (flag, argparse dest).
 PROBE_FLAGS = (("--perturbations", "perturbations"), ("--sigma", "sigma"), ("--step", "step"),
-               ("--probe-weights", "probe_weights"))
+               ("--top", "top"), ("--probe-weights", "probe_weights"))
 
 
 class UsageError(ProbeError):
@@ -53,8 +53,9 @@ PROBE_EPILOG = (
     "restriction wrapper around AGENT, AGENT with one of its restrictions or set weights "
     "lifted, and for agents that play weights (heuristic; mcts and fastmcts through "
     "weights=, as weight-set files next to the results) K random multiplicative "
-    "perturbations of the weights AGENT plays at that player count and each weight alone "
-    "times 1+F and 1-F. At each player count, both directions above 2 players (the "
+    "perturbations of the weights AGENT plays at that player count and, one at a time, the "
+    "M most influential weights times 1+F and 1-F. At each player count, both directions "
+    "above 2 players (the "
     "challenger alone, and AGENT alone against n-1 challengers). Every matchup shows the "
     "challenger's win share per seat against parity 1/n with its interval corrected for all "
     "the probe's matchups (Holm, alpha 0.05) and the verdict read off it; the last line "
@@ -129,7 +130,8 @@ def cmd_probe(args: argparse.Namespace) -> int:
                  games=args.games or PROBE_GAMES, seed=args.seed, board_ref=args.board,
                  rules=rules, jobs=args.jobs, engine=args.engine,
                  weights=weights, weights_dir=out.with_suffix(".weights") if out else None)
-    for key, dest in (("random", "perturbations"), ("sigma", "sigma"), ("step", "step")):
+    for key, dest in (("random", "perturbations"), ("sigma", "sigma"), ("step", "step"),
+                      ("top", "top")):
         if getattr(args, dest) is not None:
             probe[key] = getattr(args, dest)
     config = ProbeConfig(**probe)  # type: ignore[arg-type]
@@ -152,6 +154,10 @@ def cmd_probe(args: argparse.Namespace) -> int:
           f"per matchup; seed {config.seed}; {seconds:.0f} s with {args.jobs} job(s); "
           + ", ".join(f"{k} matchup(s) on the {name} engine"
                       for name, k in sorted(engines.items())))
+    for n in config.players:
+        if config.influence.get(n):
+            print(f"influence at {n} players (pilot: share of the game left after a ±"
+                  f"{config.step:g} step first changes play): {config.influence_text(n)}")
     table = probe_table(df, config) if not df.empty else None
     if table is not None:
         print()
@@ -249,6 +255,9 @@ def add_parser(subparsers: Any) -> None:
                    "(default: 0.25)")
     g.add_argument("--step", type=float, default=None, metavar="F",
                    help="one weight at a time times 1+F and 1-F (default: 0.25)")
+    g.add_argument("--top", type=O.Integer(0), default=None, metavar="M",
+                   help="step the M weights that change AGENT's play soonest, measured by a "
+                   "pilot that looks at moves, not results (default: 3; 11: every weight)")
     g.add_argument("--probe-weights", default=None, metavar="NAMES",
-                   help="the weights stepped one at a time, comma-separated (default: every "
-                   "weight)")
+                   help="the weights stepped one at a time, comma-separated, instead of the "
+                   "pilot's top M (default: none)")
