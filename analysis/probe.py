@@ -263,15 +263,15 @@ def challengers(agent: str, players: int, *, seed: int = 0, random: int = 4,
                                   "lifted", f"{key}={value} reset"))
     base = base_weights(inner, players)
     if base is not None:
-        variants: list[tuple[str, str, Weights]] = []
+        variants: list[tuple[str, str, Weights, str | None]] = []  # kind, change, w, key
         for k, w in enumerate(perturbations(agent, players, seed, random, sigma), 1):
-            variants.append(("perturbed", f"random {k} (sigma {sigma:g})", w))
+            variants.append(("perturbed", f"random {k} (sigma {sigma:g})", w, None))
         for key in weights if weights is not None else Weights.names():
             for sign in (1, -1):
                 value = float(number(getattr(base, key) * (1 + sign * step)))
                 variants.append(("step", f"{key} x{1 + sign * step:g}",
-                                 replace(base, **{key: value})))
-        for kind, change, w in variants:
+                                 replace(base, **{key: value}), key))
+        for kind, change, w, key in variants:
             if w == base:
                 continue  # a zero weight does not move
             if name in FILE_WEIGHTS:
@@ -282,8 +282,7 @@ def challengers(agent: str, players: int, *, seed: int = 0, random: int = 4,
                 path = weights_dir / f"{players}p-{stem}.toml"
                 weight_file(path, w, f"{change} of {agent}'s weights at {players} players")
                 spec = spec_with(inner, set_={"weights": str(path)})
-            elif kind == "step":
-                key = change.split(" ")[0]
+            elif key is not None:  # one weight: only it is written
                 spec = spec_with(inner, set_={key: number(getattr(w, key))})
             else:
                 spec = spec_with(inner, set_={k: number(v) for k, v in w.as_dict().items()})
