@@ -1,6 +1,12 @@
 """`portobello tournament`: agents x player counts x games, summarised as head-to-head win
 rates with Wilson intervals and ratings, and written as Parquet (`sim.run.tournament`
-plays them)."""
+plays them); with `--probe AGENT`, the exploitability probe of one agent
+(`analysis.probe`).
+
+Exit status: 0 done; 1 some games failed (left out, listed next to the results); 2 bad
+input (a probe refuses any bad input with 2; a tournament's unknown agent is 1, as it
+always was); 3 (probe only) some challenger beats AGENT. Failed games win over 3: a
+verdict on incomplete data is not the probe's answer."""
 
 from __future__ import annotations
 
@@ -48,6 +54,7 @@ PROBE_FLAGS = (("--perturbations", "perturbations"), ("--sigma", "sigma"), ("--s
 class UsageError(ProbeError):
     """Flags that do not go together (exit 2, like any bad input to a probe)."""
 
+
 PROBE_EPILOG = (
     "Probe (--probe AGENT): AGENT against challengers written as explicit specs: each "
     "restriction wrapper around AGENT, AGENT with one of its restrictions or set weights "
@@ -55,12 +62,12 @@ PROBE_EPILOG = (
     "weights=, as weight-set files next to the results) K random multiplicative "
     "perturbations of the weights AGENT plays at that player count and, one at a time, the "
     "M most influential weights times 1+F and 1-F. At each player count, both directions "
-    "above 2 players (the "
-    "challenger alone, and AGENT alone against n-1 challengers). Every matchup shows the "
-    "challenger's win share per seat against parity 1/n with its interval corrected for all "
-    "the probe's matchups (Holm, alpha 0.05) and the verdict read off it; the last line "
-    "names the challengers that beat AGENT. Exit status: 0 no challenger beats AGENT, 3 some "
-    "do, 1 games failed, 2 bad input. analysis/probe.py documents the design.")
+    "above 2 players (the challenger alone, and AGENT alone against n-1 challengers). "
+    "Every matchup shows the challenger's win share per seat against parity 1/n with its "
+    "interval corrected for all the probe's matchups (Holm, alpha 0.05) and the verdict "
+    "read off it; the last line names the challengers that beat AGENT. Exit status: 0 no "
+    "challenger beats AGENT, 3 some do, 1 games failed, 2 bad input. analysis/probe.py "
+    "documents the design.")
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
