@@ -133,15 +133,15 @@ def cmd_probe(args: argparse.Namespace) -> int:
         tuple(w.strip() for w in args.probe_weights.split(",") if w.strip())
     # The parser's own default list (not a list the user gave) means the probe's default.
     players = PROBE_PLAYERS if args.players is TOURNAMENT_PLAYERS else tuple(args.players)
-    probe = dict(agent=args.probe, players=players,
-                 games=args.games or PROBE_GAMES, seed=args.seed, board_ref=args.board,
-                 rules=rules, jobs=args.jobs, engine=args.engine,
-                 weights=weights, weights_dir=out.with_suffix(".weights") if out else None)
+    probe: dict[str, Any] = dict(
+        agent=args.probe, players=players, games=args.games or PROBE_GAMES, seed=args.seed,
+        board_ref=args.board, rules=rules, jobs=args.jobs, engine=args.engine,
+        weights=weights, weights_dir=out.with_suffix(".weights") if out else None)
     for key, dest in (("random", "perturbations"), ("sigma", "sigma"), ("step", "step"),
                       ("top", "top")):
         if getattr(args, dest) is not None:
             probe[key] = getattr(args, dest)
-    config = ProbeConfig(**probe)  # type: ignore[arg-type]
+    config = ProbeConfig(**probe)
     out = out or Path("data/runs") / f"probe-{config.probe_id}.parquet"
     line = next((x for t in config.tournaments.values() if (x := t.compile_notice())), None)
     if line:
