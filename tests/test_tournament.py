@@ -173,3 +173,51 @@ def test_matchup_label_and_config_checks() -> None:
         TournamentConfig(agents=("greedy",))
     with pytest.raises(Exception, match="players"):
         TournamentConfig(agents=("greedy", "random"), players=(9,), rules=Rules())
+
+
+# -- engines ------------------------------------------------------------------------------------
+SAME = ["game", "game_seed", "seat", "agent", "role", "score", "rank", "win_share", "margin",
+        "rounds", "end_reason"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_both_engines_play_the_same_tournament(players: int) -> None:
+    base = dict(agents=("heuristic", "first-end(heuristic)", "greedy"), players=(players,),
+                games=2 * players, seed=5)
+    compiled, _ = run_tournament(TournamentConfig(**base, engine="compiled"))  # type: ignore[arg-type]
+    python, _ = run_tournament(TournamentConfig(**base, engine="python"))  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(compiled[SAME], python[SAME])
+    cols = ["players", "matchup", "games", "win_rate", "ci_low", "ci_high", "verdict"]
+    pd.testing.assert_frame_equal(summary(compiled)[cols], summary(python)[cols])
+    assert list(compiled.dtypes) == list(python.dtypes)  # one schema on both engines
+    assert compiled.decisions.isna().all() and compiled.decision_time.isna().all()
+    assert python.decisions.notna().all() and (python.decision_time > 0).all()
+
+
+def test_auto_takes_the_compiled_engine_only_when_both_agents_have_twins() -> None:
+    config = TournamentConfig(agents=("greedy", "random", "mcts:iterations=5"), games=2)
+    assert config.engines() == {"compiled": 1, "python": 2}
+    tasks = config.tasks()
+    assert {engine for _, m, _, engine in tasks if "mcts" in m.label} == {"python"}
+    with pytest.raises(Exception, match="no compiled version"):
+        TournamentConfig(agents=("greedy", "mcts:iterations=5"), games=2, engine="compiled")
+    # A compiled matchup is played in large batches, not game by game.
+    big = TournamentConfig(agents=("greedy", "random"), players=(3,), games=600,
+                           engine="compiled")
+    assert [len(t[2]) for t in big.tasks()] == [64, 64, 64, 8] * 2
+
+
+def test_compiled_rows_keep_the_schema_with_null_timings(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    out = tmp_path / "t.parquet"
+    code = main(["tournament", "--agents", "greedy,random", "--players", "2", "--games", "4",
+                 "--seed", "3", "--out", str(out), "--quiet", "--engine", "compiled"])
+    text = capsys.readouterr().out
+    assert code == 0 and "compiled engine" in text and "| – / – |" in text
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(out)
+    assert str(schema.field("decisions").type) == "int64"
+    assert str(schema.field("decision_time").type) == "double"
+    assert pq.read_table(out).column("decisions").null_count == 8

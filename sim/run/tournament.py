@@ -9,6 +9,19 @@ seed in every matchup, so matchups differ only by their agents. A's win share (a
 the win, 1/k each) is compared with parity 1/n: "A beats B" when the whole 95% Wilson
 interval lies above parity. For n > 2 both directions are played (`A vs 2xB`, `B vs 2xA`).
 
+Engines. `engine` is `auto` (default), `compiled` or `python`, decided per matchup through
+`sim.run.engines.engine_name`: `auto` plays a matchup on the compiled engine when both of
+its agents have compiled twins (random, greedy, heuristic and their restricted forms), else
+on the reference engine; `compiled` refuses a matchup that cannot play there. The engines
+give the same games bit for bit, so scores, ranks and win shares (and the tournament id) do
+not depend on the engine. A compiled matchup is played in large batches (`COMPILED_CHUNK`
+blocks per `Engine.play` call), the reference engine one block at a time.
+
+Timing. The reference engine times every decision; the compiled engine cannot. The table
+keeps one schema on both: on rows of compiled games `decisions`, `decision_time`,
+`max_decision_time`, `decision_cpu_time` and `max_decision_cpu_time` are null (NaN in
+pandas, null in Parquet), and the summary's milliseconds per decision read "–".
+
 An agent that raises or returns an illegal action does not stop the run: the game is
 reported (seed, seat, state; `sim.run.loop.AgentError`) and left out, and the command exits 1.
 """
@@ -33,13 +46,23 @@ from sim.engine.board import Board
 from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
+from sim.run.engines import COMPILE_NOTICE
+from sim.run.engines import ENGINES
+from sim.run.engines import compiled_code_cached
+from sim.run.engines import engine_name
 from sim.run.engines import select_engine
 from sim.run.loop import AgentError
 from sim.run.loop import derive_seed
 from sim.run.ratings import bradley_terry
 from sim.run.ratings import wilson_interval
+from sim.run.tables import Results
 
 PAIRINGS = ("all", "ladder", "first")
+# Blocks per compiled `Engine.play` call: large enough that the batch, not Python, sets the
+# pace (a few hundred games), small enough that the progress bar and `jobs` have work units.
+COMPILED_CHUNK = 64
+TIMING_COLUMNS = ("decisions", "decision_time", "max_decision_time", "decision_cpu_time",
+                  "max_decision_cpu_time")
 
 
 @dataclass(frozen=True)
@@ -107,6 +130,7 @@ class TournamentConfig:
     rules: Rules = field(default_factory=Rules)
     pairing: str = "all"
     jobs: int = 1
+    engine: str = "auto"  # auto | compiled | python (see the module docstring)
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
@@ -121,6 +145,29 @@ class TournamentConfig:
             raise PortobelloError("games must be at least 1", field="--games")
         if self.board is None:
             self.board = load_board(self.board_ref)
+        if self.engine not in ENGINES:
+            raise PortobelloError(f"unknown engine {self.engine!r} (engines: "
+                                  f"{', '.join(ENGINES)})", field="--engine")
+        for m in matchups(self.agents, self.players, self.pairing):
+            self.engine_for(m)  # `compiled` refuses a matchup without compiled twins
+
+    def engine_for(self, matchup: Matchup) -> str:
+        """The engine (`compiled` or `python`) that plays this matchup."""
+        return engine_name([matchup.focus, matchup.field], self.engine, self.board)
+
+    def engines(self) -> dict[str, int]:
+        """How many matchups each engine plays (`compiled`, `python`)."""
+        count: dict[str, int] = {}
+        for m in matchups(self.agents, self.players, self.pairing):
+            name = self.engine_for(m)
+            count[name] = count.get(name, 0) + 1
+        return count
+
+    def compile_notice(self) -> str | None:
+        """`COMPILE_NOTICE` when compiled matchups will first compile the compiled engine."""
+        if "compiled" not in self.engines() or compiled_code_cached():
+            return None
+        return COMPILE_NOTICE
 
     @property
     def tournament_id(self) -> str:
@@ -129,74 +176,102 @@ class TournamentConfig:
                            self.pairing], sort_keys=True)
         return f"t{self.seed}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
-    def tasks(self) -> list[tuple[int, Matchup, int]]:
-        """(matchup index, matchup, block): each task plays the block's n rotations."""
+    def tasks(self) -> list[tuple[int, Matchup, range, str]]:
+        """(matchup index, matchup, blocks, engine): each task plays the n rotations of its
+        blocks, one block per task on the reference engine, `COMPILED_CHUNK` on the
+        compiled one (each matchup cut into at least `jobs` pieces, so workers share it)."""
         out = []
         for i, m in enumerate(matchups(self.agents, self.players, self.pairing)):
             blocks = math.ceil(self.games / m.players)
-            out.extend((i, m, b) for b in range(blocks))
+            engine = self.engine_for(m)
+            step = 1 if engine == "python" else \
+                max(1, min(COMPILED_CHUNK, math.ceil(blocks / self.jobs)))
+            out.extend((i, m, range(b, min(b + step, blocks)), engine)
+                       for b in range(0, blocks, step))
         return out
 
 
-def play_block(board: Board, rules: Rules, matchup: Matchup, index: int, block: int,
-               seed: int, tid: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Play the n rotations of one block: rows per (game, seat), and errors."""
+def play_blocks(board: Board, rules: Rules, matchup: Matchup, index: int, blocks: range,
+                seed: int, tid: str, engine: str = "python"
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Play the n rotations of each block: rows per (game, seat), and errors. `python`
+    plays game by game on the timed reference engine (an agent error loses one game);
+    `compiled` plays all the blocks' games in one batch, untimed."""
     n = matchup.players
     game_rules = rules.with_changes(players=n)
-    gseed = block_seed(seed, n, block)
     rows: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    engine = select_engine(board, game_rules, [matchup.focus, matchup.field], "python",
-                           timed=True)
-    for rotation in range(n):
-        lineup = matchup.lineup(rotation)
+    specs = [matchup.focus, matchup.field]
+    games = [(b, r, block_seed(seed, n, b)) for b in blocks for r in range(n)]
+    if engine == "compiled":
+        res = select_engine(board, game_rules, specs, "compiled").play(
+            [g[2] for g in games], [matchup.lineup(g[1]) for g in games])
+        for k, (b, r, gseed) in enumerate(games):
+            rows.extend(_game_rows(tid, matchup, index, b, r, gseed, res, k))
+        return rows, errors
+    timed = select_engine(board, game_rules, specs, "python", timed=True)
+    for b, r, gseed in games:
         try:
-            res = engine.play([gseed], [lineup])
+            res = timed.play([gseed], [matchup.lineup(r)])
         except AgentError as exc:
             errors.append({"tournament": tid, "matchup": matchup.label, "players": n,
-                           "block": block, "rotation": rotation, "game_seed": gseed,
+                           "block": b, "rotation": r, "game_seed": gseed,
                            "seat": exc.seat, "agent": exc.agent, "message": str(exc)})
             continue
-        scores = [int(x) for x in res.scores[0]]
-        best = max(scores)
-        winners = [seat for seat in range(n) if scores[seat] == best]
-        assert res.timing is not None
-        for seat in range(n):
-            decisions, seconds, slowest, cpu, slowest_cpu = res.timing[0, seat]
-            others = [scores[q] for q in range(n) if q != seat]
-            rows.append({
-                "tournament": tid,
-                "matchup": matchup.label,
-                "matchup_index": index,
-                "focus": matchup.focus,
-                "field": matchup.field,
-                "players": n,
-                "block": block,
-                "rotation": rotation,
-                "game": f"{n}-{index}-{block}-{rotation}",
-                "game_seed": gseed,
-                "agent": lineup[seat],
-                "role": "focus" if seat == rotation else "field",
-                "seat": seat,
-                "score": scores[seat],
-                "rank": 1 + sum(1 for s in scores if s > scores[seat]),
-                "win_share": 1.0 / len(winners) if seat in winners else 0.0,
-                "margin": scores[seat] - max(others),
-                "decisions": int(decisions),
-                "decision_time": float(seconds),
-                "max_decision_time": float(slowest),
-                "decision_cpu_time": float(cpu),
-                "max_decision_cpu_time": float(slowest_cpu),
-                "rounds": int(res.rounds[0]),
-                "end_reason": res.end_reasons[0],
-            })
+        rows.extend(_game_rows(tid, matchup, index, b, r, gseed, res, 0))
     return rows, errors
 
 
-def run_tournament(config: TournamentConfig, progress: bool = False
+def _game_rows(tid: str, matchup: Matchup, index: int, block: int, rotation: int,
+               gseed: int, res: Results, k: int) -> list[dict[str, Any]]:
+    """The rows (one per seat) of game `k` of a batch; timing columns null when untimed."""
+    n = matchup.players
+    lineup = matchup.lineup(rotation)
+    scores = [int(x) for x in res.scores[k]]
+    best = max(scores)
+    winners = [seat for seat in range(n) if scores[seat] == best]
+    rows = []
+    for seat in range(n):
+        decisions: int | None = None
+        seconds = slowest = cpu = slowest_cpu = math.nan
+        if res.timing is not None:
+            count, seconds, slowest, cpu, slowest_cpu = res.timing[k, seat]
+            decisions = int(count)
+        others = [scores[q] for q in range(n) if q != seat]
+        rows.append({
+            "tournament": tid,
+            "matchup": matchup.label,
+            "matchup_index": index,
+            "focus": matchup.focus,
+            "field": matchup.field,
+            "players": n,
+            "block": block,
+            "rotation": rotation,
+            "game": f"{n}-{index}-{block}-{rotation}",
+            "game_seed": gseed,
+            "agent": lineup[seat],
+            "role": "focus" if seat == rotation else "field",
+            "seat": seat,
+            "score": scores[seat],
+            "rank": 1 + sum(1 for s in scores if s > scores[seat]),
+            "win_share": 1.0 / len(winners) if seat in winners else 0.0,
+            "margin": scores[seat] - max(others),
+            "decisions": decisions,
+            "decision_time": float(seconds),
+            "max_decision_time": float(slowest),
+            "decision_cpu_time": float(cpu),
+            "max_decision_cpu_time": float(slowest_cpu),
+            "rounds": int(res.rounds[k]),
+            "end_reason": res.end_reasons[k],
+        })
+    return rows
+
+
+def run_tournament(config: TournamentConfig, progress: bool = False, desc: str | None = None
                    ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Play every game (in parallel with `jobs` > 1); the per-seat table and the errors.
-    The table does not depend on `jobs`: every game depends only on its seed and lineup."""
+    The table does not depend on `jobs` or the engine: every game depends only on its seed
+    and lineup. `progress` shows a bar counted in blocks (`desc` labels it)."""
     tasks = config.tasks()
     tid = config.tournament_id
     board = config.board
@@ -207,21 +282,32 @@ def run_tournament(config: TournamentConfig, progress: bool = False
         from joblib import delayed
 
         results = Parallel(n_jobs=config.jobs, return_as="generator")(
-            delayed(play_block)(board, config.rules, m, i, b, config.seed, tid)
-            for i, m, b in tasks)
+            delayed(play_blocks)(board, config.rules, m, i, blocks, config.seed, tid, engine)
+            for i, m, blocks, engine in tasks)
     else:
-        results = (play_block(board, config.rules, m, i, b, config.seed, tid)
-                   for i, m, b in tasks)
+        results = (play_blocks(board, config.rules, m, i, blocks, config.seed, tid, engine)
+                   for i, m, blocks, engine in tasks)
+    bar = None
     if progress:
         from tqdm import tqdm
 
-        results = iter(tqdm(results, total=len(tasks), unit="block", file=sys.stderr))
+        bar = tqdm(total=sum(len(t[2]) for t in tasks), unit="block", file=sys.stderr,
+                   desc=desc)
     rows: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    for r, e in results:
+    for (r, e), task in zip(results, tasks, strict=True):
         rows.extend(r)
         errors.extend(e)
-    return pd.DataFrame(rows), errors
+        if bar is not None:
+            bar.update(len(task[2]))
+    if bar is not None:
+        bar.close()
+    df = pd.DataFrame(rows)
+    if not df.empty:  # one schema on both engines: decision counts are nullable integers
+        df["decisions"] = df["decisions"].astype("Int64")
+        for col in TIMING_COLUMNS[1:]:
+            df[col] = df[col].astype("float64")
+    return df, errors
 
 
 # -- summaries ---------------------------------------------------------------------------------
@@ -248,12 +334,25 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
             "focus_score": focus.score.mean(),
             "field_score": fieldrows.score.mean(),
             "focus_margin": focus.margin.mean(),
-            "focus_ms": 1000 * focus.decision_time.sum() / max(1, focus.decisions.sum()),
-            "field_ms": 1000 * fieldrows.decision_time.sum() / max(1, fieldrows.decisions.sum()),
+            "focus_ms": _ms_per_decision(focus),
+            "field_ms": _ms_per_decision(fieldrows),
             "focus_max_ms": 1000 * focus.max_decision_time.max(),
             "focus_max_cpu_ms": 1000 * focus.max_decision_cpu_time.max(),
         })
     return pd.DataFrame(out)
+
+
+def _ms_per_decision(rows: pd.DataFrame) -> float:
+    """Milliseconds per timed decision (NaN when no row was timed: compiled games)."""
+    timed = rows[rows.decision_time.notna()]
+    if timed.empty:
+        return math.nan
+    return float(1000 * timed.decision_time.sum() / max(1, int(timed.decisions.sum())))
+
+
+def _ms(x: float, digits: int = 2) -> str:
+    """Milliseconds as the summary writes them: "–" when untimed."""
+    return "–" if math.isnan(x) else f"{x:.{digits}f}"
 
 
 def ratings(df: pd.DataFrame) -> pd.DataFrame:
@@ -304,8 +403,8 @@ def format_summary(table: pd.DataFrame) -> str:
             f"| {r.players} | {r.matchup} | {r.games} | {r.win_rate:.3f} "
             f"[{r.ci_low:.3f}, {r.ci_high:.3f}] | {r.parity:.3f} | {r.verdict} | "
             f"{r.focus_score:.1f} / {r.field_score:.1f} | {r.focus_margin:+.1f} | "
-            f"{r.focus_ms:.2f} / {r.field_ms:.2f} | {r.focus_max_ms:.0f} / "
-            f"{r.focus_max_cpu_ms:.0f} |")
+            f"{_ms(r.focus_ms)} / {_ms(r.field_ms)} | {_ms(r.focus_max_ms, 0)} / "
+            f"{_ms(r.focus_max_cpu_ms, 0)} |")
     return "\n".join(lines)
 
 
