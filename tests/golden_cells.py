@@ -20,6 +20,7 @@ LINEUPS: dict[str, tuple[list[str], int]] = {
     "random": (["random"], 12),
     "greedy": (["greedy"], 4),
     "heuristic": (["heuristic:weights=classic"], 4),
+    "tuned": (["heuristic"], 4),  # the tuned set of each player count
     "mixed": (["heuristic:weights=classic", "greedy", "random",
                "no-bobby(heuristic:weights=classic)"], 4),
     "restricted": (["first-end(heuristic:weights=classic)", "no-district(greedy)",

@@ -3,7 +3,8 @@
 Run this only when a change is meant to change how games are played, and say so in the
 commit: the file guards behaviour across refactors, so a hash that changes by accident is
 a bug. `python tests/golden/record.py` rewrites the file from the reference engine and
-checks the compiled engine against it.
+checks the compiled engine against it; `record.py NAME...` re-records only the cells of
+those line-ups (a new line-up, or one whose play was meant to change) and keeps the others.
 """
 
 from __future__ import annotations
@@ -27,10 +28,18 @@ from sim.run.engines import ReferenceEngine
 from sim.run.engines import supports
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
     board = load_board("standard")
+    kept = {}
+    if only and GOLDEN.exists():
+        kept = {(c["lineup"], c["preset"], c["players"]): c
+                for c in json.loads(GOLDEN.read_text())["cells"]}
     cells = []
     for name, pname, n, lineup, games in CELLS:
+        old = kept.get((name, pname, n))
+        if only and name not in only and old is not None:
+            cells.append(old)
+            continue
         rules = preset(pname).with_changes(players=n)
         seeds = cell_seeds(name, pname, n, games)
         ref = ReferenceEngine(board, rules).play(seeds, [lineup] * games, keep_log=True)
@@ -47,4 +56,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
