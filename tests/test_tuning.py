@@ -172,3 +172,14 @@ def test_guards_make_a_candidate_meet_its_restricted_self() -> None:
     assert guarded.games == 20 and guarded.share > 0.7
     with pytest.raises(PortobelloError, match="unknown restriction"):
         small(guards=("no-thinking",))
+
+
+def test_opponents_stay_in_the_panel_and_the_final(tmp_path: Path) -> None:
+    """An `--opponent` set joins the start in every generation's panel and in the final
+    evaluation, so the result is chosen against both."""
+    tuning = tune(small(opponents=("tuned",)), tmp_path)
+    tuned = space.spec_of(make_agent("heuristic").weights_for(2))  # type: ignore[attr-defined]
+    classic = space.spec_of(Weights())
+    assert all(g.panel[:2] == [classic, tuned] for g in tuning.generations)
+    assert tuning.final is not None and tuning.final["against"] == [classic, tuned]
+    assert all(r["games"] == 2 * 2 * 6 for r in tuning.final["finalists"])  # 2 members

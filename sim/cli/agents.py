@@ -45,6 +45,7 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
                           generations=args.generations, population=args.population,
                           blocks=args.blocks, hall=args.hall, sigma=args.sigma,
                           guards=tuple(args.guard or ()),
+                          opponents=tuple(args.opponent or ()),
                           final_blocks=args.final_blocks, seed=args.seed, name=args.name or "")
     out = Path(args.out) if args.out else Path("data/runs") / f"tune-{config.tune_id}"
     n = rules.players
@@ -80,7 +81,8 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
     lo, hi = chosen["interval"]
     seconds = time.perf_counter() - start
     print(f"chosen: finalist {final['chosen'] + 1} of {len(final['finalists'])}: win share "
-          f"{chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] against the starting weights over "
+          f"{chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] against the starting weights"
+          f"{' and the opponents' if args.opponent else ''} over "
           f"{chosen['games']} games (parity {final['parity']:.3f}); {seconds:.0f} s")
     print(f"weights: {out / S.RESULT} (play them as heuristic:weights={out / S.RESULT})")
     return 0
@@ -111,6 +113,10 @@ def add_parser(subparsers: Any) -> None:
                    help="blocks of one game per seat rotation, per candidate and panel member")
     q.add_argument("--hall", type=O.Integer(0), default=2,
                    metavar="N", help="earlier incumbents kept in the panel")
+    q.add_argument("--opponent", action="append", metavar="SET",
+                   help="a weight set kept in the panel beside the start, and played in the "
+                   "final evaluation too (repeatable; a shipped name or a file), so the "
+                   "result must beat a wider field; default: none")
     q.add_argument("--guard", action="append", choices=tuple(WRAPPERS), metavar="WRAPPER",
                    help="a restriction each candidate must also beat in its own restricted "
                    f"version (repeatable; {', '.join(WRAPPERS)}), so the tuned weights "

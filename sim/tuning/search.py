@@ -7,7 +7,8 @@ estimate so far) and a few earlier incumbents, so a candidate must beat where th
 has been, not only where it is. All candidates of a generation play the same game seeds.
 
 When the generations are done, finalists (the last incumbent and the generations' best
-candidates of the last few generations) play the starting weights again over fresh seeds
+candidates of the last few generations) play the starting weights (and any `opponents`,
+weight sets kept in the panel throughout) again over fresh seeds
 and more games; the one with the highest win share is written as a weight set, with the
 rules, player count, seeds and that evaluation.
 
@@ -68,6 +69,7 @@ class TuneConfig:
     blocks: int = 40  # blocks of `players` games per candidate and panel member
     hall: int = 2  # earlier incumbents kept in the panel
     guards: tuple[str, ...] = ()  # restriction wrappers each candidate must also beat
+    opponents: tuple[str, ...] = ()  # weight sets kept in the panel beside the start
     sigma: float = 0.15  # the search's first step, in units of each weight's range
     final_blocks: int = 300  # blocks per finalist in the final evaluation
     finalists: int = 4
@@ -97,6 +99,16 @@ class TuneConfig:
     def start_weights(self) -> Weights:
         return resolve(self.start, self.players).weights
 
+    @property
+    def opponent_weights(self) -> list[Weights]:
+        return [resolve(ref, self.players).weights for ref in self.opponents]
+
+    def fixed_panel(self) -> list[str]:
+        """The panel members every generation and the final evaluation play: the start and
+        the `opponents`."""
+        return list(dict.fromkeys(space.spec_of(w) for w in
+                                  [self.start_weights, *self.opponent_weights]))
+
     def identity(self) -> dict[str, Any]:
         """The fields a resumed tuning must share with the log (not `generations`: a
         finished tuning can be extended)."""
@@ -106,7 +118,9 @@ class TuneConfig:
                 "sigma": self.sigma, "final_blocks": self.final_blocks,
                 "finalists": self.finalists, "seed": self.seed, "play_code": play_code_hash(),
                 "bounds": {k: list(v) for k, v in space.BOUNDS.items()},
-                **({"guards": list(self.guards)} if self.guards else {})}
+                **({"guards": list(self.guards)} if self.guards else {}),
+                **({"opponents": [w.as_dict() for w in self.opponent_weights]}
+                   if self.opponents else {})}
 
     @property
     def tune_id(self) -> str:
@@ -141,7 +155,7 @@ class Tuning:
 
     def panel(self) -> list[str]:
         """Specs the next generation plays: the start, the incumbent, earlier incumbents."""
-        specs = [space.spec_of(self.config.start_weights)]
+        specs = self.config.fixed_panel()
         if self.generations:
             specs.append(space.spec_of(Weights(**self.generations[-1].incumbent)))
             earlier = [g.incumbent for g in self.generations[:-1]
@@ -220,9 +234,9 @@ def _finalists(tuning: Tuning) -> list[dict[str, float]]:
 def _final(tuning: Tuning, jobs: int) -> dict[str, Any]:
     config = tuning.config
     finalists = _finalists(tuning)
-    start = space.spec_of(config.start_weights)
+    fixed = config.fixed_panel()
     specs = [space.spec_of(Weights(**w)) for w in finalists]
-    scores = evaluate(config.board, config.rules, specs, [start], final_seeds(config), jobs)
+    scores = evaluate(config.board, config.rules, specs, fixed, final_seeds(config), jobs)
     rows = []
     for w, s in zip(finalists, scores, strict=True):
         lo, hi = wilson_interval(s.wins, s.games)
@@ -230,7 +244,8 @@ def _final(tuning: Tuning, jobs: int) -> dict[str, Any]:
                      "interval": [round(lo, 4), round(hi, 4)],
                      "margin": round(s.margin, 3), "wins": s.wins, "games": s.games})
     best = max(range(len(rows)), key=lambda i: (rows[i]["win_share"], rows[i]["margin"]))
-    return {"against": start, "parity": round(1 / config.players, 4), "chosen": best,
+    return {"against": fixed if len(fixed) > 1 else fixed[0],
+            "parity": round(1 / config.players, 4), "chosen": best,
             "finalists": rows}
 
 

@@ -24,7 +24,8 @@ def weight_set_text(tuning: Tuning) -> str:
     lines = [
         f"# Heuristic weights tuned by self-play: `portobello agents tune`, {c.players} "
         "players.",
-        f"# Play them with heuristic:weights=FILE. Against the starting weights over "
+        f"# Play them with heuristic:weights=FILE. Against the starting weights"
+        f"{' and the opponents' if c.opponents else ''} over "
         f"{chosen['games']} games: win share {chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] "
         f"(parity {final['parity']:.3f}).",
         f"name = {toml_value(name)}",
@@ -36,6 +37,7 @@ def weight_set_text(tuning: Tuning) -> str:
         "seed": c.seed, "generations": len(tuning.generations), "population": c.population,
         "blocks": c.blocks, "hall": c.hall, "sigma": c.sigma, "optimiser": _optimiser_name(),
         "start": c.start, "start_weights": c.start_weights.as_dict(),
+        **({"opponents": list(c.opponents)} if c.opponents else {}),
         "tune_id": c.tune_id})
     lines += toml_table("tuned.rules", c.rules.to_dict())
     lines += toml_table("evaluation", {
