@@ -186,11 +186,26 @@ def test_the_choice_is_the_most_visited_root_edge_of_a_full_search() -> None:
     assert differ >= searched // 5, f"{differ} of {searched} choices differ from the prior's"
 
 
+def test_the_horizon_follows_the_player_count_unless_given() -> None:
+    """`horizon=auto` (the default) takes the rounds of `HORIZONS` for the game's player
+    count into the search's settings row; a number given in the spec is used as is."""
+    from sim.agents.fast_mcts import HORIZONS
+    from sim.fast import mcts as M
+
+    for players in (2, 3, 4):
+        game = Game(STANDARD, Rules(players=players), seed=1)
+        auto, fixed = make_agent("fastmcts"), make_agent("fastmcts:horizon=-1")
+        assert auto.tools(game)["settings"][M.HORIZON] == HORIZONS[players]
+        assert fixed.tools(game)["settings"][M.HORIZON] == -1
+
+
 @pytest.mark.parametrize(("bad", "reason"), [
     ("fastmcts:iterations=0", "needs a budget"),
     ("fastmcts:rollout=smart", "rollout must be one of heuristic, random"),
     ("fastmcts:returns=money", "returns must be one of margin, rank"),
-    ("fastmcts:width=0", "must be at least 1")])
+    ("fastmcts:width=0", "must be at least 1"),
+    ("fastmcts:horizon=far", "horizon must be auto or a whole number"),
+    ("fastmcts:horizon=-2", "horizon must be auto or a whole number")])
 def test_bad_parameters_are_refused(bad: str, reason: str) -> None:
     with pytest.raises(AgentSpecError, match=reason):
         make_agent(bad)

@@ -16,6 +16,13 @@ position itself, so no game log is needed); otherwise the search starts afresh. 
 visits count towards `iterations` (at least a quarter of it is searched anew each
 decision, as the reference MCTS does), so a kept tree makes a decision cheaper at about
 the same tree size. `reuse=false` plays exactly as the agent did before it kept trees.
+
+The rollout `horizon` (rounds past the searching seat's next turn) defaults to `auto`: 2
+rounds at 2 and 3 players, 3 at 4 players (`HORIZONS`). Against three heuristics at 2,000
+iterations a 4-player search gained about 8 points of margin with 3 rounds over 2 (40
+games at the same seeds, 95% interval +0.8 to +15.4) for a third more time per iteration;
+at 3 players 3 rounds gained nothing clear (+3 +- 9 over 30 games) and 1 round lost at
+both counts (-11 and -13 points). A number in the spec overrides it at every count.
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ from sim.engine.codes import SETUP
 from sim.engine.game import Game
 
 ROLLOUTS = ("heuristic", "random")
+# `horizon=auto`: rounds a rollout plays past the searching seat's next turn, by player
+# count (measured against the heuristic; see `FastMCTSAgent`).
+HORIZONS = {2: 2, 3: 2, 4: 3}
 
 
 class FastMCTSAgent(PlanningAgent):
@@ -42,7 +52,7 @@ class FastMCTSAgent(PlanningAgent):
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *,
                  iterations: int = 2000, time: float = 0.0, c: float = 1.2, temp: float = 3.0,
-                 width: int = 8, horizon: int = 2, scale: float = 15.0, expand: int = 1,
+                 width: int = 8, horizon: int | str = "auto", scale: float = 15.0, expand: int = 1,
                  tree_sim: bool = True,
                  returns: str = "margin", rollout: str = "heuristic",
                  rollout_sim: bool = False, clock: str = "wall",
@@ -56,6 +66,10 @@ class FastMCTSAgent(PlanningAgent):
         if width < 1 or chunk < 1 or nodes < 2:
             raise ValueError("width, chunk and nodes must be at least 1, 1 and 2")
         self.iterations, self.time, self.c, self.temp = iterations, time, c, temp
+        horizon = str(horizon)
+        if horizon != "auto" and not (horizon.lstrip("-").isdigit() and int(horizon) >= -1):
+            raise ValueError(f"horizon must be auto or a whole number of rounds >= -1 "
+                             f"(-1: to the end), got {horizon!r}")
         self.width, self.horizon, self.scale, self.returns = width, horizon, scale, returns
         self.rollout, self.expand, self.tree_sim = rollout, expand, tree_sim
         self.rollout_sim, self.clock, self.chunk, self.nodes = rollout_sim, clock, chunk, nodes
@@ -73,6 +87,10 @@ class FastMCTSAgent(PlanningAgent):
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
         self._seed, self._state, self._kept = seed, None, None
+
+    def horizon_for(self, players: int) -> int:
+        """The rollout horizon in rounds for games of `players` (`HORIZONS` when auto)."""
+        return HORIZONS.get(players, 2) if self.horizon == "auto" else int(self.horizon)
 
     def _generator(self) -> Any:
         """The search's own generator (CPython's Mersenne Twister seeded like `rng`)."""
@@ -102,7 +120,7 @@ class FastMCTSAgent(PlanningAgent):
             settings = np.zeros(M.N_SETTINGS, np.float64)
             settings[[M.C, M.TEMP, M.WIDTH, M.HORIZON, M.SCALE, M.RANK,
                       M.RANDOM_ROLLOUT, M.EXPAND]] = (
-                self.c, self.temp, self.width, self.horizon, self.scale,
+                self.c, self.temp, self.width, self.horizon_for(game.n), self.scale,
                 self.returns == "rank", self.rollout == "random", self.expand)
             WF, WI = new_work(B)
             w = weight_sets.resolve(self.weight_ref, game.n).weights

@@ -24,7 +24,8 @@ every customer drawn in between is in the tree. The match is by equality of the 
 state array, so it needs no action log and cannot follow a wrong branch. `resume` copies
 that subtree into the spare tree (`reroot`), compact, as the new root. Rollouts behind a
 kept node stopped at the horizon of the search that made them, so across turns their
-horizon is shorter by the turns played since (a small bias the extra visits outweigh).
+horizon is shorter by the turns played since (a bias; against the heuristic at 2,000
+iterations, keeping trees won at least as often as searching afresh at 3 and 4 players).
 """
 
 from __future__ import annotations
