@@ -10,11 +10,12 @@ is what makes it stronger at the same wall-clock budget.
 
 Where the time goes (the pieces timed apart on the positions of `portobello bench mcts`):
 the rollout is about nine tenths of an iteration, some 3.5 planner steps a turn (about 20
-at 2 players with 2 rounds of horizon; a step costs 4 to 6 microseconds: a turn's start, pricing tokens, 5.9; an action
-4.1, of which the evaluation state 1.4; a square 1.6, at 3 players); the one expansion per iteration
-(`options`, about 8 microseconds) and the descent and backup are the rest. Playouts per
-second therefore follow the planner's speed and the horizon; the numba reference counts
-of this module's own code cost nothing measurable.
+at 2 players with 2 rounds of horizon). A step costs 4 to 6 microseconds at 3 players: a
+turn's start, pricing tokens, 5.9; an action 4.1, of which the evaluation state 1.4; a
+square 1.6. The one expansion per iteration (`options`, about 8 microseconds), the
+descent and the backup are the rest. Playouts per second therefore follow the planner's
+speed and the horizon; the numba reference counts of this module's own code cost nothing
+measurable.
 
 The tree lives in preallocated arrays (`new_tree`); the Python agent calls `begin` once per
 decision (or `follow` and `resume` to start from a kept subtree), `iterate` in short chunks
