@@ -13,6 +13,7 @@ from sim.agents.registry import AgentSpecError
 from sim.agents.registry import make_agent
 from sim.engine.board import load_board
 from sim.engine.codes import SETUP
+from sim.engine.codes import TURN_START
 from sim.engine.game import Game
 from sim.engine.rules import Rules
 from sim.run.loop import derive_seed
@@ -35,19 +36,104 @@ def positions(rules: Rules, seed: int, every: int = 7) -> list[Game]:
     return out
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_plays_legal_games_and_the_same_seed_gives_the_same_game(players: int) -> None:
-    """Iterations-only budgets make play a function of the seed (play_game validates every
-    action, so an illegal choice would raise)."""
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("reuse", ["true", "false"])
+def test_plays_legal_games_and_the_same_seed_gives_the_same_game(players: int,
+                                                                 reuse: str) -> None:
+    """Iterations-only budgets make play a function of the seed, with the subtree kept or
+    not (play_game validates every action, so an illegal choice would raise); the agent
+    objects played before replay the game exactly (a kept tree never outlives a game)."""
     rules = Rules(players=players)
-    specs = ["fastmcts:iterations=40"] + ["heuristic"] * (players - 1)
+    specs = [f"fastmcts:iterations=40,reuse={reuse}"] + ["heuristic"] * (players - 1)
     seed = derive_seed("fastmcts", players)
     logs = []
-    for _ in range(2):
-        game, _ = play_game(STANDARD, rules, [make_agent(s) for s in specs], seed)
+    agents = [make_agent(s) for s in specs]
+    for fresh in (True, False):
+        game, _ = play_game(STANDARD, rules, [make_agent(s) for s in specs] if fresh
+                            else agents, seed)
         assert game.is_over
         logs.append(game.log)
-    assert logs[0] == logs[1]
+    again, _ = play_game(STANDARD, rules, agents, seed)
+    assert logs[0] == logs[1] == again.log
+
+
+def _subtree(T: tuple, x: int) -> object:
+    """A node's statistics and edges with their subtrees, as nested tuples (indices out)."""
+    from sim.fast import mcts as M
+
+    node, value, edge, prior, steps = T[:5]
+    chance = tuple(_subtree(T, node[x, c]) if node[x, c] >= 0 else None
+                   for c in (M.NCC1, M.NCC2))
+    first, k = node[x, M.NFIRST], node[x, M.NK]
+    edges = tuple((tuple(steps[edge[e, M.ESTEP0]:edge[e, M.ESTEP0] + edge[e, M.ENSTEPS]]),
+                   prior[e], _subtree(T, edge[e, M.ECHILD]) if edge[e, M.ECHILD] >= 0
+                   else None) for e in range(first, first + k))
+    return (node[x, M.NV], value[x], node[x, M.NSEAT], chance, edges)
+
+
+def test_a_kept_subtree_is_copied_whole_and_counts_towards_the_budget() -> None:
+    """After a decision the chosen edge's subtree is what the next decision starts from:
+    when the next decision is the very position that edge leads to (the rest of the same
+    turn) its root has exactly the child's visits, copied node by node, and only the rest
+    of the budget (at least a quarter) is searched anew. Without reuse nothing is kept."""
+    from sim.fast import mcts as M
+
+    rules = Rules(players=2)
+    agent = make_agent("fastmcts:iterations=300")
+    off = make_agent("fastmcts:iterations=300,reuse=false")
+    checked = 0
+    for game in positions(rules, derive_seed("fastmcts", "reuse"), every=5)[:24]:
+        agent.reseed(3)
+        off.reseed(3)
+        action = agent.choose(game)
+        off.choose(game)
+        assert off.last_kept == 0 and off._kept is None
+        tree = agent.tools(game)["tree"]
+        e = M.best(tree)
+        child = tree[2][e, M.ECHILD]
+        steps = tree[4][tree[2][e, M.ESTEP0]:tree[2][e, M.ESTEP0] + tree[2][e, M.ENSTEPS]]
+        if child < 0 or tree[0][child, M.NSEAT] == M.UNSET:
+            continue  # the chosen edge leads to a chance draw or a leaf
+        want = _subtree(tree, child)
+        visits = tree[0][child, M.NV]
+        game.apply(action)
+        for a in steps[1:]:
+            assert agent.choose(game) == a
+            game.apply(a)
+        if game.seat != tree[0][child, M.NSEAT]:
+            continue
+        spare = agent.tools(game)["spare"]
+        M.reroot(tree, child, spare, agent.tools(game)["queue"])
+        assert _subtree(spare, 0) == want
+        agent.choose(game)
+        assert agent.last_kept == visits > 0
+        assert agent.last_iterations in (0, max(300 - visits, 75))
+        checked += 1
+    assert checked >= 8
+
+
+def test_reuse_keeps_visits_across_turns_and_within_them() -> None:
+    """In a whole game most searched decisions start from a kept subtree, some of them at
+    the start of a turn (found through the opponents' moves and the customers drawn), and
+    each decision with kept visits searches less than the full budget."""
+    rules = Rules(players=3)
+    agent = make_agent("fastmcts:iterations=200")
+    log: list[tuple[int, int, int]] = []
+    decide = agent.decide
+
+    def spy(game: Game, plan: object) -> object:
+        action = decide(game, plan)  # type: ignore[arg-type]
+        log.append((game.phase, agent.last_kept, agent.last_iterations))
+        return action
+
+    agent.decide = spy  # type: ignore[method-assign]
+    play_game(STANDARD, rules, [agent, make_agent("heuristic"), make_agent("heuristic")],
+              derive_seed("fastmcts", "across"))
+    searched = [x for x in log if x[2] > 0]
+    kept = [x for x in searched if x[1] > 0]
+    assert len(kept) >= len(searched) // 2
+    assert any(phase == TURN_START for phase, _, _ in kept)
+    assert all(it == max(200 - k, 50) for _, k, it in kept)
 
 
 def test_one_iteration_takes_the_reference_mcts_choice() -> None:
@@ -100,11 +186,26 @@ def test_the_choice_is_the_most_visited_root_edge_of_a_full_search() -> None:
     assert differ >= searched // 5, f"{differ} of {searched} choices differ from the prior's"
 
 
+def test_the_horizon_follows_the_player_count_unless_given() -> None:
+    """`horizon=auto` (the default) takes the rounds of `HORIZONS` for the game's player
+    count into the search's settings row; a number given in the spec is used as is."""
+    from sim.agents.fast_mcts import HORIZONS
+    from sim.fast import mcts as M
+
+    for players in (2, 3, 4):
+        game = Game(STANDARD, Rules(players=players), seed=1)
+        auto, fixed = make_agent("fastmcts"), make_agent("fastmcts:horizon=-1")
+        assert auto.tools(game)["settings"][M.HORIZON] == HORIZONS[players]
+        assert fixed.tools(game)["settings"][M.HORIZON] == -1
+
+
 @pytest.mark.parametrize(("bad", "reason"), [
     ("fastmcts:iterations=0", "needs a budget"),
     ("fastmcts:rollout=smart", "rollout must be one of heuristic, random"),
     ("fastmcts:returns=money", "returns must be one of margin, rank"),
-    ("fastmcts:width=0", "must be at least 1")])
+    ("fastmcts:width=0", "must be at least 1"),
+    ("fastmcts:horizon=far", "horizon must be auto or a whole number"),
+    ("fastmcts:horizon=-2", "horizon must be auto or a whole number")])
 def test_bad_parameters_are_refused(bad: str, reason: str) -> None:
     with pytest.raises(AgentSpecError, match=reason):
         make_agent(bad)
