@@ -104,7 +104,6 @@ def test_bad_flag_is_one_line_and_exit_2(case: tuple[str, list[str], str, str, s
 
 
 @pytest.mark.parametrize("argv, prog, reason", [
-    (["tournament"], "tournament", "the following arguments are required: --agents"),
     (["report", "r"], "report", "the following arguments are required: --out"),
     (["rules"], "rules", "the following arguments are required: action"),
     (["rules", "list", "--preset", "spanish"], "portobello",
@@ -113,7 +112,7 @@ def test_bad_flag_is_one_line_and_exit_2(case: tuple[str, list[str], str, str, s
      "unrecognized arguments: --nosuch"),
     (["simulate", "--engine", "fast"], "simulate",
      "argument --engine: invalid choice: 'fast' (choose from 'auto', 'compiled', 'python')"),
-], ids=["tournament-no-agents", "report-no-out", "rules-no-action", "rules-list-preset",
+], ids=["report-no-out", "rules-no-action", "rules-list-preset",
         "bench-simulate-bad-tail", "simulate-bad-engine"])
 def test_missing_and_unknown_flags(argv: list[str], prog: str, reason: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,6 +122,17 @@ def test_missing_and_unknown_flags(argv: list[str], prog: str, reason: str,
     out, err = capsys.readouterr()
     expected_prog = prog if prog == "portobello" else f"portobello {prog}"
     assert out == "" and err == f"{expected_prog}: error: {reason} (see --help)\n"
+
+
+def test_a_tournament_needs_agents_or_a_probe(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--agents` is no longer an argparse requirement (`--probe AGENT` stands in for it),
+    so the command says which of the two to give, in one line, with the usage exit 2."""
+    from sim.cli import main
+
+    assert main(["tournament"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("portobello: error: --agents: give --agents (two or more "
+                                 "agents) or --probe AGENT\n")
 
 
 # -- the validators themselves -----------------------------------------------------------------
