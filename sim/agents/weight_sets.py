@@ -94,7 +94,8 @@ def classic_weights() -> Weights:
 
 @functools.lru_cache(maxsize=64)
 def _read(path: str, mtime_ns: int, size: int) -> WeightSet:
-    p = regular_file(path, WeightSetError, "weights")
+    """The file at `path` (checked by `read_weight_set`), cached by its time and size."""
+    p = Path(path)
     data = read_document(p, "toml", WeightSetError, "weights")
     digest = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
     return WeightSet(parse_weights(data, path), path, digest)

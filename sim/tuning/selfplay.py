@@ -11,7 +11,6 @@ score) is kept beside it.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,10 +81,9 @@ def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Seque
         from joblib import Parallel
         from joblib import delayed
 
-        parts = np.array_split(np.arange(len(games)), min(jobs * 4, len(games)))
-        # Every part holds whole blocks' rotations, so a game's focus seat stays i mod n.
-        cuts = [int(p[0]) - int(p[0]) % n for p in parts if len(p)] + [len(games)]
-        chunks = [games[a:b] for a, b in itertools.pairwise(cuts) if b > a]
+        # Chunks of whole blocks (n rotations each), so a game's focus seat stays i mod n.
+        size = n * -(-len(games) // (n * jobs * 4))
+        chunks = [games[i:i + size] for i in range(0, len(games), size)]
         scores = np.concatenate(Parallel(n_jobs=jobs)(
             delayed(_play)(board, rules, chunk) for chunk in chunks))
     else:
