@@ -1,0 +1,145 @@
+"""Real cells played to a precision (`analysis.study.precision.play_to_precision`) on the
+compiled engine: a cell stops at the first look that meets its target, or at its maximum
+and says so; a stopped cell is exactly the first games of the fixed-count run; a smaller
+maximum grown later, a process killed mid-round and a lost shard all resume to the
+uninterrupted result; a folder holding more games than the rule's stop is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from processes import kill_after_shards
+
+from analysis.load import load_run
+from analysis.metrics import WinShare
+from analysis.study.precision import make_plan
+from analysis.study.precision import outcome_line
+from analysis.study.precision import play_to_precision
+from sim.cli.main import main
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.run.runner import Run
+from sim.run.runner import RunConfig
+from sim.run.runner import RunError
+
+BOARD = load_board("standard")
+WIDE = make_plan(0.05, 100, 100, 2000)  # ±5 points: about 385 games at two even seats
+
+
+def conf(games: int = 100, players: int = 2, seed: int = 5) -> RunConfig:
+    return RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=players),
+                     agents=("heuristic",) * players, games=games, seed=seed, shard_size=50)
+
+
+def tables(out: Path) -> dict[str, bytes]:
+    """Every table and checksum file of a run folder (not its manifest, which holds
+    timings)."""
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*.*")
+            if p.is_file() and p.name != "manifest.json"}
+
+
+def manifest(out: Path) -> dict[str, Any]:
+    return json.loads((out / "manifest.json").read_text())
+
+
+def test_a_cell_stops_at_the_first_look_that_meets_its_target(tmp_path: Path) -> None:
+    out, lines = tmp_path / "seq", []
+    o = play_to_precision(conf(), WIDE, out, quiet=True, log=lines.append)
+    assert o.stopped == "target" and o.games < WIDE.maximum
+    assert o.half_width == max(o.half_widths) <= WIDE.target
+    assert [x["games"] for x in o.looks] == WIDE.looks()[:len(o.looks)]
+    assert all(x["half_width"] > WIDE.target for x in o.looks[:-1])
+    # A stopped cell is the fixed-count run of its games, file for file.
+    direct = tmp_path / "direct"
+    Run(conf(o.games), direct).execute(quiet=True)
+    assert tables(out) == tables(direct)
+    # The stop, decided again from the report's own win-share table at every look.
+    players = load_run(direct).pandas("players").assign(variant="v", n_players=2)
+    widest = [WinShare()(players[players["game_id"] < n])["half_width"].max()
+              for n in WIDE.looks() if n <= o.games]
+    assert np.allclose(widest, [x["half_width"] for x in o.looks])
+    assert WIDE.looks()[int(WIDE.stopping_look(np.array(widest) <= WIDE.target))] == o.games
+    m = manifest(out)
+    assert m["games"] == o.games and m["status"] == "complete"
+    assert m["precision"] == o.block() and m["precision"]["target_met"] is True
+    assert m["timings"]["games_played"] == o.games
+    assert m["timings"]["rounds"] == len(o.looks)
+    assert len(lines) == len(o.looks) and lines[-1].endswith("target met, stopping")
+    assert "next round to 200 games" in lines[0]
+    # The same request again plays nothing and stops at the same look.
+    again = play_to_precision(conf(), WIDE, out, quiet=True)
+    assert again.games == o.games and again.looks == o.looks
+    assert again.timings["games_played"] == 0
+
+
+def test_a_cell_that_cannot_meet_its_target_stops_at_its_maximum(tmp_path: Path) -> None:
+    plan = make_plan(0.02, 100, 100, 300)
+    out = tmp_path / "capped"
+    o = play_to_precision(conf(), plan, out, quiet=True)
+    assert o.stopped == "maximum" and o.games == 300 and o.half_width > 0.02
+    assert [x["games"] for x in o.looks] == [100, 200, 300]
+    block = manifest(out)["precision"]
+    assert block["stopped"] == "maximum" and block["target_met"] is False
+    assert block["max_games"] == 300 and block["games"] == 300
+    assert "NOT met" in outcome_line(block) and "maximum of 300 games" in outcome_line(block)
+
+
+def test_a_smaller_maximum_grown_later_gives_the_uninterrupted_result(tmp_path: Path) -> None:
+    grown, whole = tmp_path / "grown", tmp_path / "whole"
+    small = play_to_precision(conf(), make_plan(0.05, 100, 100, 200), grown, quiet=True)
+    assert small.stopped == "maximum" and small.games == 200
+    later = play_to_precision(conf(), WIDE, grown, quiet=True)
+    direct = play_to_precision(conf(), WIDE, whole, quiet=True)
+    assert later.games == direct.games > 200 and later.looks == direct.looks
+    assert tables(grown) == tables(whole)
+    assert later.timings["games_resumed"] == 200
+    assert later.timings["games_played"] == direct.games - 200
+    assert manifest(grown)["precision"] == manifest(whole)["precision"]
+
+
+def test_a_killed_round_or_a_lost_shard_resumes_to_the_same_result(tmp_path: Path) -> None:
+    """A real `portobello simulate` killed part-way through its rounds, then the same
+    command again; then its last shard deleted and the command again: both times the
+    folder ends exactly as an uninterrupted run's."""
+    flags = ["simulate", "--players", "2", "--seed", "5", "--shard-size", "50", "--games",
+             "100", "--round-games", "300", "--target-half-width", "0.03", "--max-games",
+             "3000", "--quiet"]
+    out, full = tmp_path / "killed", tmp_path / "full"
+    written = kill_after_shards([sys.executable, "-m", "sim.cli", *flags, "--out", str(out)],
+                                out, 4)
+    assert written >= 4
+    assert main([*flags, "--out", str(full)]) == 0
+    block = manifest(full)["precision"]
+    assert block["stopped"] == "target" and block["games"] > 100
+    assert written < block["games"] // 50, "the run should have been killed part-way"
+    assert manifest(out)["precision"]["status"] == "running"
+    assert main([*flags, "--out", str(out)]) == 0
+    assert tables(out) == tables(full)
+    assert manifest(out)["precision"] == block
+    last = block["games"] // 50 - 1
+    for table in ("games", "players", "checksums"):
+        next((out / table).glob(f"part-{last:05d}.*")).unlink()
+    assert main([*flags, "--out", str(out)]) == 0
+    assert tables(out) == tables(full)
+    assert manifest(out)["precision"] == block
+    assert manifest(out)["timings"]["games_played"] == 50
+
+
+def test_a_folder_holding_more_than_the_rule_stops_at_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "fixed"
+    Run(conf(600), out).execute(quiet=True)
+    before, kept = tables(out), manifest(out)
+    with pytest.raises(RunError, match="holds 600 games of this configuration, more than "
+                                       "the maximum of 500"):
+        play_to_precision(conf(), make_plan(0.05, 100, 100, 500), out, quiet=True)
+    with pytest.raises(RunError, match="more than the 400 at which this precision rule "
+                                       "stops"):
+        play_to_precision(conf(), WIDE, out, quiet=True)
+    assert tables(out) == before
+    assert "precision" not in manifest(out) and manifest(out)["games"] == kept["games"]
