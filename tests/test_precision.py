@@ -31,8 +31,8 @@ class Scenario:
     """Cells of one kind: each game ends in one of `outcomes` (a win share per seat) with
     probability `probs`; played under `plan`. `varies`: the stop falls at different looks
     from cell to cell, no look taking 90% of them (the widest seat's share is far enough
-    from 1/2 for its estimate to move the stop); `unmet`: the share of cells expected to reach the maximum without
-    meeting the target, roughly."""
+    from 1/2 for its estimate to move the stop); `unmet`: the share of cells expected to
+    reach the maximum without meeting the target, roughly."""
 
     name: str
     outcomes: tuple[tuple[float, ...], ...]

@@ -7,6 +7,7 @@ uninterrupted result; a folder holding more games than the rule's stop is refuse
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -143,3 +144,127 @@ def test_a_folder_holding_more_than_the_rule_stops_at_is_refused(tmp_path: Path)
         play_to_precision(conf(), WIDE, out, quiet=True)
     assert tables(out) == before
     assert "precision" not in manifest(out) and manifest(out)["games"] == kept["games"]
+
+
+# -- studies and their reports ------------------------------------------------------------
+def study_spec(**changes: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": "prec", "players": [2, 3], "agents": "heuristic", "games": 100, "seed": 5,
+        "shard_size": 50, "events": False, "target_half_width": 0.05,
+        "max_games": {"2": 2000, "3": 300}, "round_games": 100,
+        "variants": [{"name": "standard"}]}
+    base.update(changes)
+    return base
+
+
+def test_a_study_plays_each_cell_to_its_precision_and_reports_it(tmp_path: Path) -> None:
+    from analysis.report import build_report
+    from analysis.study import open_study
+    from analysis.study import run_study
+    from analysis.study import study_from_dict
+
+    spec = study_from_dict(study_spec())
+    out, lines = tmp_path / "study", []
+    results = run_study(spec, out, quiet=True, log=lines.append)
+    assert [r.error for r in results] == [None, None]
+    study = json.loads((out / "study.json").read_text())
+    blocks = [c["precision"] for c in study["cells"]]
+    # Two players meet ±5 points near 400 games; three cannot in their maximum of 300.
+    assert [b["stopped"] for b in blocks] == ["target", "maximum"]
+    assert blocks[0]["games"] < 2000 and blocks[1]["games"] == 300
+    assert study["spec"]["precision"]["3"]["max_games"] == 300
+    assert any(line.startswith("standard-2p: rounds from 100 up to 2000 games")
+               for line in lines)
+    assert lines[-1].startswith("standard-3p: 300 games: widest seat ±")
+    assert lines[-1].endswith("target ±5.00 pp: maximum reached, stopping")
+    # Each cell's run is the fixed-count run of its games, whatever the other cell did.
+    direct = tmp_path / "direct"
+    Run(dataclasses.replace(spec.cells()[0].config, games=blocks[0]["games"]),
+        direct).execute(quiet=True)
+    assert tables(out / "runs" / "standard-2p") == tables(direct)
+    # Again: nothing is played.
+    again = run_study(spec, out, quiet=True)
+    assert [r.timings["games_played"] for r in again] == [0, 0]
+    assert [r.precision == b for r, b in zip(again, blocks, strict=True)] == [True, True]
+
+    page = build_report(open_study(out), tmp_path / "report")
+    summary = json.loads((page.parent / "summary.json").read_text())
+    prec = summary["precision"]
+    assert prec["rule"].startswith("sequential fixed-width rule (wilson-width/1)")
+    assert prec["coverage"]["lowest"] >= 0.94
+    rows = {r["n_players"]: r for r in prec["cells"]}
+    assert rows[2]["stopped"] == "target" and rows[3]["stopped"] == "maximum"
+    for n, b in zip((2, 3), blocks, strict=True):
+        assert rows[n]["games"] == b["games"] and rows[n]["max_games"] == b["max_games"]
+        # The precision shown is the report's own widest interval, the one the rule judged.
+        assert rows[n]["half_width"] == pytest.approx(b["half_width"], abs=1e-9)
+        assert rows[n]["recorded_half_width"] == b["half_width"]
+    widest = {n: max(r["half_width"] for r in summary["win_shares"] if r["n_players"] == n)
+              for n in (2, 3)}
+    assert widest[2] == pytest.approx(rows[2]["half_width"], abs=1e-9)  # JSON: 10 digits
+    assert widest[2] <= 0.05 < widest[3]
+    found = [f for f in summary["findings"] if f["text"].startswith("Precision on demand")]
+    assert len(found) == 1 and found[0]["significant"] is False
+    assert "1 of 2 cells met their target" in found[0]["text"]
+    assert "3 players, standard stopped at its maximum of 300 games" in found[0]["text"]
+    html = page.read_text()
+    assert "<h3>Precision on demand</h3>" in html and "at the maximum" in html
+    assert "wilson-width/1" in html
+
+
+def test_a_study_without_max_games_plays_fixed_games_as_before(tmp_path: Path) -> None:
+    from analysis.report.content import analyse
+    from analysis.report.content import summary
+    from analysis.report.tables import display_tables
+    from analysis.study import load_study
+    from analysis.study import open_study
+    from analysis.study import run_study
+    from analysis.study import study_from_dict
+
+    shipped = load_study(Path(__file__).resolve().parents[1] / "data/studies/"
+                         "customer-order.toml")
+    assert shipped.precision is None and shipped.target_half_width == 0.015
+    assert [c.config.games for c in shipped.cells()] == [4400, 4200, 4200] * 2
+    assert shipped.to_dict()["precision"] is None
+    # --games N makes any study a fixed count (a quick, reduced run).
+    assert study_from_dict(study_spec()).with_overrides(games=50).precision is None
+
+    fixed = {k: v for k, v in study_spec(players=[2], agents="random", games=60).items()
+             if k not in ("max_games", "round_games")}
+    out = tmp_path / "fixed"
+    run_study(study_from_dict(fixed), out, quiet=True)
+    cell = json.loads((out / "study.json").read_text())["cells"][0]
+    assert cell["games"] == 60 and cell["precision"] is None
+    assert "precision" not in manifest(out / "runs" / "standard-2p")
+    a = analyse(open_study(out))
+    assert "precision" not in display_tables(a)
+    assert not any(f.text.startswith("Precision on demand") for f in a.findings)
+    block = summary(a)["precision"]
+    assert block["rule"] is None and block["coverage"] is None
+    assert [(c["mode"], c["games"], c["stopped"]) for c in block["cells"]] == [
+        ("fixed", 60, None)]
+
+
+# -- the command line -----------------------------------------------------------------------
+def test_simulate_to_a_precision_prints_each_round_and_the_precision_reached(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    flags = ["simulate", "--players", "2", "--seed", "5", "--shard-size", "50", "--games",
+             "100", "--round-games", "100", "--target-half-width", "0.05", "--max-games",
+             "2000"]
+    assert main([*flags, "--out", str(tmp_path / "a")]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].startswith("400 games of 2 players (400 played")
+    assert lines[2].startswith("precision: every seat within ±4.")
+    assert lines[2].endswith("target ±5.00 pp met after 400 games (maximum 2,000)")
+    assert lines[3] == f"run folder: {tmp_path / 'a'}"
+    rounds = [x for x in err.splitlines() if " games: widest seat ±" in x]
+    assert [x.split(" ")[0] for x in rounds] == ["100", "200", "300", "400"]
+    assert rounds[-1].endswith("target met, stopping")
+    assert main([*flags, "--out", str(tmp_path / "b"), "--json", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["precision"]["games"] == 400 and data["precision"]["stopped"] == "target"
+    assert data["games_played"] == 400 and data["rounds"] == 4
+    assert " games: widest seat ±" not in err
+    assert tables(tmp_path / "a") == tables(tmp_path / "b")
