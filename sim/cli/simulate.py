@@ -150,7 +150,8 @@ def add_parser(subparsers: Any) -> None:
                       "seat's 95% Wilson win-share interval is within the target (or at "
                       "--max-games); game i keeps its seed, so the run is the first games "
                       "of the fixed-count one, and it ends with the precision reached.")
-    add_run_flags(p, 1000, "games in the run", agents_help=O.agents_help() + "; without it the "
+    add_run_flags(p, 1000, "games in the run (with --target-half-width: its first round)",
+                  agents_help=O.agents_help() + "; without it the "
                   "strongest agent with a compiled version plays every seat (default: "
                   f"{DEFAULT_AGENTS})")
     p.add_argument("--target-half-width", type=O.half_width, default=None,
@@ -160,7 +161,7 @@ def add_parser(subparsers: Any) -> None:
                    "default: none, a fixed count)")
     p.add_argument("--max-games", type=O.positive_int, default=None, metavar="N",
                    help="with --target-half-width: the most games to play if the target "
-                   "is not met sooner (at least --games)")
+                   "is not met sooner (at least --games; default: none)")
     p.add_argument("--round-games", type=O.positive_int, default=None, metavar="N",
                    help="with --target-half-width: games per round after the first "
                    "(default: --games; multiples of --shard-size replay no shard)")
