@@ -159,6 +159,7 @@ def study_spec(**changes: Any) -> dict[str, Any]:
 
 def test_a_study_plays_each_cell_to_its_precision_and_reports_it(tmp_path: Path) -> None:
     from analysis.report import build_report
+    from analysis.study import StudyError
     from analysis.study import open_study
     from analysis.study import run_study
     from analysis.study import study_from_dict
@@ -185,7 +186,15 @@ def test_a_study_plays_each_cell_to_its_precision_and_reports_it(tmp_path: Path)
     # Again: nothing is played.
     again = run_study(spec, out, quiet=True)
     assert [r.timings["games_played"] for r in again] == [0, 0]
+    assert blocks[0]["games"] == 400  # seed 5: the stop the other tests of this file see
     assert [r.precision == b for r, b in zip(again, blocks, strict=True)] == [True, True]
+    # A maximum below what a cell holds is refused before anything is written.
+    before = tables(out / "runs" / "standard-2p")
+    with pytest.raises(StudyError, match="holds 400 games of this configuration in cell "
+                                         "standard-2p, more than the 200 asked"):
+        run_study(study_from_dict(study_spec(max_games={"2": 200, "3": 300})), out,
+                  quiet=True)
+    assert tables(out / "runs" / "standard-2p") == before
 
     page = build_report(open_study(out), tmp_path / "report")
     summary = json.loads((page.parent / "summary.json").read_text())
@@ -243,6 +252,17 @@ def test_a_study_without_max_games_plays_fixed_games_as_before(tmp_path: Path) -
     assert block["rule"] is None and block["coverage"] is None
     assert [(c["mode"], c["games"], c["stopped"]) for c in block["cells"]] == [
         ("fixed", 60, None)]
+    # A damaged or hand-edited block is read as none: the cell is reported from its games.
+    path = out / "runs" / "standard-2p" / "manifest.json"
+    for bad in ({"target_half_width": 2, "first_games": 1, "round_games": 1, "max_games": 1},
+                {"target_half_width": 0.05, "first_games": 10, "round_games": 10,
+                 "max_games": "many"},
+                {"target_half_width": 0.05, "first_games": 10, "round_games": 10,
+                 "max_games": 60, "status": "complete", "stopped": "bored"}, "text"):
+        path.write_text(json.dumps({**manifest(out / "runs" / "standard-2p"),
+                                    "precision": bad}))
+        rows = summary(analyse(open_study(out)))["precision"]["cells"]
+        assert [r["mode"] for r in rows] == ["fixed"], bad
 
 
 # -- the command line -----------------------------------------------------------------------

@@ -20,16 +20,36 @@ from analysis.study import StudyData
 from analysis.study.precision import COVERAGE
 from analysis.study.precision import RULE
 from analysis.study.precision import RULE_ID
+from analysis.study.precision import STOPPED
 
 COLUMNS = ("variant", "n_players", "mode", "status", "target", "games", "first_games",
            "round_games", "max_games", "looks", "stopped", "half_width", "widest_seat",
            "recorded_half_width")
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _is_share(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1
+
+
 def _block(run_manifest: dict[str, Any]) -> dict[str, Any] | None:
-    """A run's precision block, if it has a well-formed one."""
+    """A run's precision block if it is well formed (a damaged or hand-edited one is read
+    as no block: the cell is then reported as a fixed count, from its own games); a
+    complete block must also say where and why it stopped."""
     block = run_manifest.get("precision")
-    return block if isinstance(block, dict) and "max_games" in block else None
+    if not isinstance(block, dict) or not _is_share(block.get("target_half_width")):
+        return None
+    if not all(_is_count(block.get(k)) for k in ("first_games", "round_games", "max_games")):
+        return None
+    if not isinstance(block.get("looks", []), list):
+        return None
+    if block.get("status") == "complete" and not (
+            block.get("stopped") in STOPPED and _is_share(block.get("half_width"))):
+        return None
+    return block
 
 
 def runs_target(data: StudyData) -> float | None:
