@@ -67,9 +67,10 @@ RULE = ("sequential fixed-width rule (wilson-width/1): the first round, then rou
 COVERAGE = {"replications": 10_000, "scenarios": 7, "lowest": 0.9455, "mean": 0.9516,
             "lowest_seat": 0.9414, "largest_loss": 0.0046}
 STOPPED = ("target", "maximum")
-__all__ = ["COVERAGE", "LEVEL", "MAX_LOOKS", "RULE", "RULE_ID", "Outcome", "Plan",
-           "PrecisionError", "cell_limit", "cell_plan", "make_plan", "parse_precision",
-           "play_to_precision", "seat_wins"]
+__all__ = ["COVERAGE", "FLAG_FIELDS", "LEVEL", "MAX_LOOKS", "RULE", "RULE_ID", "SPEC_FIELDS",
+           "STOPPED", "Outcome", "Plan", "PrecisionError", "cell_limit", "cell_plan",
+           "make_plan", "outcome_line", "parse_precision", "play_to_precision",
+           "precision_block", "seat_wins"]
 
 
 class PrecisionError(StudyError):
