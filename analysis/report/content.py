@@ -19,6 +19,10 @@ from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
 from analysis.draw import with_layout_of as draw_layout
+from analysis.report.precision import cell_precision
+from analysis.report.precision import precision_findings
+from analysis.report.precision import precision_summary
+from analysis.report.precision import runs_target
 from analysis.report.provenance import Reduced
 from analysis.report.provenance import reduced_run
 from analysis.report.provenance import report_title
@@ -58,12 +62,14 @@ def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
 def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis:
     """Compute the report's tables and findings."""
     study = data.study or {}
-    target = float(target_half_width or study.get("spec", {}).get("target_half_width", 0.015))
+    target = float(target_half_width or study.get("spec", {}).get("target_half_width")
+                   or runs_target(data) or 0.015)
     a = Analysis(data=data, labels=data.labels, target=target, title=report_title(data),
                  reduced=reduced_run(data))
     t = a.tables
     games, players = data.games(), data.players()
     t["win_shares"] = M.WinShare()(players)
+    t["precision"] = cell_precision(data, t["win_shares"])
     t["balance"] = C.Holm()(M.SeatBalance()(players))
     fp = C.Holm(interval=C.WilsonInterval())(M.FirstPlayerAdvantage()(players))
     t["first_player"] = fp.assign(adv_adj_lo=fp["adj_lo"] - fp["fair"],
@@ -120,7 +126,8 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
                                                if k in df.columns and k != "measure"]
             t[name] = df.sort_values(keys, kind="stable").reset_index(drop=True)
 
-    findings = [C.precision_finding(t["win_shares"], target, a.labels)]
+    findings = [C.precision_finding(t["win_shares"], target, a.labels),
+                *precision_findings(t["precision"], a.labels)]
     if "comparisons" in t:
         findings += C.difference_findings(t["comparisons"], a.labels)
     findings += C.balance_findings(t["first_player"], t["balance"], a.labels)
@@ -275,4 +282,5 @@ def summary(a: Analysis) -> dict[str, Any]:
         "failed_cells": data.failed,
         "configuration": configuration(a),
         "sweep": sweep_summary(a),
+        "precision": precision_summary(a.tables["precision"]),
     }

@@ -27,6 +27,7 @@ from analysis.report.content import configuration
 from analysis.report.content import figures
 from analysis.report.content import summary
 from analysis.report.content import topics
+from analysis.report.precision import precision_note
 from analysis.report.sweep import sweep_context
 from analysis.report.sweep import sweep_tables
 from analysis.report.tables import Table
@@ -86,7 +87,8 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
         baseline=a.labels.get(a.data.baseline, a.data.baseline),
         board_images=[(f"{n} players", images[f"board_{n}p"]) for n in a.data.player_counts
                       if f"board_{n}p" in images],
-        version=_version(), sections=SECTIONS, sweep=sweep_context(a))
+        version=_version(), sections=SECTIONS, sweep=sweep_context(a),
+        precision_note=precision_note(a.tables["precision"]))
 
 
 def _write_text(path: Path, text: str) -> None:

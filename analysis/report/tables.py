@@ -163,6 +163,8 @@ def display_tables(a: Analysis) -> dict[str, Table]:
             "adj": ("Holm-adjusted CI (level)", None), "test": ("test", None),
             "p_value": ("p", _p), "p_holm": ("p (Holm)", _p)}, highlight="significant")
     out["headline"] = headline(a)
+    if (t["precision"]["mode"] == "precision").any():
+        out["precision"] = precision_table(a)
     sc = t["scores"]
     out["scores"] = frame_table(sc, {
         "n_players": ("players", str), "variant": ("variant", lab), "n": ("player-games",
@@ -283,3 +285,32 @@ def headline(a: Analysis) -> Table:
         "best": ("best seat", None), "spread": ("best − worst seat", None),
         "change": (f"first player vs {a.labels.get(a.data.baseline, a.data.baseline)} "
                    "(Holm-adjusted CI)", None)})
+
+
+STOPPED_TEXT = {"target": "on target", "maximum": "at the maximum"}
+
+
+def precision_table(a: Analysis) -> Table:
+    """What each cell played to a precision reached and cost: its widest seat's
+    half-width against its target, its games against its maximum, its rounds and why it
+    stopped (cells of a fixed count say so). Highlighted: target not met."""
+    pr = a.tables["precision"].copy()
+    seq = pr["mode"] == "precision"
+    pr["reached"] = [f"±{100 * h:.2f} pp (seat {s})" for h, s in
+                     zip(pr["half_width"], pr["widest_seat"], strict=True)]
+    pr["aim"] = [f"±{100 * x:.2f} pp" if q else "–" for x, q in
+                 zip(pr["target"], seq, strict=True)]
+    pr["rounds"] = [f"{int(f):,} then {int(r):,} per round" if q else "–" for f, r, q in
+                    zip(pr["first_games"], pr["round_games"], seq, strict=True)]
+    pr["most"] = [f"{int(m):,}" if q else "–" for m, q in zip(pr["max_games"], seq,
+                                                                strict=True)]
+    pr["stop"] = ["fixed count" if not q else STOPPED_TEXT.get(str(x), "unfinished")
+                  for x, q in zip(pr["stopped"], seq, strict=True)]
+    pr["short"] = seq & (pr["stopped"] != "target")
+    return frame_table(pr, {
+        "n_players": ("players", str), "variant": ("variant", _lab(a)),
+        "reached": ("widest seat ± (95%)", None), "aim": ("target", None),
+        "games": ("games played", _num(0)), "most": ("maximum", None),
+        "rounds": ("first round, rounds", None), "looks": ("looks", _num(0)),
+        "stop": ("stopped", None)}, highlight="short")
+

@@ -7,6 +7,8 @@
 - `analysis.study.run`: playing every cell through `sim.run.runner.Run` into
   `DIR/runs/<variant>-<players>p` and recording `DIR/study.json` (`run_study`), resuming
   or topping up a study folder of the same configuration;
+- `analysis.study.precision`: precision on demand, a cell played in rounds until every
+  seat's win share is as precise as asked (`Plan`, `make_plan`, `play_to_precision`);
 - `analysis.study.data`: opening a study folder, or any run folders on one board, as pandas
   tables (`open_study`, `cells_from_runs`, `StudyData`, its `SweepInfo`).
 
@@ -19,6 +21,10 @@ from analysis.study.data import SweepInfo
 from analysis.study.data import cells_from_runs
 from analysis.study.data import open_study
 from analysis.study.data import sweep_value
+from analysis.study.precision import Plan
+from analysis.study.precision import PrecisionError
+from analysis.study.precision import make_plan
+from analysis.study.precision import play_to_precision
 from analysis.study.run import CellResult
 from analysis.study.run import run_study
 from analysis.study.spec import CELL_KEYS
@@ -39,3 +45,4 @@ __all__ = ["CELL_KEYS", "PER_PLAYER_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KE
            "VARIANT_KEYS", "Cell", "CellResult", "CellRun", "StudyData", "StudyError",
            "StudySpec", "Sweep", "SweepInfo", "Variant", "cells_from_runs", "load_study",
            "open_study", "run_study", "study_from_dict", "sweep_value"]
+__all__ += ["Plan", "PrecisionError", "make_plan", "play_to_precision"]

@@ -18,8 +18,12 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from analysis.study.precision import cell_limit
+from analysis.study.precision import cell_plan
+from analysis.study.precision import play_to_precision
 from analysis.study.spec import STUDY_FILE
 from analysis.study.spec import STUDY_FORMAT
+from analysis.study.spec import Cell
 from analysis.study.spec import StudyError
 from analysis.study.spec import StudySpec
 from sim.run.loop import AgentError
@@ -37,6 +41,7 @@ class CellResult:
     path: Path
     error: str | None = None
     timings: dict[str, Any] = field(default_factory=dict)
+    precision: dict[str, Any] | None = None  # where a cell played to precision stopped
 
 
 def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = False,
@@ -61,9 +66,13 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
             agents = cell.config.agents
             who = (f"{agents[0]} in every seat" if len(set(agents)) == 1
                    else ", ".join(agents))
-            log(f"{cell.key}: {cell.config.games} games, agents {who}")
+            plan = cell_plan(spec, cell)
+            size = (f"{cell.config.games} games" if plan is None else
+                    f"rounds from {plan.first} up to {plan.maximum} games until every seat "
+                    f"is within ±{100 * plan.target:.2f} pp")
+            log(f"{cell.key}: {size}, agents {who}")
         try:
-            res.timings = Run(cell.config, path).execute(jobs=jobs, quiet=quiet)
+            res.timings, res.precision = _play_cell(spec, cell, path, jobs, quiet, log)
         except AgentError as exc:
             res.error = exc.message
             if log:
@@ -72,6 +81,19 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
         _write_study_json(root, spec, results, status="running")
     _write_study_json(root, spec, results, status="complete")
     return results
+
+
+def _play_cell(spec: StudySpec, cell: Cell, path: Path, jobs: int, quiet: bool,
+               log: Callable[[str], None] | None
+               ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Play one cell: its fixed games, or in rounds to the spec's precision (then its
+    `precision` block too)."""
+    plan = cell_plan(spec, cell)
+    if plan is None:
+        return Run(cell.config, path).execute(jobs=jobs, quiet=quiet), None
+    say = (lambda msg: log(f"{cell.key}: {msg}")) if log else None
+    outcome = play_to_precision(cell.config, plan, path, jobs=jobs, quiet=quiet, log=say)
+    return outcome.timings, outcome.block()
 
 
 def _check_study_folder(root: Path, spec: StudySpec) -> None:
@@ -98,10 +120,10 @@ def _check_study_folder(root: Path, spec: StudySpec) -> None:
                                  "was made with (more games top it up), or use another --out",
                                  source=str(root))
         for cell in spec.cells():
-            held = _games_held(root / "runs" / cell.key)
-            if held > cell.config.games:
+            held, limit = _games_held(root / "runs" / cell.key), cell_limit(spec, cell)
+            if held > limit:
                 raise StudyError(f"this folder holds {held} games of this configuration in "
-                                 f"cell {cell.key}, more than the {cell.config.games} asked; "
+                                 f"cell {cell.key}, more than the {limit} asked; "
                                  f"ask for {held} or more (more tops the study up), or use "
                                  "another --out", source=str(root))
     elif (root / "manifest.json").exists():
@@ -151,7 +173,8 @@ def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult]
                       "status": ("pending" if r is None else "failed" if r.error
                                  else "complete"),
                       "error": r.error if r else None,
-                      "timings": r.timings if r else {}})
+                      "timings": r.timings if r else {},
+                      "precision": r.precision if r else None})
     write_json_atomic(root / STUDY_FILE, {
         "format": STUDY_FORMAT, "status": status, "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "spec": spec.to_dict(), "spec_text": spec.text, "identity": spec.identity(),

@@ -7,7 +7,9 @@ seed. `study_from_dict` / `load_study` check it field by field, so a mistake is 
 with the file, the field and the reason before any game is played; `StudySpec.cells()`
 turns it into one `sim.run.runner.RunConfig` per variant and player count. All cells use
 the study seed as their run seed: game `i` has the same seed in every variant (common random
-numbers), so variant differences are measured on the same deals.
+numbers), so variant differences are measured on the same deals. With `max_games`, `games`
+is a cell's first round and it plays on until its seats' win shares are as precise as
+`target_half_width` asks (`analysis.study.precision`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from analysis.study.precision import Plan
+from analysis.study.precision import parse_precision
 from analysis.study.switches import CELL_KEYS
 from analysis.study.switches import StudyError
 from analysis.study.switches import Sweep
@@ -48,6 +52,7 @@ STUDY_FILE = "study.json"
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games", "seed",
             "shard_size", "events", "baseline", "target_half_width", "variants", "sweep",
             "preset", "rules")
+TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.precision
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
@@ -89,6 +94,7 @@ class StudySpec:
     text: str = ""
     base_switches: Mapping[str, Any] = field(default_factory=dict)
     sweep: Sweep | None = None
+    precision: Mapping[int, Plan] | None = None  # by player count; None: fixed games
 
     def cells(self) -> list[Cell]:
         """Every variant at every player count, in study order (variants outermost).
@@ -108,11 +114,13 @@ class StudySpec:
 
     def with_overrides(self, games: int | None = None, agents: str | None = None) -> StudySpec:
         """The same study with other games per cell or other agents (a quick demo, or more
-        games to top a study folder up)."""
+        games to top a study folder up); other games are a fixed count (no precision on
+        demand)."""
         g = dict(self.games) if games is None else {n: games for n in self.players}
         a = dict(self.agents) if agents is None else _agents_for(agents, self.players,
                                                                  self.source, "--agents")
-        return StudySpec(**{**self.__dict__, "games": g, "agents": a})
+        p = self.precision if games is None else None
+        return StudySpec(**{**self.__dict__, "games": g, "agents": a, "precision": p})
 
     def identity(self) -> dict[str, Any]:
         """What a study folder must share with this spec to be resumed or topped up: every
@@ -140,6 +148,8 @@ class StudySpec:
                           "switches": dict(v.switches), "sweep": dict(v.sweep),
                           "base": v.base} for v in self.variants],
             "source": self.source,
+            "precision": None if not self.precision else {
+                str(n): p.to_dict() for n, p in self.precision.items()},
         }
 
 
@@ -311,6 +321,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     events = data.get("events", True)
     if not isinstance(events, bool):
         raise _err(source, "events", f"must be true or false, got {events!r}")
+    precision = parse_precision(data, players_t, games, agents, source, _per_players)
     target = data.get("target_half_width", 0.015)
     if not isinstance(target, int | float) or isinstance(target, bool) or not 0 < target < 0.5:
         raise _err(source, "target_half_width", f"must be a number between 0 and 0.5 (e.g. "
@@ -351,7 +362,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      board=board, variants=ordered, players=players_t, agents=agents,
                      games=games, seed=seed, shard_size=shard_size, events=events,
                      baseline=baseline, target_half_width=float(target), source=source,
-                     text=text, base_switches={}, sweep=sweep)
+                     text=text, base_switches={}, sweep=sweep, precision=precision)
     try:
         spec.cells()
     except PortobelloError as exc:

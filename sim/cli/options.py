@@ -153,6 +153,19 @@ class IntegerList:
         return f"IntegerList(minimum={self.minimum!r})"
 
 
+def half_width(text: str) -> float:
+    """`type=` for an interval half-width (`report --target`, `simulate
+    --target-half-width`): a number between 0 and 0.5."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 0.5 (e.g. 0.015), got "
+                                         f"{text!r}")
+    return value
+
+
 integer = Integer()
 positive_int = Integer(1)
 player_count = Integer(2)

@@ -15,18 +15,6 @@ from sim.cli.summary import notice
 from sim.cli.summary import study_lines
 
 
-def half_width(text: str) -> float:
-    """`type=` for --target: a number between 0 and 0.5."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not 0 < value < 0.5:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 0.5 (e.g. 0.015), got "
-                                         f"{text!r}")
-    return value
-
-
 def cmd_report(args: argparse.Namespace) -> int:
     """Group the runs into cells and write the report; print seat 0's win shares (stderr)
     and the index page's path (stdout)."""
@@ -60,6 +48,6 @@ def add_parser(subparsers: Any) -> None:
                    "from their whole shards (the report's header says how many games it "
                    "holds); without it such runs are refused, naming the shard")
     p.add_argument("--title", help="report title (default: the study's title, else Balance report)")
-    p.add_argument("--target", type=half_width, default=None, metavar="HALF_WIDTH",
+    p.add_argument("--target", type=O.half_width, default=None, metavar="HALF_WIDTH",
                    help="target half-width of seat win-share intervals (default: the study "
                    "spec's, else 0.015)")

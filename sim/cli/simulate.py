@@ -7,6 +7,10 @@ Without `--agents` a run plays `DEFAULT_AGENTS`, the compiled heuristic agent in
 the strongest agent that plays over a thousand games a second per core (greedy is weaker,
 MCTS far slower per game), so a run's numbers describe competent play. `portobello bench simulate`
 keeps random agents, the runner's own speed.
+
+With `--target-half-width` and `--max-games` a run asks for a precision instead of a count
+(`analysis.study.precision`): `--games` is its first round, then rounds of `--round-games`
+until every seat's 95% win-share interval is within the target or the maximum is reached.
 """
 
 from __future__ import annotations
@@ -72,21 +76,63 @@ def execute_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"backend": args.backend, "scheduler": args.scheduler, "engine": args.engine}
 
 
+PRECISION_FLAGS = ("--target-half-width", "--max-games", "--round-games")
+
+
+def plan_from_flags(args: argparse.Namespace) -> Any:
+    """The precision plan (`analysis.study.precision.Plan`) the flags ask for, None for a
+    fixed count; flags that do not go together, or a maximum below the first round, raise
+    `PrecisionError` (one line naming the flag, exit status 2)."""
+    from analysis.study.precision import FLAG_FIELDS
+    from analysis.study.precision import PrecisionError
+    from analysis.study.precision import make_plan
+
+    target, most, step = args.target_half_width, args.max_games, args.round_games
+    if target is None and most is None and step is None:
+        return None
+    if target is None:
+        flag = "--max-games" if most is not None else "--round-games"
+        raise PrecisionError("needs --target-half-width, the precision to stop at (e.g. "
+                             "0.015)", field=flag)
+    if most is None:
+        raise PrecisionError("needs --max-games N, the most games to play if the target is "
+                             "not met sooner", field="--target-half-width")
+    return make_plan(target, args.games, args.games if step is None else step, most,
+                     fields=FLAG_FIELDS)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run (or resume) the run into --out; print the closing lines (games, agents, engine,
-    seat 0's win share, the folder), or only the timings with --json. A first compile of
-    the compiled engine is announced on stderr, even with --quiet."""
+    seat 0's win share, the folder; with a target, the precision reached), or only the
+    timings with --json (and the `precision` block). A first compile of the compiled
+    engine is announced on stderr, even with --quiet; each round's line is progress."""
+    plan = plan_from_flags(args)
     config = config_from_flags(args)
     out = Path(args.out) if args.out else Path("data/runs") / f"run-{config.run_id}"
     run = Run(config, out)
     line = run.compile_notice(args.engine)
     if line:
         notice(line)
-    timings = run.execute(jobs=args.jobs, quiet=args.quiet, **execute_options(args))
-    if args.json:
-        print(json.dumps({"out": str(out), "run_id": config.run_id, **timings}))
+    extra: dict[str, Any] = {}
+    if plan is None:
+        timings = run.execute(jobs=args.jobs, quiet=args.quiet, **execute_options(args))
     else:
-        print("\n".join(run_lines(out, config, timings)))
+        from analysis.study.precision import outcome_line
+        from analysis.study.precision import play_to_precision
+
+        outcome = play_to_precision(config, plan, out, jobs=args.jobs, quiet=args.quiet,
+                                    log=None if args.quiet else notice,
+                                    **execute_options(args))
+        config, timings = outcome.config, outcome.timings
+        extra = {"precision": outcome.block()}
+        closing = outcome_line(extra["precision"])
+    if args.json:
+        print(json.dumps({"out": str(out), "run_id": config.run_id, **timings, **extra}))
+    else:
+        lines = run_lines(out, config, timings)
+        if extra:
+            lines.insert(-1, closing)
+        print("\n".join(lines))
     return 0
 
 
@@ -98,10 +144,27 @@ def add_parser(subparsers: Any) -> None:
                       f"interrupted run. Without --agents, {DEFAULT_AGENTS} plays every seat "
                       "(on the compiled engine). It ends with the games played, the agents "
                       "and engine, the first player's win share with its 95% interval, "
-                      "and the run folder.")
-    add_run_flags(p, 1000, "games in the run", agents_help=O.agents_help() + "; without it the "
+                      "and the run folder. With --target-half-width and --max-games it asks "
+                      "for a precision instead of a count: --games games first, then rounds "
+                      "of --round-games, stopping at the first round after which every "
+                      "seat's 95% Wilson win-share interval is within the target (or at "
+                      "--max-games); game i keeps its seed, so the run is the first games "
+                      "of the fixed-count one, and it ends with the precision reached.")
+    add_run_flags(p, 1000, "games in the run (with --target-half-width: its first round)",
+                  agents_help=O.agents_help() + "; without it the "
                   "strongest agent with a compiled version plays every seat (default: "
                   f"{DEFAULT_AGENTS})")
+    p.add_argument("--target-half-width", type=O.half_width, default=None,
+                   metavar="HALF_WIDTH", help="precision on demand: play rounds until every "
+                   "seat's 95%% win-share interval is within ±HALF_WIDTH (e.g. 0.015 for "
+                   "±1.5 points); --games is then the first round (needs --max-games; "
+                   "default: none, a fixed count)")
+    p.add_argument("--max-games", type=O.positive_int, default=None, metavar="N",
+                   help="with --target-half-width: the most games to play if the target "
+                   "is not met sooner (at least --games; default: none)")
+    p.add_argument("--round-games", type=O.positive_int, default=None, metavar="N",
+                   help="with --target-half-width: games per round after the first "
+                   "(default: --games; multiples of --shard-size replay no shard)")
     O.add_jobs(p)
     O.add_out(p, "DIR", "run folder (default: data/runs/run-<run id>)")
     O.add_quiet(p, "no progress bar (the closing lines and a first-compile notice still "

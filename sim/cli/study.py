@@ -77,13 +77,16 @@ def add_parser(subparsers: Any) -> None:
                       description="Run every cell of a study spec (data/studies/*.toml) into "
                       "OUT/runs/<variant>-<players>p, resumably, then write the report to "
                       "OUT/report/index.html (or --report). The spec sets the rules, board, "
-                      "player counts, agents, games and seed of every cell.")
+                      "player counts, agents, games and seed of every cell; with max_games "
+                      "(next to target_half_width) each cell plays rounds until every "
+                      "seat's 95% win-share interval is within the target or max_games is "
+                      "reached, and the report says where each stopped (docs/studies.md).")
     p.add_argument("file", metavar="STUDY", help="study spec (TOML)")
     O.add_out(p, "DIR", "study folder (default: data/runs/studies/<study name>)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
     O.add_jobs(p)
     O.add_games(p, None, "games per cell, overriding the spec, for a quick, reduced study "
-                "(default: the spec's)")
+                "(a fixed count, also for a spec with max_games; default: the spec's)")
     O.add_agents(p, default=None, help="override the spec's agents: " + O.agents_help()
                  + " (default: the spec's)")
     p.add_argument("--no-report", action="store_true", help="only run the cells (and still "

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +49,20 @@ __all__ = ["ENGINES", "Run", "RunConfig", "RunError", "play_code_hash", "run_loc
 
 
 class Run:
-    """A run folder bound to a configuration."""
+    """A run folder bound to a configuration.
 
-    def __init__(self, config: RunConfig, out: Path) -> None:
+    `extra` holds blocks the manifest records beside its own fields, for a driver that
+    plays the run in several `execute` calls and says why it stopped where it did (the
+    `precision` block of precision on demand, `analysis.study.precision`); they decide no
+    game and are not part of the identity."""
+
+    def __init__(self, config: RunConfig, out: Path,
+                 extra: Mapping[str, Any] | None = None) -> None:
         self.config = config
         self.out = Path(out)
         self.tables = [t for t in TABLES
                        if t in ("games", "players") or getattr(config, t)]
+        self.extra = dict(extra or {})
 
     # The manifest --------------------------------------------------------------------------
     def manifest(self, status: str, timings: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -77,6 +85,7 @@ class Run:
             "git_commit": git_commit(),
             "libraries": library_versions(),
             "timings": timings or {},
+            **self.extra,
         }
 
     def _check_folder(self) -> None:
@@ -212,3 +221,17 @@ class Run:
             }
             write_json_atomic(self.out / "manifest.json", self.manifest("complete", timings))
             return timings
+
+    def finish(self, timings: Mapping[str, Any]) -> None:
+        """Rewrite the manifest of a run every shard of which is finished, with this run's
+        `extra` blocks and `timings`: for a driver that plays a run in rounds (several
+        `execute` calls) and knows only after the last one why it stopped and what the
+        whole command cost. A folder `execute` would refuse is refused alike."""
+        with run_lock(self.out):
+            self._check_folder()
+            missing = self.config.n_shards - len(self.finished_shards())
+            if missing:
+                raise RunError(f"{missing} shard(s) of this run are not finished; run the "
+                               "same command again", source=str(self.out))
+            write_json_atomic(self.out / "manifest.json",
+                              self.manifest("complete", dict(timings)))
