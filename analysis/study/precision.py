@@ -68,14 +68,18 @@ COVERAGE = {"replications": 10_000, "scenarios": 7, "lowest": 0.9455, "mean": 0.
             "lowest_seat": 0.9414, "largest_loss": 0.0046}
 STOPPED = ("target", "maximum")
 __all__ = ["COVERAGE", "FLAG_FIELDS", "LEVEL", "MAX_LOOKS", "RULE", "RULE_ID", "SPEC_FIELDS",
-           "STOPPED", "Outcome", "Plan", "PrecisionError", "cell_limit", "cell_plan",
-           "make_plan", "outcome_line", "parse_precision", "play_to_precision",
+           "STOPPED", "Outcome", "Plan", "PrecisionError", "PrecisionFlagError", "cell_limit",
+           "cell_plan", "make_plan", "outcome_line", "parse_precision", "play_to_precision",
            "precision_block", "seat_wins"]
 
 
 class PrecisionError(StudyError):
-    """A precision request that cannot be played (a bad target, maximum or round size, in
-    a spec or on the command line): exit status 2, nothing written."""
+    """A precision request that cannot be played (a bad target, maximum or round size):
+    in a spec, exit status 1 like every spec error; nothing written."""
+
+
+class PrecisionFlagError(PrecisionError):
+    """The same refusal for `simulate`'s flags: exit status 2, like any bad flag."""
 
     exit_code = 2
 

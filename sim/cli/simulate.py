@@ -82,9 +82,10 @@ PRECISION_FLAGS = ("--target-half-width", "--max-games", "--round-games")
 def plan_from_flags(args: argparse.Namespace) -> Any:
     """The precision plan (`analysis.study.precision.Plan`) the flags ask for, None for a
     fixed count; flags that do not go together, or a maximum below the first round, raise
-    `PrecisionError` (one line naming the flag, exit status 2)."""
+    `PrecisionFlagError` (one line naming the flag, exit status 2)."""
     from analysis.study.precision import FLAG_FIELDS
     from analysis.study.precision import PrecisionError
+    from analysis.study.precision import PrecisionFlagError
     from analysis.study.precision import make_plan
 
     target, most, step = args.target_half_width, args.max_games, args.round_games
@@ -92,13 +93,16 @@ def plan_from_flags(args: argparse.Namespace) -> Any:
         return None
     if target is None:
         flag = "--max-games" if most is not None else "--round-games"
-        raise PrecisionError("needs --target-half-width, the precision to stop at (e.g. "
+        raise PrecisionFlagError("needs --target-half-width, the precision to stop at (e.g. "
                              "0.015)", field=flag)
     if most is None:
-        raise PrecisionError("needs --max-games N, the most games to play if the target is "
+        raise PrecisionFlagError("needs --max-games N, the most games to play if the target is "
                              "not met sooner", field="--target-half-width")
-    return make_plan(target, args.games, args.games if step is None else step, most,
-                     fields=FLAG_FIELDS)
+    try:
+        return make_plan(target, args.games, args.games if step is None else step, most,
+                         fields=FLAG_FIELDS)
+    except PrecisionError as exc:
+        raise PrecisionFlagError(exc.reason, field=exc.field) from None
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
