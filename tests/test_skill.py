@@ -1,17 +1,34 @@
 """Skill levels in a study: the spec syntax and its errors, cells of variant x level x player
-count on common seeds, and studies without levels unchanged (identity and cells byte for
-byte as before levels existed)."""
+count on common seeds, studies without levels unchanged (identity and cells byte for byte
+as before levels existed), the report's "does it hold for stronger play?" section and
+summary block, and calibration against real play."""
 
 from __future__ import annotations
 
+import html
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pytest
 
+from analysis.metrics.calibration import FAR_RATIO
+from analysis.metrics.calibration import REAL_PLAY
+from analysis.metrics.calibration import Calibration
+from analysis.metrics.calibration import far_from_real_play
+from analysis.metrics.robustness import LABELS
+from analysis.metrics.robustness import LevelEstimate
+from analysis.metrics.robustness import SizeChange
+from analysis.metrics.robustness import classify
+from analysis.report import build_report
+from analysis.report.provenance import reduced_run
 from analysis.study import StudyError
 from analysis.study import load_study
+from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
 from sim.agents.registry import time_budget
@@ -197,3 +214,202 @@ def test_a_study_without_levels_keeps_its_identity_and_cells_byte_for_byte(
                      for c in study["cells"]]}
     assert json.dumps(got, indent=1) == json.dumps(golden["study_json"], indent=1)
     assert "skill" not in study["spec"] and all("level" not in c for c in study["cells"])
+
+
+# -- a tiny study end to end ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def skill_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Greedy and the heuristic at 2 players, two variants, 40 games a cell."""
+    out = tmp_path_factory.mktemp("skill")
+    spec = study_from_dict({
+        "name": "levels", "title": "Two levels", "players": [2], "games": 40, "seed": 3,
+        "shard_size": 20,
+        "skill": [{"name": "greedy", "agents": "greedy"},
+                  {"name": "heuristic", "label": "Heuristic", "agents": "heuristic"}],
+        "variants": [{"name": "standard", "label": "Standard"},
+                     {"name": "known", "label": "Known order", "preset": "known-order"}]})
+    run_study(spec, out / "study", quiet=True)
+    build_report(open_study(out / "study"), out / "report")
+    return out
+
+
+def test_cells_are_ordinary_runs_on_common_seeds(skill_study: Path) -> None:
+    study = json.loads((skill_study / "study" / "study.json").read_text())
+    assert [(c["key"], c["level"]) for c in study["cells"]] == [
+        ("standard-greedy-2p", "greedy"), ("standard-heuristic-2p", "heuristic"),
+        ("known-greedy-2p", "greedy"), ("known-heuristic-2p", "heuristic")]
+    for c in study["cells"]:
+        manifest = json.loads((skill_study / "study" / c["run"] / "manifest.json").read_text())
+        assert manifest["status"] == "complete" and manifest["agents"] == c["agents"]
+    data = open_study(skill_study / "study")
+    assert data.levels == ["greedy", "heuristic"] and data.skill is not None
+    games = data.games()
+    seeds = games.pivot_table(index="game_id", columns=["variant", "level"], values="seed",
+                              observed=True, aggfunc="first")
+    assert seeds.shape == (40, 4) and (seeds.nunique(axis=1) == 1).all()
+    one = data.at_level("greedy")
+    assert {c.level for c in one.cells} == {"greedy"} and one.skill is None
+    assert len(one.players()) == 2 * 40 * 2
+
+
+def test_the_closing_lines_go_level_by_level(skill_study: Path) -> None:
+    from sim.cli.summary import study_lines
+
+    lines = study_lines(open_study(skill_study / "study"))
+    assert lines[0] == ("Two levels: the first player's (seat 0's) win share, 95% interval, "
+                        "by skill level")
+    assert [x for x in lines if x.startswith(" level")] == [" level greedy (greedy):",
+                                                            " level Heuristic (heuristic):"]
+    assert len(lines) == 1 + 2 * (1 + 2)  # a heading per level, a line per variant
+    assert all(re.search(r"2 players +(Standard|Known order) +0\.\d{3} \[", x)
+               for x in lines if x.startswith("    "))
+
+
+def test_the_report_has_the_section_and_the_summary_block(skill_study: Path) -> None:
+    page = html.unescape((skill_study / "report" / "index.html").read_text())
+    assert '<section id="skill">' in page and 'href="#skill"' in page
+    assert page.index('id="comparisons"') < page.index('id="skill"') < page.index('id="scores"')
+    assert re.search(r'alt="each measure against skill level, 2 players"', page)
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Findings are stated at the strongest skill level, Heuristic ." in text
+    s = json.loads((skill_study / "report" / "summary.json").read_text())
+    sk = s["skill"]
+    assert [lv["name"] for lv in sk["levels"]] == ["greedy", "heuristic"]
+    assert sk["from_heuristic_up"] == "heuristic" and sk["headline_level"] == "heuristic"
+    assert [lv["from_heuristic_up"] for lv in sk["levels"]] == [False, True]
+    kinds = {(f["kind"], f["measure"]) for f in sk["findings"]}
+    assert ("first player", "seat 0 win share") in kinds
+    assert ("effect", "seat 0 win share") in kinds
+    assert ("effect", "rounds (round-limit games left out)") in kinds
+    assert sum(sk["counts"].values()) == len(sk["findings"])
+    assert set(sk["counts"]) == set(LABELS)
+    # At the strongest level the section's numbers are the body's (the first player).
+    body = {(r["variant"], r["n_players"]): r for r in s["first_player"]}
+    for f in sk["findings"]:
+        if f["kind"] == "first player":
+            top = f["levels"][-1]
+            assert top["level"] == "heuristic"
+            r = body[(f["variant"], f["n_players"])]
+            assert math.isclose(top["estimate"], r["advantage"])
+            assert math.isclose(top["adj_lo"], r["adv_adj_lo"])
+            assert top["significant"] == r["significant"]
+
+
+def test_labels_agree_with_the_intervals_shown(skill_study: Path) -> None:
+    """Every level's verdict is exactly its shown interval leaving out 0, and every label
+    is the rule applied to the numbers summary.json gives."""
+    s = json.loads((skill_study / "report" / "summary.json").read_text())
+    sk = s["skill"]
+    names = [lv["name"] for lv in sk["levels"]]
+    for f in sk["findings"]:
+        assert f["label"] in LABELS
+        points = []
+        for e in f["levels"]:
+            lo, hi = e["adj_lo"], e["adj_hi"]
+            if lo is not None and hi is not None:
+                assert e["significant"] == (lo > 0 or hi < 0), f
+            nan = float("nan")
+            points.append(LevelEstimate(e["level"], nan if e["estimate"] is None else
+                                        e["estimate"], nan if lo is None else lo,
+                                        nan if hi is None else hi, bool(e["significant"])))
+        by = {p.level: p for p in points}
+        ordered = [by.get(n, LevelEstimate(n, float("nan"), float("nan"), float("nan"),
+                                           False)) for n in names]
+        c = f["change"]
+        size = None if not c else SizeChange(c["diff"], c["adj_lo"], c["adj_hi"],
+                                             c["significant"])
+        if c and c["adj_lo"] is None:  # an untested change (a constant measure)
+            assert not c["significant"]
+            size = None
+        elif c:
+            assert c["significant"] == (c["adj_lo"] > 0 or c["adj_hi"] < 0), f
+            assert (c["weak"], c["strong"]) == ("greedy", "heuristic")
+        assert classify(ordered, names.index(sk["from_heuristic_up"]), size).text == \
+            f["verdict"], f
+    # The findings on top carry their label; those the section classifies all do.
+    labelled = [f for f in s["findings"] if f["topic"] == "balance"
+                or (f["topic"] == "variant" and not f["text"].startswith("Of "))]
+    assert labelled and all(f.get("label") in LABELS for f in labelled)
+    assert all("Across skill levels (greedy to Heuristic)" in f["text"] for f in labelled)
+
+
+def test_calibration_per_level(skill_study: Path) -> None:
+    s = json.loads((skill_study / "report" / "summary.json").read_text())
+    cal = pd.DataFrame(s["calibration"])
+    assert sorted(zip(cal["level"], cal["variant"], strict=True)) == [
+        ("greedy", "known"), ("greedy", "standard"), ("heuristic", "known"),
+        ("heuristic", "standard")]
+    # Two players: no reference, so no flag.
+    assert cal["reference"].isna().all() and cal["far"].isna().all()
+    data = open_study(skill_study / "study").at_level("heuristic")
+    g = data.games()
+    std = g[g["variant"].astype(str) == "standard"]
+    row = cal[(cal["level"] == "heuristic") & (cal["variant"] == "standard")].iloc[0]
+    assert math.isclose(row["turns_per_player"], (std["turns"] / 2).mean())
+    shares = row[["stalls_share", "customers_share", "districts_share"]].to_numpy(dtype=float)
+    assert math.isclose(shares.sum(), 1.0)
+    page = (skill_study / "report" / "index.html").read_text()
+    assert '<section id="calibration">' in page and "No cell is at a player count" in page
+
+
+def test_a_reduced_skill_study_says_so_only_when_a_level_is_short(skill_study: Path) -> None:
+    data = open_study(skill_study / "study")
+    assert reduced_run(data) is None
+    text = data.study["spec_text"] if data.study else ""
+    assert text == ""  # made from a dict: nothing to compare with
+    study = dict(data.study or {})
+    study["spec_text"] = ('name = "levels"\nplayers = [2]\ngames = 80\nseed = 3\nskill = ['
+                          '{name = "greedy", agents = "greedy", games = 40}, '
+                          '{name = "heuristic", agents = "heuristic", games = 40}]\n')
+    data.study = study
+    assert reduced_run(data) is None  # every level played what it asks, not the default 80
+    study["spec_text"] = study["spec_text"].replace("games = 40}]", "games = 50}]")
+    r = reduced_run(data)
+    assert r is not None and r.played == {2: 40} and r.asked == {2: 50}
+
+
+# -- calibration against real play ----------------------------------------------------------
+def test_calibration_statistic_and_its_flag() -> None:
+    ref = REAL_PLAY["turns_per_player"]["value"]
+    assert far_from_real_play(ref * FAR_RATIO[0] - 0.01, 4) is True
+    assert far_from_real_play(ref * FAR_RATIO[0], 4) is False
+    assert far_from_real_play(ref * FAR_RATIO[1] + 0.01, 4) is True
+    assert far_from_real_play(30.0, 2) is None  # no reference at two players
+    games = pd.DataFrame({"variant": ["a"] * 3 + ["b"] * 2, "n_players": 4,
+                          "game_id": [0, 1, 2, 0, 1], "turns": [24, 28, 32, 100, 104],
+                          "rounds": [6, 7, 8, 25, 26],
+                          "end_reason": ["last_stall"] * 4 + ["round_limit"]})
+    players = pd.DataFrame({"variant": ["a"] * 4 + ["b"] * 4, "n_players": 4,
+                            "stalls_placed": [16, 14, 12, 10, 1, 1, 1, 1],
+                            "customers_placed": [2, 2, 3, 3, 0, 0, 0, 0],
+                            "districts_scored": [2, 2, 1, 1, 0, 0, 0, 0]})
+    out = Calibration()(games, players).set_index("variant")
+    assert out.loc["a", "turns_per_player"] == 7.0 and out.loc["b", "turns_per_player"] == 25.5
+    assert out.loc["a", "stalls_share"] == 52 / 68 and out.loc["a", "districts_share"] == 6 / 68
+    assert out.loc["a", "stalls_per_player"] == 13.0
+    assert not out.loc["a", "far"] and out.loc["b", "far"]
+    assert out.loc["b", "round_limit_share"] == 0.5 and out.loc["a", "ratio"] == 7.0 / ref
+    assert np.isclose(out.loc["a", "tpp_lo"] + out.loc["a", "tpp_hi"], 14.0)
+
+
+def test_a_study_without_levels_gets_calibration_but_no_skill_section(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sim.cli.main import main
+
+    path = tmp_path / "x.toml"
+    path.write_text('name = "x"\nplayers = [4]\nagents = "random"\ngames = 8\nseed = 2\n'
+                    'shard_size = 8\nvariants = [{name = "a"}]\n')
+    capsys.readouterr()
+    assert main(["study", str(path), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    page = (tmp_path / "o" / "report" / "index.html").read_text()
+    assert 'id="skill"' not in page and '<section id="calibration">' in page
+    s = json.loads((tmp_path / "o" / "report" / "summary.json").read_text())
+    assert s["skill"] is None and len(s["calibration"]) == 1
+    row = s["calibration"][0]
+    assert row["reference"] == 6.0 and row["far"] == (not 3 <= row["turns_per_player"] <= 12)
+    found = [f for f in s["findings"] if f["topic"] == "calibration"]
+    assert len(found) == 1 and "about 6 reported for real play" in found[0]["text"]
+    assert all("label" not in f for f in s["findings"])
+    assert ("Far from real play" in page) == row["far"]
+    assert ("Close to real play" in page) == (not row["far"])
+    assert capsys.readouterr().out.strip().endswith("index.html")
