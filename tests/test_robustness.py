@@ -60,6 +60,10 @@ def test_an_effect_at_one_level_only_is_skill_dependent_with_its_trend() -> None
     v = classify(at(SIG_UP, NONE, NONE), start=1)
     assert (v.label, v.trend) == (SKILL_DEPENDENT, SHRINKS)
     assert v.text == "skill-dependent (shrinks)" and "greedy only" in v.reason
+    # A size change measured but not significant is named: significance alone may move
+    # with the games a level played.
+    v = classify(at(SIG_UP, NONE, NONE), start=1, size=SizeChange(-0.03, -0.07, 0.01, False))
+    assert v.label == SKILL_DEPENDENT and "(the size change is not significant)" in v.reason
     v = classify(at(NONE, NONE, SIG_DOWN), start=1)
     assert (v.label, v.trend, v.direction) == (SKILL_DEPENDENT, GROWS, -1)
     # Significant only in the middle: the trend follows the point estimates at the ends,

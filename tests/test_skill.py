@@ -413,3 +413,22 @@ def test_a_study_without_levels_gets_calibration_but_no_skill_section(
     assert ("Far from real play" in page) == row["far"]
     assert ("Close to real play" in page) == (not row["far"])
     assert capsys.readouterr().out.strip().endswith("index.html")
+
+
+def test_games_far_from_real_play_are_flagged(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a reference a quarter of what the games last, the cell is far from real play:
+    flagged in its table row, the section and the finding on top."""
+    spec = study_from_dict({"name": "far", "players": [4], "agents": "greedy", "games": 8,
+                            "seed": 2, "shard_size": 8, "variants": [{"name": "a"}]})
+    run_study(spec, tmp_path / "s", quiet=True)
+    turns = (open_study(tmp_path / "s").games()["turns"] / 4).mean()
+    monkeypatch.setitem(REAL_PLAY["turns_per_player"], "value", float(turns) / 4)
+    build_report(open_study(tmp_path / "s"), tmp_path / "r")
+    page = " ".join(html.unescape((tmp_path / "r" / "index.html").read_text()).split())
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    assert s["calibration"][0]["far"] is True and math.isclose(s["calibration"][0]["ratio"], 4)
+    assert "Far from real play: a, 4 players" in page and "FAR from real play" in page
+    found = [f for f in s["findings"] if f["topic"] == "calibration"]
+    assert len(found) == 1 and not found[0]["significant"]
+    assert "far from it (outside 0.5x–2x" in found[0]["text"]

@@ -176,5 +176,8 @@ def classify(levels: Sequence[LevelEstimate], start: int = 0,
             why = "significant at every level" if sig else "not significant at any level"
         if size_sig:
             why += "; the strongest level differs significantly from the weakest"
+        elif size is not None and not math.isnan(size.diff):
+            # Significance alone can change with the games a level played: say so.
+            why += " (the size change is not significant)"
         return Verdict(SKILL_DEPENDENT, t, direction, f"{why}; {t} with skill")
     return Verdict(NOT_FOUND, "", direction, "not significant at any level")

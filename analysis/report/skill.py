@@ -394,7 +394,7 @@ def _findings_table(a: Analysis, headline: bool) -> Table:
     est = {(r.kind, int(r.n_players), r.variant, r.measure, r.level): r
            for r in sk.estimates.itertuples(index=False)}
     headers = ("players", "finding", "verdict", *(f"{sk.label(lv)}" for lv in sk.levels),
-               "change, strongest − weakest (Holm)")
+               "change (Holm)")
     rows = []
     for r in f.sort_values(["n_players"], kind="stable").itertuples(index=False):
         cells: list[tuple[str, str]] = [(str(r.n_players), "num"),
