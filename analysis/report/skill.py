@@ -119,7 +119,10 @@ def analyse_levels(data: StudyData, target: float | None,
     levels = data.levels
     if not levels:
         raise ValueError("a study with skill levels but no complete cells at any level")
-    per = {lv: analyse(data.at_level(lv), target) for lv in levels}
+    per: dict[str, Analysis] = {}
+    for lv in levels:
+        per[lv] = analyse(data.at_level(lv), target)
+        per[lv].data.release_events()  # every table from them is made
     head = per[levels[-1]]
     head.title, head.reduced = report_title(data), reduced_run(data)
     cal = pd.concat([per[lv].tables["calibration"].assign(level=lv) for lv in levels],

@@ -204,6 +204,12 @@ class StudyData:
                                               validate="many_to_one")
         return self._cache["players"]
 
+    def release_events(self) -> None:
+        """Forget the cached events tables (the largest): a report on a study with skill
+        levels keeps every level's tables, but needs no level's events once analysed."""
+        for key in [k for k in self._cache if k.startswith("events")]:
+            del self._cache[key]
+
     def events(self, actions: Sequence[str] | None = None) -> pd.DataFrame:
         """Event rows (optionally only some actions); refused when a run has no events."""
         if not self.has_events:
