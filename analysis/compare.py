@@ -198,12 +198,17 @@ class VariantDifference:
 # -- findings ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Finding:
-    """One sentence for the report's summary, with what it is about."""
+    """One sentence for the report's summary, with what it is about. `key` names the tested
+    quantity (`("first player", n, variant, "seat 0 win share")`, `("effect", n, variant,
+    measure)`) so a study with skill levels can give it its label across levels (`label`,
+    `analysis.metrics.robustness`)."""
 
     text: str
     topic: str
     significant: bool
     weight: float = 0.0
+    key: tuple[Any, ...] = ()
+    label: str = ""
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -292,7 +297,9 @@ def balance_findings(fpa: pd.DataFrame, balance: pd.DataFrame, labels: dict[str,
                 f"(seat 0) wins {pct(r.share)} of games (95% CI {pct(r.lo)}–{pct(r.hi)}{adj}) "
                 f"against a fair {pct(r.fair)}, {pp(r.advantage)}, {verdict} "
                 f"({format_p(r.p_holm, alpha)}, Holm); {seats}.")
-        out.append(Finding(text, "balance", sig or bal_sig, abs(r.advantage)))
+        out.append(Finding(text, "balance", sig or bal_sig, abs(r.advantage),
+                           key=("first player", int(r.n_players), str(r.variant),
+                                "seat 0 win share")))
     return out
 
 
@@ -318,15 +325,18 @@ def difference_findings(diffs: pd.DataFrame, labels: dict[str, str], top: int = 
                 f"(95% CI {bound(r.lo, r.kind)} to {bound(r.hi, r.kind)}{adj}), "
                 f"{verdict} (Holm {format_p(r.p_holm, alpha)}).")
 
+    def key(r: Any) -> tuple[Any, ...]:
+        return ("effect", int(r.n_players), str(r.variant), str(r.measure))
+
     seat0 = diffs[diffs["measure"] == "seat 0 win share"]
     for r in seat0.itertuples(index=False):
-        out.append(Finding(sentence(r), "variant", bool(r.significant), abs(r.diff)))
+        out.append(Finding(sentence(r), "variant", bool(r.significant), abs(r.diff), key(r)))
     rest = diffs[(diffs["measure"] != "seat 0 win share") & diffs["significant"]].copy()
     if not rest.empty:
         width = (rest["hi"] - rest["lo"]).replace(0, np.nan)
         rest["zscore"] = (rest["diff"].abs() / width).fillna(0)
         for r in rest.sort_values("zscore", ascending=False).head(top).itertuples(index=False):
-            out.append(Finding(sentence(r), "variant", True, float(r.zscore)))
+            out.append(Finding(sentence(r), "variant", True, float(r.zscore), key(r)))
     n_other = int(((diffs["measure"] != "seat 0 win share") & diffs["p_value"].notna()).sum())
     n_sig = int(((diffs["measure"] != "seat 0 win share") & diffs["significant"]).sum())
     shown = min(n_sig, top)

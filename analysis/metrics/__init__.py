@@ -15,7 +15,8 @@ as M; M.WinShare()`): `common` (grouping, checks, intervals), `seats` (win share
 balance, first player), `games` (distributions, margins, points, end reasons, anomalies),
 `events` (districts, lanes, spots) and `luck` (customer exposure and its effect).
 `multiple` (Holm's correction and the intervals that agree with it) is imported from
-`analysis.metrics.multiple` or through `analysis.compare`.
+`analysis.metrics.multiple` or through `analysis.compare`; `robustness` (labels of findings
+across skill levels) and `calibration` (the games against real play) from their modules.
 """
 
 from analysis.metrics.common import BY

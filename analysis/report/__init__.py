@@ -9,6 +9,9 @@ configuration and seeds, and anomalies.
 - `analysis.report.page`: rendering: `build_report(data, out)` writes `out/index.html`
   (figures embedded as PNG data URIs, no external files, opens offline) and
   `out/summary.json`, both atomically;
+- `analysis.report.skill`: a study with skill levels, analysed level by level: the section
+  "does it hold for stronger play?" and the labels of the findings (`analyse` calls it);
+- `analysis.report.calibration`: the section comparing the games with real play;
 - `analysis.report.provenance`: what a report or notebook shows: a reduced run of its
   spec (`reduced_run`, `report_title`), and the study folder a notebook opens
   (`locate_study`, `notebook_header`).

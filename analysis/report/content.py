@@ -19,6 +19,8 @@ from analysis import compare as C
 from analysis import metrics as M
 from analysis import plots as P
 from analysis.draw import with_layout_of as draw_layout
+from analysis.metrics.calibration import Calibration
+from analysis.report.calibration import calibration_finding
 from analysis.report.precision import cell_precision
 from analysis.report.precision import precision_findings
 from analysis.report.precision import precision_summary
@@ -26,14 +28,19 @@ from analysis.report.precision import runs_target
 from analysis.report.provenance import Reduced
 from analysis.report.provenance import reduced_run
 from analysis.report.provenance import report_title
+from analysis.report.skill import SkillAnalysis
+from analysis.report.skill import analyse_levels
+from analysis.report.skill import skill_figures
+from analysis.report.skill import skill_summary
 from analysis.report.sweep import sweep_figures
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
                  "draw_customer", "place_customer", "place_baron")
-SECTIONS = ("findings", "win-shares", "balance", "comparisons", "scores", "length", "points",
-            "districts", "endings", "luck", "lanes", "anomalies", "configuration", "method")
+SECTIONS = ("findings", "win-shares", "balance", "comparisons", "scores", "length",
+            "calibration", "points", "districts", "endings", "luck", "lanes", "anomalies",
+            "configuration", "method")
 
 
 @dataclass
@@ -50,6 +57,9 @@ class Analysis:
     reduced: Reduced | None = None
     # Why there is no comparisons table (one variant, or no player count in common).
     no_comparisons: str = ""
+    # A study with skill levels: the section comparing them (this analysis is then the
+    # strongest level's, `analysis.report.skill`).
+    skill: SkillAnalysis | None = None
 
 
 def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
@@ -60,7 +70,11 @@ def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
 
 
 def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis:
-    """Compute the report's tables and findings."""
+    """Compute the report's tables and findings. A study with skill levels is analysed
+    level by level (`analysis.report.skill.analyse_levels`): the result is the strongest
+    level's analysis with the levels compared in `Analysis.skill`."""
+    if data.skill is not None:
+        return analyse_levels(data, target_half_width, analyse)
     study = data.study or {}
     target = float(target_half_width or study.get("spec", {}).get("target_half_width")
                    or runs_target(data) or 0.015)
@@ -84,6 +98,7 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         games[games["end_reason"].astype(str) != "round_limit"])
     t["points"] = M.PointsBySource()(players)
     t["endings"] = M.Proportions("end_reason")(games)
+    t["calibration"] = Calibration()(games, players)
     t["anomalies"] = M.Anomalies()(games, players)
     if len(data.variants) > 1:
         diffs = C.VariantDifference(data.baseline)(C.GameMeasures()(games, players))
@@ -135,6 +150,9 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         drawn = t["luck_effects"]
         drawn = drawn[drawn["column"] == "aristocrat_surplus"]
         findings += C.luck_findings(drawn, a.labels)
+    calibration = calibration_finding(a)
+    if calibration is not None:
+        findings.append(calibration)
     a.findings = findings
     return a
 
@@ -180,6 +198,7 @@ def figures(a: Analysis) -> dict[str, Any]:
             "Win share by aristocrats at the player's own lanes", L)
         figs.update(board_figures(a))
     figs.update(sweep_figures(a))
+    figs.update(skill_figures(a))
     return figs
 
 
@@ -205,7 +224,8 @@ def board_figures(a: Analysis) -> dict[str, Any]:
 
 
 TOPIC_TITLES = {"precision": "Precision", "variant": "Variant effects",
-                "balance": "Seat balance and first-player advantage", "luck": "Customer luck"}
+                "balance": "Seat balance and first-player advantage", "luck": "Customer luck",
+                "calibration": "Calibration against real play"}
 
 
 def topics(findings: list[C.Finding]) -> list[tuple[str, str, list[C.Finding]]]:
@@ -216,16 +236,20 @@ def topics(findings: list[C.Finding]) -> list[tuple[str, str, list[C.Finding]]]:
 
 def configuration(a: Analysis) -> dict[str, Any]:
     """What was run, cell by cell (agents, games, seed, run id, changed rules, code version,
-    speed), and the agents, board, seeds and games of the whole report."""
+    speed), and the agents, board, seeds and games of the whole report (with skill levels:
+    every level's cells)."""
+    data = a.skill.data if a.skill is not None else a.data
     cells = []
-    for c in a.data.cells:
+    for c in data.cells:
         m = c.run.manifest
         rules = c.run.rules()
         changed = rules.to_dict(changed_only=True)
         changed.pop("players", None)
         timings = m.get("timings", {})
         cells.append({
-            "variant": a.labels.get(c.variant, c.variant), "players": c.players,
+            "variant": a.labels.get(c.variant, c.variant)
+            + (f" · {a.skill.label(c.level)}" if a.skill is not None and c.level else ""),
+            "players": c.players,
             "agents": (f"{m['agents'][0]} (every seat)" if len(set(m["agents"])) == 1
                        else ", ".join(m["agents"])),
             "games": m["games"], "seed": m["seed"],
@@ -236,13 +260,13 @@ def configuration(a: Analysis) -> dict[str, Any]:
             "speed": (f"{timings.get('games_per_second') or 0:.0f} games/s, "
                       f"{timings.get('jobs', '?')} jobs") if timings.get("games_per_second")
             else "resumed"})
-    agents = sorted({s for c in a.data.cells for s in c.run.manifest["agents"]})
+    agents = sorted({s for c in data.cells for s in c.run.manifest["agents"]})
     names = sorted({s.partition(":")[0] for s in agents})
     return {"cells": cells, "agents": agents, "agent_names": names,
             "pinned": any(":" in s for s in agents),
-            "board": a.data.cells[0].run.manifest["board"],
-            "seeds": sorted({c.run.manifest["seed"] for c in a.data.cells}),
-            "games": int(sum(c.run.manifest["games"] for c in a.data.cells))}
+            "board": data.cells[0].run.manifest["board"],
+            "seeds": sorted({c.run.manifest["seed"] for c in data.cells}),
+            "games": int(sum(c.run.manifest["games"] for c in data.cells))}
 
 
 def _to_jsonable(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -271,8 +295,8 @@ def summary(a: Analysis) -> dict[str, Any]:
             "the number of tests in its family"},
         "no_comparisons": a.no_comparisons,
         "partial": data.partial,
-        "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant}
-                     for f in a.findings],
+        "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant,
+                      **({"label": f.label} if f.label else {})} for f in a.findings],
         "win_shares": _to_jsonable(a.tables["win_shares"]),
         "first_player": _to_jsonable(a.tables["first_player"]),
         "balance": _to_jsonable(a.tables["balance"]),
@@ -283,4 +307,6 @@ def summary(a: Analysis) -> dict[str, Any]:
         "configuration": configuration(a),
         "sweep": sweep_summary(a),
         "precision": precision_summary(a.tables["precision"]),
+        "skill": skill_summary(a),
+        "calibration": _to_jsonable(a.tables["calibration"]),
     }

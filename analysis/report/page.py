@@ -20,6 +20,8 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
+from analysis.report.calibration import calibration_context
+from analysis.report.calibration import calibration_tables
 from analysis.report.content import SECTIONS
 from analysis.report.content import Analysis
 from analysis.report.content import analyse
@@ -28,6 +30,8 @@ from analysis.report.content import figures
 from analysis.report.content import summary
 from analysis.report.content import topics
 from analysis.report.precision import precision_note
+from analysis.report.skill import skill_context
+from analysis.report.skill import skill_tables
 from analysis.report.sweep import sweep_context
 from analysis.report.sweep import sweep_tables
 from analysis.report.tables import Table
@@ -75,6 +79,8 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
     spec = study.get("spec", {})
     tables = {name: table_html(t) for name, t in display_tables(a).items()}
     tables.update({name: table_html(t) for name, t in sweep_tables(a).items()})
+    tables.update({name: table_html(t) for name, t in skill_tables(a).items()})
+    tables.update({name: table_html(t) for name, t in calibration_tables(a).items()})
     return env.get_template(TEMPLATE).render(
         title=a.title or a.data.title, reduced=a.reduced.sentence if a.reduced else "",
         no_comparisons=a.no_comparisons, partial=a.data.partial,
@@ -88,7 +94,8 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
         board_images=[(f"{n} players", images[f"board_{n}p"]) for n in a.data.player_counts
                       if f"board_{n}p" in images],
         version=_version(), sections=SECTIONS, sweep=sweep_context(a),
-        precision_note=precision_note(a.tables["precision"]))
+        precision_note=precision_note(a.tables["precision"]),
+        skill=skill_context(a), calibration=calibration_context(a))
 
 
 def _write_text(path: Path, text: str) -> None:

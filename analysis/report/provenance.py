@@ -50,7 +50,8 @@ class Reduced:
 
     @property
     def fewer_games(self) -> bool:
-        """Whether some player count played fewer games than the spec asks for."""
+        """Whether some player count played fewer games than the spec asks for (with skill
+        levels: than the cell's level asks for)."""
         return any(self.played[n] < self.asked.get(n, 0) for n in self.played)
 
     @property
@@ -117,12 +118,29 @@ def reduced_run(data: StudyData) -> Reduced | None:
         return None
     counts = sorted({c.players for c in data.cells})
     asked = _spec_games(spec.get("games"), counts)
+    # With skill levels each level may ask its own games: a cell is short against its level,
+    # and per player count the cell furthest below its level's games is reported.
+    levels = spec.get("skill") if isinstance(spec.get("skill"), list) else []
+    by_level = {str(lv.get("name")): _spec_games(lv.get("games", spec.get("games")), counts)
+                for lv in levels if isinstance(lv, Mapping)}
     played: dict[int, int] = {}
-    for c in data.cells:
-        g = int(c.run.manifest["games"])
-        played[c.players] = min(played.get(c.players, g), g)
+    if by_level and asked is not None:
+        worst: dict[int, tuple[float, int, int]] = {}  # count -> (share, played, asked)
+        for c in data.cells:
+            g = int(c.run.manifest["games"])
+            want = max(1, (by_level.get(c.level) or asked).get(c.players, g))
+            worst[c.players] = min(worst.get(c.players, (g / want, g, want)),
+                                   (g / want, g, want))
+        played = {n: w[1] for n, w in worst.items()}
+        asked = {n: w[2] for n, w in worst.items()}
+    else:
+        for c in data.cells:
+            g = int(c.run.manifest["games"])
+            played[c.players] = min(played.get(c.players, g), g)
     names = sorted({a.partition(":")[0] for c in data.cells for a in c.run.manifest["agents"]})
-    spec_names = sorted(_agent_names(spec.get("agents", "")))
+    spec_agents = [lv.get("agents", "") for lv in levels if isinstance(lv, Mapping)] \
+        if levels else [spec.get("agents", "")]
+    spec_names = sorted(set().union(*(_agent_names(a) for a in spec_agents)))
     other_agents = bool(spec_names) and names != spec_names
     out = Reduced(played=played, asked={n: asked[n] for n in counts if n in asked}
                   if asked else {}, agents=tuple(names) if other_agents else (),

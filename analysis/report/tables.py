@@ -244,8 +244,10 @@ def display_tables(a: Analysis) -> dict[str, Table]:
             "share": ("share of stalls", _pct)})
     an = t["anomalies"]
     if not an.empty:
+        level = {"level": ("skill level", None)} if "level" in an.columns else {}
         out["anomalies"] = frame_table(an, {
-            "n_players": ("players", str), "variant": ("variant", lab), "kind": ("what", None),
+            **level, "n_players": ("players", str), "variant": ("variant", lab),
+            "kind": ("what", None),
             "games": ("games", _num(0)), "share": ("share", _pct),
             "examples": ("examples: game (seed)", None)}, wrap=("examples",))
     return out

@@ -4,6 +4,8 @@
   `StudySpec`, its `Cell`s);
 - `analysis.study.switches`: the rules switches of a spec (presets, rules tables, stall
   counts by player count) and sweeps over one or two switches (`Sweep`, `Variant`);
+- `analysis.study.skill`: skill levels, the same variants played by weaker and stronger
+  agents on the same seeds (`SkillLevel` in a spec, `SkillInfo` in a loaded study);
 - `analysis.study.run`: playing every cell through `sim.run.runner.Run` into
   `DIR/runs/<variant>-<players>p` and recording `DIR/study.json` (`run_study`), resuming
   or topping up a study folder of the same configuration;
@@ -27,6 +29,8 @@ from analysis.study.precision import make_plan
 from analysis.study.precision import play_to_precision
 from analysis.study.run import CellResult
 from analysis.study.run import run_study
+from analysis.study.skill import SkillInfo
+from analysis.study.skill import SkillLevel
 from analysis.study.spec import CELL_KEYS
 from analysis.study.spec import STUDY_FILE
 from analysis.study.spec import STUDY_FORMAT
@@ -42,7 +46,8 @@ from analysis.study.spec import study_from_dict
 from analysis.study.switches import PER_PLAYER_KEYS
 
 __all__ = ["CELL_KEYS", "PER_PLAYER_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS",
-           "VARIANT_KEYS", "Cell", "CellResult", "CellRun", "StudyData", "StudyError",
-           "StudySpec", "Sweep", "SweepInfo", "Variant", "cells_from_runs", "load_study",
-           "open_study", "run_study", "study_from_dict", "sweep_value"]
+           "VARIANT_KEYS", "Cell", "CellResult", "CellRun", "SkillInfo", "SkillLevel",
+           "StudyData", "StudyError", "StudySpec", "Sweep", "SweepInfo", "Variant",
+           "cells_from_runs", "load_study", "open_study", "run_study", "study_from_dict",
+           "sweep_value"]
 __all__ += ["Plan", "PrecisionError", "make_plan", "play_to_precision"]

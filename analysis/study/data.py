@@ -5,6 +5,11 @@ loaded); `cells_from_runs` groups any run folders on one board into variants. Ei
 `StudyData` gives three tables (games, players, events) with the columns `variant` (ordered
 as in the study, baseline first) and `n_players` added, which is what `analysis.metrics`,
 `analysis.compare` and `analysis.report` read.
+
+A study with skill levels (`analysis.study.skill`) holds one cell per variant, level and
+player count; its tables get a `level` column too, and `StudyData.at_level` gives one
+level's cells as an ordinary study of variants x player counts, which every statistic
+reads as before (they group by variant and player count, so levels must not be mixed).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import polars as pl
 from analysis.load import LoadError
 from analysis.load import RunData
 from analysis.load import load_run
+from analysis.study.skill import SkillInfo
 from analysis.study.spec import CELL_KEYS
 from analysis.study.spec import STUDY_FILE
 from analysis.study.spec import STUDY_FORMAT
@@ -35,12 +41,14 @@ from sim.engine.rules import Rules
 
 @dataclass
 class CellRun:
-    """A loaded cell: variant name and label, player count, and the run."""
+    """A loaded cell: variant name and label, player count, the run, and its skill level
+    ("" in a study without levels)."""
 
     variant: str
     label: str
     players: int
     run: RunData
+    level: str = ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,28 @@ class StudyData:
     failed: list[dict[str, Any]] = field(default_factory=list)
     sweep: SweepInfo | None = None
     _cache: dict[str, pd.DataFrame] = field(default_factory=dict)
+    # The study's skill levels (None without levels, and in one level's data), and the
+    # level this data holds when it is one level of such a study (`at_level`).
+    skill: SkillInfo | None = None
+    level: str = ""
+
+    @property
+    def levels(self) -> list[str]:
+        """The skill levels with complete cells, weakest first (empty without levels)."""
+        if self.skill is None:
+            return []
+        held = {c.level for c in self.cells}
+        return [n for n in self.skill.names if n in held]
+
+    def at_level(self, level: str) -> StudyData:
+        """One skill level's cells as a study of variants x player counts (the study's
+        title, spec and failed cells kept); refused for a level without complete cells."""
+        cells = [c for c in self.cells if c.level == level]
+        if not cells:
+            raise LoadError(f"no complete cells at skill level {level!r} (levels with data: "
+                            f"{', '.join(self.levels) or 'none'})")
+        return StudyData(cells=cells, title=self.title, study=self.study, failed=self.failed,
+                         sweep=self.sweep, level=level)
 
     @property
     def partial(self) -> list[str]:
@@ -140,6 +170,8 @@ class StudyData:
                     lf = lf.with_columns(pl.col(col).cast(pl.String))
             lf = lf.with_columns(pl.lit(c.variant).alias("variant"),
                                  pl.lit(c.players, dtype=pl.Int8).alias("n_players"))
+            if self.skill is not None:
+                lf = lf.with_columns(pl.lit(c.level).alias("level"))
             if table == "players":
                 lf = lf.with_columns(pl.lit(c.run.rules().start_score, dtype=pl.Int16)
                                      .alias("start_score"))
@@ -147,6 +179,10 @@ class StudyData:
         df = pl.concat(frames, how="vertical_relaxed").collect().to_pandas()
         df["variant"] = pd.Categorical(df["variant"], categories=self.variants, ordered=True)
         first = ["variant", "n_players"]
+        if self.skill is not None:
+            df["level"] = pd.Categorical(df["level"], categories=list(self.skill.names),
+                                         ordered=True)
+            first = ["variant", "level", "n_players"]
         return df[first + [c for c in df.columns if c not in first]]
 
     def games(self) -> pd.DataFrame:
@@ -161,10 +197,18 @@ class StudyData:
         """One row per game and seat, with the game's seed."""
         if "players" not in self._cache:
             df = self._frame("players")
-            seeds = self.games()[["variant", "n_players", "game_id", "seed"]]
-            self._cache["players"] = df.merge(seeds, on=["variant", "n_players", "game_id"],
-                                              how="left", validate="many_to_one")
+            keys = ["variant", *(["level"] if self.skill is not None else []), "n_players",
+                    "game_id"]
+            seeds = self.games()[[*keys, "seed"]]
+            self._cache["players"] = df.merge(seeds, on=keys, how="left",
+                                              validate="many_to_one")
         return self._cache["players"]
+
+    def release_events(self) -> None:
+        """Forget the cached events tables (the largest): a report on a study with skill
+        levels keeps every level's tables, but needs no level's events once analysed."""
+        for key in [k for k in self._cache if k.startswith("events")]:
+            del self._cache[key]
 
     def events(self, actions: Sequence[str] | None = None) -> pd.DataFrame:
         """Event rows (optionally only some actions); refused when a run has no events."""
@@ -201,7 +245,7 @@ def open_study(path: str | Path, allow_partial: bool = False) -> StudyData:
             continue
         run = load_run(root / meta["run"], allow_partial=allow_partial)
         cells.append(CellRun(meta["variant"], labels.get(meta["variant"], meta["variant"]),
-                             int(meta["players"]), run))
+                             int(meta["players"]), run, str(meta.get("level", ""))))
     if not cells:
         raise LoadError("no complete cells in this study folder", source=str(root))
     _check_same_board(cells)
@@ -212,8 +256,9 @@ def open_study(path: str | Path, allow_partial: bool = False) -> StudyData:
                           tuple(value_text(x) for x in spec["sweep"]["values"][keys[0]]),
                           {v["name"]: {k: value_text(x) for k, x in v.get("sweep", {}).items()}
                            for v in spec["variants"]})
+    skill = SkillInfo.from_spec(spec["skill"]) if spec.get("skill") else None
     return StudyData(cells=cells, title=str(spec.get("title", spec["name"])), study=study,
-                     failed=failed, sweep=sweep)
+                     failed=failed, sweep=sweep, skill=skill)
 
 
 def _check_same_board(cells: Sequence[CellRun]) -> None:

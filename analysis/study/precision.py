@@ -32,6 +32,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
@@ -220,9 +221,17 @@ def parse_precision(data: Mapping[str, Any], players: Sequence[int],
 
 def cell_plan(spec: StudySpec, cell: Cell) -> Plan | None:
     """The cell's plan (None when the study plays fixed games): the plan of its player
-    count, whatever else the cell varies."""
+    count, whatever else the cell varies, except that a skill level with games of its own
+    (a count other than the study's) plays at most that many: its cells stop there, or
+    sooner once on target (an expensive search level caps its own cost)."""
     plans = getattr(spec, "precision", None)
-    return None if not plans else plans[cell.players]
+    if not plans:
+        return None
+    plan = plans[cell.players]
+    own = cell.config.games
+    if cell.level and own != spec.games[cell.players] and own < plan.maximum:
+        plan = replace(plan, first=min(plan.first, own), maximum=own)
+    return plan
 
 
 def cell_limit(spec: StudySpec, cell: Cell) -> int:

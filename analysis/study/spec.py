@@ -9,7 +9,9 @@ turns it into one `sim.run.runner.RunConfig` per variant and player count. All c
 the study seed as their run seed: game `i` has the same seed in every variant (common random
 numbers), so variant differences are measured on the same deals. With `max_games`, `games`
 is a cell's first round and it plays on until its seats' win shares are as precise as
-`target_half_width` asks (`analysis.study.precision`).
+`target_half_width` asks (`analysis.study.precision`). A spec may give skill levels instead
+of one set of agents (`skill`, `analysis.study.skill`): then there is a cell per variant,
+level and player count, every level on the same seeds too.
 """
 
 from __future__ import annotations
@@ -19,11 +21,15 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from analysis.study.precision import Plan
 from analysis.study.precision import parse_precision
+from analysis.study.skill import SkillLevel
+from analysis.study.skill import check_cell_keys
+from analysis.study.skill import parse_skill
 from analysis.study.switches import CELL_KEYS
 from analysis.study.switches import StudyError
 from analysis.study.switches import Sweep
@@ -37,6 +43,7 @@ from analysis.study.switches import point_label
 from analysis.study.switches import sweep_variants
 from sim.agents.registry import parse_spec
 from sim.agents.registry import split_specs
+from sim.agents.registry import time_budget
 from sim.engine.board import Board
 from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
@@ -51,7 +58,7 @@ STUDY_FORMAT = "portobello-study/1"
 STUDY_FILE = "study.json"
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games", "seed",
             "shard_size", "events", "baseline", "target_half_width", "variants", "sweep",
-            "preset", "rules")
+            "preset", "rules", "skill")
 TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.precision
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
@@ -60,15 +67,19 @@ __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS"
 
 @dataclass(frozen=True)
 class Cell:
-    """One variant at one player count: a run folder of its own."""
+    """One variant at one player count (and skill level, if the study has levels): a run
+    folder of its own."""
 
     variant: Variant
     players: int
     config: RunConfig
+    level: str = ""
 
     @property
     def key(self) -> str:
-        """The cell's name and run folder name, e.g. `known-3p`."""
+        """The cell's name and run folder name, e.g. `known-3p`, with a level `known-mcts-3p`."""
+        if self.level:
+            return f"{self.variant.name}-{self.level}-{self.players}p"
         return f"{self.variant.name}-{self.players}p"
 
 
@@ -95,32 +106,48 @@ class StudySpec:
     base_switches: Mapping[str, Any] = field(default_factory=dict)
     sweep: Sweep | None = None
     precision: Mapping[int, Plan] | None = None  # by player count; None: fixed games
+    # Skill levels, weakest first (empty: one set of agents, `agents`). With levels,
+    # `agents` holds the strongest level's.
+    skill: tuple[SkillLevel, ...] = ()
 
     def cells(self) -> list[Cell]:
-        """Every variant at every player count, in study order (variants outermost).
+        """Every variant at every player count (and skill level), in study order: variants
+        outermost, then levels as listed.
 
         The shard size is the spec's whatever the games, so a cell grown to more games
         keeps its run identity and tops up."""
         out = []
         base = rules_from_dict(dict(self.base_switches), source=self.source)
         for v in self.variants:
-            for n in self.players:
-                rules = v.rules(n, base)
-                config = RunConfig(board=self.board, board_ref=self.board_ref, rules=rules,
-                                   agents=self.agents[n], games=self.games[n], seed=self.seed,
-                                   shard_size=self.shard_size, events=self.events)
-                out.append(Cell(v, n, config))
+            for level in self.skill or (None,):
+                agents = level.agents if level else self.agents
+                games = level.games if level else self.games
+                for n in self.players:
+                    rules = v.rules(n, base)
+                    config = RunConfig(board=self.board, board_ref=self.board_ref,
+                                       rules=rules, agents=agents[n], games=games[n],
+                                       seed=self.seed, shard_size=self.shard_size,
+                                       events=self.events)
+                    out.append(Cell(v, n, config, level.name if level else ""))
         return out
 
     def with_overrides(self, games: int | None = None, agents: str | None = None) -> StudySpec:
         """The same study with other games per cell or other agents (a quick demo, or more
         games to top a study folder up); other games are a fixed count (no precision on
-        demand)."""
+        demand). With skill levels, `games` is every level's games per cell and other
+        agents are refused: the levels are the study's agents."""
+        if agents is not None and self.skill:
+            raise _err(self.source, "--agents", f"this study has skill levels "
+                       f"({', '.join(lv.name for lv in self.skill)}), each with its own agents, "
+                       "so --agents cannot replace them; edit the levels in the spec")
         g = dict(self.games) if games is None else {n: games for n in self.players}
         a = dict(self.agents) if agents is None else _agents_for(agents, self.players,
                                                                  self.source, "--agents")
+        skill = self.skill if games is None else tuple(replace(lv, games=dict(g))
+                                                       for lv in self.skill)
         p = self.precision if games is None else None
-        return StudySpec(**{**self.__dict__, "games": g, "agents": a, "precision": p})
+        return StudySpec(**{**self.__dict__, "games": g, "agents": a, "skill": skill,
+                            "precision": p})
 
     def identity(self) -> dict[str, Any]:
         """What a study folder must share with this spec to be resumed or topped up: every
@@ -147,6 +174,7 @@ class StudySpec:
             "variants": [{"name": v.name, "label": v.label, "description": v.description,
                           "switches": dict(v.switches), "sweep": dict(v.sweep),
                           "base": v.base} for v in self.variants],
+            **({"skill": [lv.to_dict() for lv in self.skill]} if self.skill else {}),
             "source": self.source,
             "precision": None if not self.precision else {
                 str(n): p.to_dict() for n, p in self.precision.items()},
@@ -196,6 +224,11 @@ def _agents_for(value: Any, players: Sequence[int], source: str, fld: str
                 parse_spec(s)
             except PortobelloError as exc:
                 raise _err(source, fld, exc.reason) from None
+            timed = time_budget(s)
+            if timed:
+                raise _err(source, fld, f"{s} has a time budget ({timed}); a time budget makes "
+                           "the study depend on the machine (its speed and load decide the "
+                           "moves), so use an iteration budget (iterations=) instead")
         out[n] = tuple(specs)
     return out
 
@@ -284,7 +317,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     for key in data:
         if key not in TOP_KEYS:
             raise _err(source, key, f"unknown key (keys: {', '.join(TOP_KEYS)})")
-    for key in ("name", "players", "agents", "games", "seed"):
+    if "skill" in data and "agents" in data:
+        raise _err(source, "skill", "replaces agents (each level names the agents of every "
+                                    "seat): give agents or skill, not both")
+    for key in ("name", "players", "games", "seed", *(() if "skill" in data else ("agents",))):
         if key not in data:
             raise _err(source, key, "missing")
     if "variants" not in data and "sweep" not in data:
@@ -309,9 +345,12 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     for n, g in games.items():
         if not _is_int(g) or g < 1:
             raise _err(source, "games", f"must be a positive integer, got {g!r} for {n} players")
-    agents = _agents_for(data["agents"], players_t, source, "agents")
+    skill = (parse_skill(data["skill"], players_t, games, source, _agents_for, _per_players)
+             if "skill" in data else ())
+    agents = (dict(skill[-1].agents) if skill else
+              _agents_for(data["agents"], players_t, source, "agents"))
     for n in players_t:
-        if len(set(agents[n])) > 1 and games[n] % n:
+        if not skill and len(set(agents[n])) > 1 and games[n] % n:
             raise _err(source, "games", f"{games[n]} games at {n} players with different "
                                         f"agents: use a multiple of {n} so every agent sits in "
                                         "every seat equally often")
@@ -362,11 +401,13 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      board=board, variants=ordered, players=players_t, agents=agents,
                      games=games, seed=seed, shard_size=shard_size, events=events,
                      baseline=baseline, target_half_width=float(target), source=source,
-                     text=text, base_switches={}, sweep=sweep, precision=precision)
+                     text=text, base_switches={}, sweep=sweep, precision=precision,
+                     skill=skill)
     try:
-        spec.cells()
+        cells = spec.cells()
     except PortobelloError as exc:
         raise _err(source, exc.field, exc.reason) from None
+    check_cell_keys([(c.key, c.variant.name, c.level) for c in cells], source)
     return spec
 
 

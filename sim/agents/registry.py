@@ -118,6 +118,24 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+# Parameters that give an agent a budget of seconds rather than of work: with any of them
+# above 0 the agent's moves depend on how fast the machine runs (and on what else runs on
+# it), so two runs of one spec and seed may play different games.
+TIME_PARAMS: tuple[str, ...] = ("time",)
+
+
+def time_budget(spec: str) -> str | None:
+    """The time budget of an agent spec (under any restriction wrappers) as written, e.g.
+    `time=0.5`, or None when its play depends on its seed alone. Studies refuse specs with
+    one: their games must be the same on every machine."""
+    name, params = parse_spec(spec)
+    if name in WRAPPERS:
+        return time_budget(params["agent"])
+    timed = [k for k in TIME_PARAMS if k in agent_params(name)
+             and float(params.get(k, agent_params(name)[k]) or 0) > 0]
+    return ", ".join(f"{k}={params.get(k, agent_params(name)[k])}" for k in timed) or None
+
+
 def make_agent(spec: str, seed: int | None = 0) -> BaseAgent:
     """An agent from its spec string, seeded."""
     name, params = parse_spec(spec)

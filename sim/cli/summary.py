@@ -68,7 +68,16 @@ def seat_zero_shares(data: StudyData) -> list[dict[str, Any]]:
 
 
 def study_lines(data: StudyData) -> list[str]:
-    """The headline of a study or report: seat 0's win share by player count and variant."""
+    """The headline of a study or report: seat 0's win share by player count and variant
+    (with skill levels, by level, weakest first)."""
+    if data.skill is not None and data.levels:
+        lines = [f"{data.title}: the first player's (seat 0's) win share, {LEVEL:.0%} "
+                 "interval, by skill level"]
+        for level in data.levels:
+            lines.append(f" level {data.skill.labels.get(level, level)} "
+                         f"({data.skill.agents_text(level)}):")
+            lines += ["  " + line for line in study_lines(data.at_level(level))[1:]]
+        return lines
     rows = seat_zero_shares(data)
     width = min(max([len(r["label"]) for r in rows] + [7]), 40)
     lines = [f"{data.title}: the first player's (seat 0's) win share, {LEVEL:.0%} interval"]

@@ -1,0 +1,699 @@
+"""The report's skill section: "does it hold for stronger play?"
+
+A study with skill levels (`analysis.study.skill`) is analysed level by level: each level's
+cells are an ordinary study of variants x player counts, and `analyse` runs on each, so
+every level has the tables, tests and Holm families the report shows for one set of agents.
+The page's body (tables, charts and the findings on top) is the strongest level's; this
+section sets the levels side by side:
+
+- every seat's win share, the first player's advantage and game length (rounds), and each
+  variant's effect on them (variant minus baseline, paired on common seeds), each against
+  the level with its 95% interval, one figure per player count;
+- every finding (the first player's advantage, each other seat's share against fair at 3
+  and 4 players, each variant effect of the comparisons table) labelled robust,
+  skill-dependent, reversed or not found by `analysis.metrics.robustness.classify`.
+
+Statistics. At each level a finding's verdict is its family's, at that level: the first
+player's advantage Holm-corrected over the level's cells (as the balance table), each other
+seat against fair over the level's seats and cells, a variant effect over the level's whole
+comparisons table (as the comparisons table). The interval shown beside a level's verdict
+is the Holm-adjusted one of that family, so it leaves out 0 exactly when the verdict says
+significant; at the strongest level these are the body's own numbers. The size change of a
+finding is the strongest level's value minus the weakest level's on the games both played
+(the same seeds: a paired t test), Holm-corrected over every size change of the section
+(game length's too), its adjusted interval beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import TYPE_CHECKING
+from typing import Any
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import PercentFormatter
+
+from analysis import compare as C
+from analysis import metrics as M
+from analysis import plots as P
+from analysis.metrics.robustness import LABELS
+from analysis.metrics.robustness import RULE
+from analysis.metrics.robustness import LevelEstimate
+from analysis.metrics.robustness import SizeChange
+from analysis.metrics.robustness import Verdict
+from analysis.metrics.robustness import classify
+from analysis.report.provenance import reduced_run
+from analysis.report.provenance import report_title
+from analysis.study import StudyData
+from analysis.study.skill import first_strong
+
+if TYPE_CHECKING:
+    from analysis.report.content import Analysis
+    from analysis.report.tables import Table
+
+FID = ["kind", "n_players", "variant", "measure"]
+# Seats by colour where variants are told apart by line style: colours no variant takes
+# first (variants take the palette in order), so a seat never reads as a variant.
+SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9])
+ROUNDS = "rounds (round-limit games left out)"
+# The comparisons measures the section's chart and first table show (the others are in a
+# second table): every seat's win share, and game length.
+HEADLINE_EFFECTS = ("seat 0 win share", "seat 1 win share", "seat 2 win share",
+                    "seat 3 win share", ROUNDS)
+SIGNIFICANCE = ("At each level a finding is significant when its Holm-adjusted p-value is "
+                "below 0.05 in its family at that level (the first player's advantage: the "
+                "level's cells; another seat against fair: the level's seats and cells; a "
+                "variant effect: the level's comparisons table), exactly when the "
+                "Holm-adjusted interval shown leaves out 0. The size change (strongest level "
+                "minus weakest, paired on the games both played) is Holm-corrected over every "
+                "size change of the section.")
+
+
+@dataclass
+class SkillAnalysis:
+    """The section's content: the levels (with data, weakest first), each level's own
+    analysis, every finding's estimate at every level (`estimates`), its size change and
+    label (`findings`), and game length by level with its change (`length`)."""
+
+    data: StudyData
+    levels: list[str]
+    level_labels: dict[str, str]
+    level_agents: dict[str, str]
+    start: int
+    analyses: dict[str, Analysis]
+    estimates: pd.DataFrame
+    findings: pd.DataFrame
+    length: pd.DataFrame
+
+    @property
+    def headline(self) -> str:
+        """The strongest level with data: the one the page's body shows."""
+        return self.levels[-1]
+
+    def label(self, level: str) -> str:
+        """A level's display label."""
+        return self.level_labels.get(level, level)
+
+
+# -- analysis -------------------------------------------------------------------------------
+def analyse_levels(data: StudyData, target: float | None,
+                   analyse: Callable[[StudyData, float | None], Analysis]) -> Analysis:
+    """Analyse every level; the strongest level's analysis, carrying the whole study's
+    title, configuration and calibration and the skill section (`Analysis.skill`), is the
+    report's. A study with fewer than two levels with data gets no section (a note says so)."""
+    from analysis.report.calibration import calibration_finding
+
+    levels = data.levels
+    if not levels:
+        raise ValueError("a study with skill levels but no complete cells at any level")
+    per: dict[str, Analysis] = {}
+    for lv in levels:
+        per[lv] = analyse(data.at_level(lv), target)
+        per[lv].data.release_events()  # every table from them is made
+    head = per[levels[-1]]
+    head.title, head.reduced = report_title(data), reduced_run(data)
+    cal = pd.concat([per[lv].tables["calibration"].assign(level=lv) for lv in levels],
+                    ignore_index=True)
+    order = {lv: i for i, lv in enumerate(levels)}
+    cal = cal.assign(_v=cal["variant"].astype(str).map({v: i for i, v in
+                                                        enumerate(data.variants)}),
+                     _l=cal["level"].map(order))
+    head.tables["calibration"] = cal.sort_values(["n_players", "_v", "_l"], kind="stable").drop(
+        columns=["_v", "_l"]).reset_index(drop=True)
+    # Anomalies of every level: a weak level's round-limit games matter too.
+    head.tables["anomalies"] = pd.concat(
+        [per[lv].tables["anomalies"].assign(level=lv) for lv in levels], ignore_index=True)
+    info = data.skill
+    assert info is not None
+    labels = {lv: info.labels.get(lv, lv) for lv in levels}
+    if len(levels) < 2:
+        head.notes.append(f"Only one skill level has complete cells ({labels[levels[0]]}), so "
+                          "there is no comparison across levels; the report shows that level.")
+    else:
+        strong = [info.strong[info.names.index(lv)] for lv in levels]
+        est = pd.concat([_level_estimates(per[lv]).assign(level=lv) for lv in levels],
+                        ignore_index=True)
+        changes = _size_changes(per, levels, est)
+        head.skill = SkillAnalysis(
+            data=data, levels=levels, level_labels=labels,
+            level_agents={lv: info.agents_text(lv) for lv in levels}, start=first_strong(strong),
+            analyses=per, estimates=est,
+            findings=_verdicts(est, changes, levels, labels, first_strong(strong)),
+            length=_length(per, levels, changes))
+        head.findings = label_findings(head.findings, head.skill)
+    head.findings = [f for f in head.findings if f.topic != "calibration"]
+    found = calibration_finding(head)
+    if found is not None:
+        head.findings.append(found)
+    return head
+
+
+def _seat_family(players: pd.DataFrame) -> pd.DataFrame:
+    """Seats 1 to 3 against the fair share (at 2 players seat 1 mirrors seat 0 and is left
+    out), Holm-corrected over the level's seats and cells, with Wilson-adjusted intervals."""
+    parts = [M.FirstPlayerAdvantage(seat=k)(players).assign(seat=k) for k in (1, 2, 3)]
+    seats = pd.concat([p for p in parts if not p.empty], ignore_index=True) if any(
+        not p.empty for p in parts) else pd.DataFrame()
+    if seats.empty:
+        return seats
+    seats = seats[~((seats["n_players"] == 2) & (seats["seat"] == 1))].reset_index(drop=True)
+    out = C.Holm(interval=C.WilsonInterval())(seats)
+    return out.assign(adv_adj_lo=out["adj_lo"] - out["fair"],
+                      adv_adj_hi=out["adj_hi"] - out["fair"])
+
+
+def _level_estimates(a: Analysis) -> pd.DataFrame:
+    """Every finding of one level's analysis: `kind, n_players, variant, baseline, measure,
+    value_kind, estimate, lo, hi` (95%), `adj_lo, adj_hi, adj_level, p_holm, holm_m,
+    significant` (its family's Holm)."""
+    cols = ["kind", "n_players", "variant", "baseline", "measure", "value_kind", "estimate",
+            "lo", "hi", "adj_lo", "adj_hi", "adj_level", "p_holm", "holm_m", "significant"]
+    parts = []
+
+    def shares(df: pd.DataFrame, kind: str, measure: Any) -> pd.DataFrame:
+        return pd.DataFrame({
+            "kind": kind, "n_players": df["n_players"].astype(int), "variant":
+            df["variant"].astype(str), "baseline": "", "measure": measure,
+            "value_kind": C.SHARE, "estimate": df["advantage"], "lo": df["adv_lo"],
+            "hi": df["adv_hi"], "adj_lo": df["adv_adj_lo"], "adj_hi": df["adv_adj_hi"],
+            "adj_level": df["adj_level"], "p_holm": df["p_holm"], "holm_m": df["holm_m"],
+            "significant": df["significant"].astype(bool)})
+
+    parts.append(shares(a.tables["first_player"], "first player", "seat 0 win share"))
+    seats = _seat_family(a.data.players())
+    if not seats.empty:
+        parts.append(shares(seats, "seat", "seat " + seats["seat"].astype(str) + " win share"))
+    cmp_ = a.tables.get("comparisons")
+    if cmp_ is not None and not cmp_.empty:
+        parts.append(pd.DataFrame({
+            "kind": "effect", "n_players": cmp_["n_players"].astype(int),
+            "variant": cmp_["variant"].astype(str), "baseline": cmp_["baseline"].astype(str),
+            "measure": cmp_["measure"].astype(str), "value_kind": cmp_["kind"],
+            "estimate": cmp_["diff"], "lo": cmp_["lo"], "hi": cmp_["hi"],
+            "adj_lo": cmp_["adj_lo"], "adj_hi": cmp_["adj_hi"], "adj_level": cmp_["adj_level"],
+            "p_holm": cmp_["p_holm"], "holm_m": cmp_["holm_m"],
+            "significant": cmp_["significant"].astype(bool)}))
+    return pd.concat(parts, ignore_index=True)[cols]
+
+
+def _per_game(a: Analysis) -> dict[str, pd.DataFrame]:
+    """One level's per-game values: seat win shares and the comparisons' game measures,
+    each with the game's seed (what a size change pairs on)."""
+    data = a.data
+    shares = data.players()[["variant", "n_players", "seat", "seed", "win_share"]].copy()
+    shares["variant"] = shares["variant"].astype(str)
+    measures = C.GameMeasures()(data.games(), data.players())
+    measures["variant"] = measures["variant"].astype(str)
+    games = data.games()
+    rounds = games.assign(value=games["rounds"].astype(float).where(
+        games["end_reason"].astype(str) != "round_limit"))[["variant", "n_players", "seed",
+                                                              "value"]]
+    rounds["variant"] = rounds["variant"].astype(str)
+    return {"shares": shares, "measures": measures, "rounds": rounds}
+
+
+def _values(pg: Mapping[str, pd.DataFrame], kind: str, n: int, variant: str, baseline: str,
+            measure: str) -> pd.Series:
+    """A finding's per-game values at one level, indexed by seed: a seat's win share, a
+    variant's effect (variant minus baseline on the same seed), or the game's rounds."""
+    if kind in ("first player", "seat"):
+        s = pg["shares"]
+        seat = int(measure.split()[1])
+        d = s[(s["n_players"] == n) & (s["variant"] == variant) & (s["seat"] == seat)]
+        return d.set_index("seed")["win_share"].astype(float)
+    if kind == "length":
+        r = pg["rounds"]
+        return r[(r["n_players"] == n) & (r["variant"] == variant)].set_index("seed")["value"]
+    m = pg["measures"]
+    d = m[(m["n_players"] == n) & (m["measure"] == measure)]
+    wide = d.pivot_table(index="seed", columns="variant", values="value", aggfunc="first",
+                         dropna=False)
+    if variant not in wide or baseline not in wide:
+        return pd.Series(dtype=float)
+    return (wide[variant] - wide[baseline]).dropna()
+
+
+def _size_changes(per: Mapping[str, Analysis], levels: Sequence[str],
+                  est: pd.DataFrame) -> pd.DataFrame:
+    """Every finding's (and every cell's game length's) strongest level minus weakest level
+    on the seeds both played, paired t, Holm over them all: `kind, n_players, variant,
+    measure, weak, strong, games, diff, lo, hi, se, dof, p_value`, Holm's columns."""
+    pgs = {lv: _per_game(per[lv]) for lv in levels}
+    held = est.dropna(subset=["estimate"])
+    targets = [(k, int(n), str(v), str(b), str(m), list(g["level"]))
+               for (k, n, v, b, m), g in held.groupby(["kind", "n_players", "variant",
+                                                        "baseline", "measure"], sort=False)]
+    for lv in levels:  # game length of every cell
+        length = per[lv].tables["length"]
+        for r in length[length["measure"] == "rounds"].itertuples(index=False):
+            targets.append(("length", int(r.n_players), str(r.variant), "", "rounds", [lv]))
+    merged: dict[tuple[Any, ...], list[str]] = {}
+    for k, n, v, b, m, lvs in targets:
+        merged.setdefault((k, n, v, b, m), []).extend(lvs)
+    rows = []
+    diff = C.VariantDifference("weakest")
+    for (k, n, v, b, m), lvs in merged.items():
+        order = [lv for lv in levels if lv in lvs]
+        if len(order) < 2:
+            continue
+        weak, strong = order[0], order[-1]
+        a = _values(pgs[weak], k, n, v, b, m).dropna()
+        z = _values(pgs[strong], k, n, v, b, m).dropna()
+        common = a.index.intersection(z.index).sort_values()
+        if len(common) < 2:
+            continue
+        base = pd.DataFrame({"seed": common, "value": a.loc[common].to_numpy()}, index=common)
+        other = pd.DataFrame({"seed": common, "value": z.loc[common].to_numpy()}, index=common)
+        res = diff.difference(base, other)
+        rows.append({"kind": k, "n_players": n, "variant": v, "baseline": b, "measure": m,
+                     "weak": weak, "strong": strong, "games": len(common), "diff": res["diff"],
+                     "lo": res["lo"], "hi": res["hi"], "se": res["se"], "dof": res["dof"],
+                     "p_value": res["p_value"]})
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return pd.DataFrame(columns=[*FID, "baseline", "weak", "strong", "games", "diff", "lo",
+                                     "hi", "se", "dof", "p_value", "p_holm", "significant",
+                                     "holm_m", "holm_step", "adj_level", "adj_lo", "adj_hi"])
+    return C.Holm(interval=C.TInterval("diff"))(out)
+
+
+def _verdicts(est: pd.DataFrame, changes: pd.DataFrame, levels: Sequence[str],
+              labels: Mapping[str, str], start: int) -> pd.DataFrame:
+    """One row per finding: its key, the size change and the verdict (`label`, `trend`,
+    `verdict` as shown, `direction`, `reason`), in the order the estimates come."""
+    ch = {(r.kind, int(r.n_players), r.variant, r.measure): r
+          for r in changes.itertuples(index=False)}
+    rows = []
+    for (k, n, v, b, m), g in est.groupby(["kind", "n_players", "variant", "baseline",
+                                           "measure"], sort=False):
+        by_level = {r.level: r for r in g.itertuples(index=False)}
+        nan = float("nan")
+        points = [LevelEstimate(labels.get(lv, lv), *(
+            (float(by_level[lv].estimate), float(by_level[lv].adj_lo),
+             float(by_level[lv].adj_hi), bool(by_level[lv].significant))
+            if lv in by_level else (nan, nan, nan, False))) for lv in levels]
+        c = ch.get((k, int(n), v, m))
+        size = None if c is None else SizeChange(float(c.diff), float(c.adj_lo),
+                                                 float(c.adj_hi), bool(c.significant))
+        verdict: Verdict = classify(points, start, size)
+        rows.append({"kind": k, "n_players": int(n), "variant": v, "baseline": b,
+                     "measure": m, "value_kind": g["value_kind"].iloc[0],
+                     "label": verdict.label, "trend": verdict.trend, "verdict": verdict.text,
+                     "direction": verdict.direction, "reason": verdict.reason,
+                     **({f"change_{c_}": getattr(c, c_) for c_ in
+                         ("weak", "strong", "games", "diff", "lo", "hi", "adj_lo", "adj_hi",
+                          "adj_level", "p_holm", "significant")} if c is not None else {})})
+    return pd.DataFrame(rows)
+
+
+def _length(per: Mapping[str, Analysis], levels: Sequence[str],
+            changes: pd.DataFrame) -> pd.DataFrame:
+    """Game length (rounds of the games that ended by the rules) per cell and level, with
+    each cell's change from the weakest to the strongest level (Holm-adjusted)."""
+    rows = []
+    for lv in levels:
+        length = per[lv].tables["length"]
+        for r in length[length["measure"] == "rounds"].itertuples(index=False):
+            rows.append({"n_players": int(r.n_players), "variant": str(r.variant), "level": lv,
+                         "mean": r.mean, "lo": r.lo, "hi": r.hi, "n": int(r.n)})
+    out = pd.DataFrame(rows)
+    ch = changes[changes["kind"] == "length"][["n_players", "variant", "weak", "strong",
+                                               "games", "diff", "adj_lo", "adj_hi",
+                                               "significant"]]
+    return out.merge(ch.rename(columns={c: f"change_{c}" for c in ch.columns
+                                        if c not in ("n_players", "variant")}),
+                     on=["n_players", "variant"], how="left")
+
+
+def label_findings(findings: Sequence[C.Finding], sk: SkillAnalysis) -> list[C.Finding]:
+    """The report's findings (the strongest level's) with their label across the levels,
+    appended to the sentence and kept as `label`."""
+    verdicts = {(r.kind, int(r.n_players), r.variant, r.measure): r
+                for r in sk.findings.itertuples(index=False)}
+    span = f"{sk.label(sk.levels[0])} to {sk.label(sk.levels[-1])}"
+    out = []
+    for f in findings:
+        r = verdicts.get(tuple(f.key)) if f.key else None
+        if r is None:
+            out.append(f)
+            continue
+        out.append(replace(f, label=r.label, text=f"{f.text} Across skill levels ({span}): "
+                                                 f"{r.verdict}: {r.reason}."))
+    return out
+
+
+# -- presentation ---------------------------------------------------------------------------
+def _value(x: float, kind: str) -> str:
+    """A finding's estimate: shares in signed pp without the unit, others to 2 decimals."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{100 * x:+.1f}" if kind == C.SHARE else f"{x:+.2f}"
+
+
+def _interval(lo: float, hi: float, kind: str) -> str:
+    """An interval as `-1.2 to +3.4` (pp for shares), more digits where a bound is near 0."""
+    if lo is None or math.isnan(lo) or math.isnan(hi):
+        return "–"
+    return f"{C.bound(lo, kind, unit=False)} to {C.bound(hi, kind, unit=False)}"
+
+
+def finding_name(r: Any, labels: Mapping[str, str]) -> str:
+    """A finding as the table names it: `first player's advantage · Standard`, `seat 2 vs
+    fair · Known order`, `Known order vs Standard: seat 0 win share`."""
+    v = labels.get(r.variant, r.variant)
+    if r.kind == "first player":
+        return f"first player's advantage · {v}"
+    if r.kind == "seat":
+        return f"{r.measure.replace(' win share', '')} vs fair · {v}"
+    measure = "game length (rounds)" if r.measure == ROUNDS else r.measure
+    return f"{v} vs {labels.get(r.baseline, r.baseline)}: {measure}"
+
+
+def _findings_table(a: Analysis, headline: bool) -> Table:
+    """The findings with one column per level (estimate, Holm-adjusted interval, * when
+    significant), the size change and the verdict; `headline`: the first player, the seats
+    and the effects on them and on length, else the other effects."""
+    from analysis.report.tables import Row
+    from analysis.report.tables import Table
+
+    sk = a.skill
+    assert sk is not None
+    f = sk.findings
+    main = (f["kind"] != "effect") | f["measure"].isin(HEADLINE_EFFECTS)
+    f = f[main] if headline else f[~main]
+    est = {(r.kind, int(r.n_players), r.variant, r.measure, r.level): r
+           for r in sk.estimates.itertuples(index=False)}
+    headers = ("players", "finding", "verdict", *(f"{sk.label(lv)}" for lv in sk.levels),
+               "change (Holm)")
+    rows = []
+    for r in f.sort_values(["n_players"], kind="stable").itertuples(index=False):
+        cells: list[tuple[str, str]] = [(str(r.n_players), "num"),
+                                        (finding_name(r, a.labels), "txt"), (r.verdict, "txt")]
+        for lv in sk.levels:
+            e = est.get((r.kind, r.n_players, r.variant, r.measure, lv))
+            if e is None or math.isnan(e.estimate):
+                cells.append(("–", "txt"))
+                continue
+            cells.append((f"{_value(e.estimate, e.value_kind)} "
+                          f"({_interval(e.adj_lo, e.adj_hi, e.value_kind)})"
+                          + (" *" if e.significant else ""), "txt"))
+        if isinstance(getattr(r, "change_diff", None), float) and not math.isnan(r.change_diff):
+            cells.append((f"{_value(r.change_diff, r.value_kind)} "
+                          f"({_interval(r.change_adj_lo, r.change_adj_hi, r.value_kind)})"
+                          + (" *" if r.change_significant else ""), "txt"))
+        else:
+            cells.append(("–", "txt"))
+        rows.append(Row(tuple(cells), r.label == "robust"))
+    return Table(headers, tuple(rows))
+
+
+def _length_table(a: Analysis) -> Table:
+    """Game length by level per cell (95% CI) and its change (Holm-adjusted, * significant)."""
+    from analysis.report.tables import Row
+    from analysis.report.tables import Table
+
+    sk = a.skill
+    assert sk is not None
+    rows = []
+    for (n, v), d in sk.length.groupby(["n_players", "variant"], sort=False):
+        by = {r.level: r for r in d.itertuples(index=False)}
+        cells: list[tuple[str, str]] = [(str(n), "num"), (a.labels.get(v, v), "txt")]
+        for lv in sk.levels:
+            r = by.get(lv)
+            cells.append(("–", "txt") if r is None else
+                         (f"{r.mean:.2f} ({r.lo:.2f}–{r.hi:.2f})", "num"))
+        first = d.iloc[0]
+        if pd.notna(first.get("change_diff", np.nan)):
+            sig = bool(first["change_significant"])
+            word = (("longer" if first["change_diff"] > 0 else "shorter") + " with stronger play"
+                    if sig else "no significant change")
+            cells.append((f"{first['change_diff']:+.2f} ({first['change_adj_lo']:+.2f} to "
+                          f"{first['change_adj_hi']:+.2f}){' *' if sig else ''}", "num"))
+            cells.append((word, "txt"))
+        else:
+            cells += [("–", "txt"), ("–", "txt")]
+        rows.append(Row(tuple(cells), False))
+    headers = ("players", "variant", *(sk.label(lv) for lv in sk.levels),
+               "change, strongest − weakest (Holm)", "")
+    return Table(headers, tuple(rows))
+
+
+def skill_tables(a: Analysis) -> dict[str, Table]:
+    """The section's tables: `skill` (headline findings), `skill_other` (the other
+    comparisons' measures) and `skill_length`; none without the section."""
+    if a.skill is None:
+        return {}
+    return {"skill": _findings_table(a, True), "skill_other": _findings_table(a, False),
+            "skill_length": _length_table(a)}
+
+
+def skill_counts(sk: SkillAnalysis) -> list[tuple[str, int]]:
+    """How many findings got each label, in `LABELS` order."""
+    counts = sk.findings["label"].value_counts()
+    return [(lab, int(counts.get(lab, 0))) for lab in LABELS]
+
+
+def skill_context(a: Analysis) -> dict[str, Any] | None:
+    """What the page's section needs besides tables and images (None: no section)."""
+    sk = a.skill
+    if sk is None:
+        return None
+    spec_levels = {lv["name"]: lv for lv in ((sk.data.study or {}).get("spec", {})
+                                             .get("skill") or [])}
+    info = sk.data.skill
+    strong = bool(info and any(info.strong[info.names.index(lv)] for lv in sk.levels))
+    levels = []
+    for i, lv in enumerate(sk.levels):
+        games = spec_levels.get(lv, {}).get("games", {})
+        notes = (["from the heuristic up"] if strong and i == sk.start else []) + (
+            ["shown in the report's body"] if lv == sk.headline else [])
+        levels.append({"name": lv, "label": sk.label(lv), "agents": sk.level_agents[lv],
+                       "upper": sk.start > 0 and i >= sk.start, "note": " · ".join(notes),
+                       "games": ", ".join(f"{g:,} at {n}p" for n, g in games.items())})
+    robust = sk.findings[sk.findings["label"] == "robust"]
+    return {"levels": levels, "start": sk.label(sk.levels[sk.start]), "strong": strong,
+            "headline": sk.label(sk.headline), "counts": skill_counts(sk),
+            "robust": len(robust), "rule": RULE, "significance": SIGNIFICANCE,
+            "figures": [(f"skill_{n}p", f"{n} players") for n in a.data.player_counts
+                        if (sk.estimates["n_players"] == n).any()],
+            "variants": len(a.data.variants)}
+
+
+def skill_summary(a: Analysis) -> dict[str, Any] | None:
+    """summary.json's `skill` block: the levels, the rule, and every finding with its
+    estimate at every level, its size change and its label (None without levels)."""
+    sk = a.skill
+    if sk is None:
+        return None
+    est = json.loads(sk.estimates.to_json(orient="records"))
+    by: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for e in est:
+        by.setdefault((e["kind"], e["n_players"], e["variant"], e["measure"]), []).append(
+            {k: e[k] for k in ("level", "estimate", "lo", "hi", "adj_lo", "adj_hi", "adj_level",
+                               "p_holm", "holm_m", "significant")})
+    findings = []
+    for r in json.loads(sk.findings.to_json(orient="records")):
+        key = (r["kind"], r["n_players"], r["variant"], r["measure"])
+        change = {k[len("change_"):]: v for k, v in r.items() if k.startswith("change_")}
+        if change.get("diff") is None:  # no level pair to compare (or a constant measure)
+            change = None
+        findings.append({**{k: r[k] for k in ("kind", "n_players", "variant", "baseline",
+                                               "measure", "value_kind", "label", "trend",
+                                               "verdict", "direction", "reason")},
+                         "levels": by.get(key, []), "change": change})
+    spec_levels = {lv["name"]: lv for lv in ((sk.data.study or {}).get("spec", {})
+                                             .get("skill") or [])}
+    return {
+        "levels": [{"name": lv, "label": sk.label(lv), "agents": sk.level_agents[lv],
+                    "games": spec_levels.get(lv, {}).get("games"),
+                    "from_heuristic_up": i >= sk.start} for i, lv in enumerate(sk.levels)],
+        "from_heuristic_up": sk.levels[sk.start], "headline_level": sk.headline,
+        "rule": RULE, "significance": SIGNIFICANCE,
+        "counts": dict(skill_counts(sk)), "findings": findings,
+        "length": json.loads(sk.length.to_json(orient="records")),
+    }
+
+
+# -- figures --------------------------------------------------------------------------------
+def _xs(levels: Sequence[str], present: Sequence[str], i: int, k: int) -> np.ndarray:
+    """x positions of levels for line i of k (a small sideways offset keeps bars apart)."""
+    pos = {lv: j for j, lv in enumerate(levels)}
+    return np.array([pos[lv] for lv in present], dtype=float) + (i - (k - 1) / 2) * 0.07
+
+
+def _frame_axis(ax: Axes, sk: SkillAnalysis) -> None:
+    """Level names on the x axis in listed order, the levels from the heuristic up shaded."""
+    k = len(sk.levels)
+    if sk.start > 0:
+        ax.axvspan(sk.start - 0.5, k - 0.5, color="#f1f4f8", zorder=0, lw=0)
+    ax.set_xticks(range(k), [sk.label(lv) for lv in sk.levels],
+                  rotation=0 if sum(len(sk.label(lv)) for lv in sk.levels) < 28 else 20)
+    ax.set_xlim(-0.5, k - 0.5)
+
+
+def _tested(ax: Axes, d: pd.DataFrame, sk: SkillAnalysis, colour: Any, i: int, k: int,
+            scale: float, ls: str = "-") -> None:
+    """A tested finding against level: thin bars the 95% interval, thick pale bars the
+    Holm-adjusted one; filled markers where significant (the thick bar clears 0)."""
+    d = d.assign(_o=d["level"].map({lv: j for j, lv in enumerate(sk.levels)})).sort_values("_o")
+    if d.empty:
+        return
+    x = _xs(sk.levels, list(d["level"]), i, k)
+    y = scale * d["estimate"].to_numpy(dtype=float)
+    ax.errorbar(x, y, yerr=P._err(y, scale * d["adj_lo"], scale * d["adj_hi"]), fmt="none",
+                ecolor=colour, alpha=0.3, elinewidth=5, capsize=0)
+    ax.errorbar(x, y, yerr=P._err(y, scale * d["lo"], scale * d["hi"]), fmt="none",
+                ecolor=colour, elinewidth=1.2, capsize=3)
+    ax.plot(x, y, color=colour, ls=ls, lw=1.4)
+    sig = d["significant"].to_numpy(dtype=bool)
+    ax.scatter(x[sig], y[sig], color=colour, s=34, zorder=3, edgecolors=colour)
+    ax.scatter(x[~sig], y[~sig], facecolors="white", edgecolors=colour, s=34, zorder=3,
+               linewidths=1.4)
+
+
+def skill_figure(a: Analysis, n: int) -> Figure:
+    """One player count against skill: win share by seat, the first player's advantage
+    and game length (top row); with variants, each variant's effect on the first player's
+    share, on the other seats' shares and on length (bottom row)."""
+    sk = a.skill
+    assert sk is not None
+    variants = a.data.variants
+    colours = P.variant_colours(variants)
+    styles = ("-", "--", ":", "-.")
+    others = variants[1:]
+    est = sk.estimates[sk.estimates["n_players"] == n]
+    rows = 2 if others else 1
+    with mpl.rc_context(P.RC):
+        fig = Figure(figsize=(13.0, 3.7 * rows + 0.7), layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(rows, 3, squeeze=False)
+        ax = axes[0][0]
+        # Every variant's seats while that stays legible, else the baseline's (the effects
+        # on the seats are in the bottom row).
+        shown = variants if len(variants) <= 2 else variants[:1]
+        for j, v in enumerate(shown):
+            for seat in range(n):
+                pts = [(lv, r) for lv in sk.levels for r in sk.analyses[lv].tables["win_shares"]
+                       .itertuples(index=False) if r.n_players == n and str(r.variant) == v
+                       and r.seat == seat]
+                if not pts:
+                    continue
+                x = _xs(sk.levels, [lv for lv, _ in pts], seat + j * n, n * len(shown))
+                y = np.array([r.share for _, r in pts])
+                ax.errorbar(x, y, yerr=P._err(y, [r.lo for _, r in pts], [r.hi for _, r in pts]),
+                            color=SEAT_COLOURS[seat], ls=styles[j % 4], marker="o", ms=4,
+                            capsize=2.5, lw=1.4)
+        ax.axhline(1 / n, **P.FAIR_STYLE)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_title("Win share by seat (95% CI)" if shown == variants else
+                     f"Win share by seat, {a.labels.get(shown[0], shown[0])} (95% CI)")
+        ax = axes[0][1]
+        fp = est[est["kind"] == "first player"]
+        for j, v in enumerate(variants):
+            _tested(ax, fp[fp["variant"] == v], sk, colours[v], j, len(variants), 100.0)
+        ax.axhline(0, **P.FAIR_STYLE)
+        ax.set_title("First player's advantage (pp)")
+        ax = axes[0][2]
+        length = sk.length[sk.length["n_players"] == n]
+        for j, v in enumerate(variants):
+            d = length[length["variant"] == v]
+            d = d.assign(_o=d["level"].map({lv: i for i, lv in enumerate(sk.levels)})
+                         ).sort_values("_o")
+            if d.empty:
+                continue
+            x = _xs(sk.levels, list(d["level"]), j, len(variants))
+            y = d["mean"].to_numpy(dtype=float)
+            ax.errorbar(x, y, yerr=P._err(y, d["lo"], d["hi"]), color=colours[v], marker="o",
+                        ms=4.5, capsize=3, lw=1.6)
+        ax.set_title("Game length (mean rounds, 95% CI)")
+        if others:
+            eff = est[est["kind"] == "effect"]
+            ax = axes[1][0]
+            for j, v in enumerate(others):
+                _tested(ax, eff[(eff["variant"] == v) & (eff["measure"] == "seat 0 win share")],
+                        sk, colours[v], j, len(others), 100.0)
+            ax.axhline(0, **P.FAIR_STYLE)
+            ax.set_title("Effect on the first player's share (pp)")
+            ax = axes[1][1]
+            if n > 2:
+                k = (n - 1) * len(others)
+                for j, v in enumerate(others):
+                    for seat in range(1, n):
+                        _tested(ax, eff[(eff["variant"] == v)
+                                        & (eff["measure"] == f"seat {seat} win share")],
+                                sk, SEAT_COLOURS[seat], (seat - 1) + j * (n - 1), k, 100.0,
+                                styles[j % 4])
+                ax.axhline(0, **P.FAIR_STYLE)
+            else:
+                ax.text(0.5, 0.5, "at 2 players seat 1's share\nmirrors seat 0's",
+                        ha="center", va="center", transform=ax.transAxes, color="#5f6b7a")
+                ax.set_yticks([])
+            ax.set_title("Effect on the other seats' shares (pp)")
+            ax = axes[1][2]
+            for j, v in enumerate(others):
+                _tested(ax, eff[(eff["variant"] == v) & (eff["measure"] == ROUNDS)], sk,
+                        colours[v], j, len(others), 1.0)
+            ax.axhline(0, **P.FAIR_STYLE)
+            ax.set_title("Effect on game length (rounds)")
+        for row in axes:
+            for ax in row:
+                _frame_axis(ax, sk)
+        _skill_legend(fig, a, n)
+        fig.suptitle(f"{n} players: each measure against skill level (weakest first)",
+                     fontsize=12, fontweight="bold")
+        return fig
+
+
+def _skill_legend(fig: Figure, a: Analysis, n: int) -> None:
+    """Variants by colour (and line style for seats), seats by colour, the markers' meaning."""
+    sk = a.skill
+    assert sk is not None
+    variants = a.data.variants
+    colours = P.variant_colours(variants)
+    styles = ("-", "--", ":", "-.")
+    handles: list[Any] = []
+    names: list[str] = []
+    for j, v in enumerate(variants):
+        handles.append(Line2D([], [], color=colours[v], marker="o", lw=2,
+                              ls=styles[j % 4] if len(variants) > 1 else "-"))
+        names.append(a.labels.get(v, v) + (" (baseline)" if j == 0 and len(variants) > 1
+                                            else ""))
+    for seat in range(n):
+        handles.append(Line2D([], [], color=SEAT_COLOURS[seat], marker="o", lw=2))
+        names.append(f"seat {seat}" + (" (first)" if seat == 0 else ""))
+    handles += [Line2D([], [], color="#444444", marker="o", ls="none"),
+                Line2D([], [], color="#444444", marker="o", ls="none", markerfacecolor="white"),
+                Line2D([], [], color="#444444", lw=5, alpha=0.3)]
+    names += ["significant (Holm)", "not significant", "Holm-adjusted interval"]
+    if sk.start > 0:
+        handles.append(Patch(color="#f1f4f8"))
+        names.append(f"from the heuristic up ({sk.label(sk.levels[sk.start])} on)")
+    fig.legend(handles, names, loc="outside lower center", ncols=min(len(handles), 6))
+
+
+def skill_figures(a: Analysis) -> dict[str, Figure]:
+    """The section's charts by name: `skill_<n>p` per player count and the calibration
+    chart (`calibration`); none without the section."""
+    from analysis.report.calibration import calibration_figure
+
+    sk = a.skill
+    if sk is None:
+        return {}
+    figs: dict[str, Figure] = {f"skill_{n}p": skill_figure(a, n) for n in a.data.player_counts
+                               if (sk.estimates["n_players"] == n).any()}
+    figs["calibration"] = calibration_figure(a.tables["calibration"], sk.levels, sk.level_labels,
+                                             a.labels)
+    return figs
