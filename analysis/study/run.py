@@ -67,9 +67,14 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
             who = (f"{agents[0]} in every seat" if len(set(agents)) == 1
                    else ", ".join(agents))
             plan = cell_plan(spec, cell)
-            size = (f"{cell.config.games} games" if plan is None else
-                    f"rounds from {plan.first} up to {plan.maximum} games until every seat "
-                    f"is within ±{100 * plan.target:.2f} pp")
+            if plan is None:
+                size = f"{cell.config.games} games"
+            elif plan.first == plan.maximum:  # a level capped at its own games: one look
+                size = (f"{plan.maximum} games (its level's own count; the ±"
+                        f"{100 * plan.target:.2f} pp target is checked, not chased)")
+            else:
+                size = (f"rounds from {plan.first} up to {plan.maximum} games until every "
+                        f"seat is within ±{100 * plan.target:.2f} pp")
             log(f"{cell.key}: {size}, agents {who}")
         try:
             res.timings, res.precision = _play_cell(spec, cell, path, jobs, quiet, log)
