@@ -169,7 +169,11 @@ def calibration_figure(cal: pd.DataFrame, levels: Sequence[str], level_labels: d
                 r = float(ref.iloc[0])
                 ax.axhspan(r * FAR_RATIO[0], r * FAR_RATIO[1], color="#e8f4ec", zorder=0, lw=0)
                 ax.axhline(r, **P.FAIR_STYLE)
-            ax.set_xticks(range(len(levels)), [level_labels.get(lv, lv) for lv in levels])
+            names = [level_labels.get(lv, lv) for lv in levels]
+            # Long level names slant (as in the skill figures) rather than overlap.
+            ax.set_xticks(range(len(levels)), names,
+                          rotation=0 if sum(len(x) for x in names) < 28 else 20,
+                          ha="center" if sum(len(x) for x in names) < 28 else "right")
             ax.set_xlim(-0.4, len(levels) - 0.6)
             ax.set_title(f"{n} players")
             ax.set_xlabel("skill level (weakest first)")
