@@ -20,8 +20,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
+# Test files are spread over TEST_WORKERS processes (pytest-xdist; a file's tests stay
+# together, so its module fixtures are built once); TEST_WORKERS=0 runs them in one.
+TEST_WORKERS ?= 2
 test: $(STAMP) lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 # Every golden action-log cell on the reference engine too (make test checks a subset).
 golden: $(STAMP)
