@@ -80,7 +80,11 @@ def add_parser(subparsers: Any) -> None:
                       "player counts, agents, games and seed of every cell; with max_games "
                       "(next to target_half_width) each cell plays rounds until every "
                       "seat's 95% win-share interval is within the target or max_games is "
-                      "reached, and the report says where each stopped (docs/studies.md).")
+                      "reached, and the report says where each stopped. With skill levels "
+                      "(skill = [...], in place of agents) there is a cell per variant, level "
+                      "and player count, OUT/runs/<variant>-<level>-<players>p, all on the "
+                      "same seeds, and the report says whether each finding holds for "
+                      "stronger play (docs/studies.md).")
     p.add_argument("file", metavar="STUDY", help="study spec (TOML)")
     O.add_out(p, "DIR", "study folder (default: data/runs/studies/<study name>)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
