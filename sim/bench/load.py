@@ -31,6 +31,7 @@ def summary_steps() -> list[tuple[str, Callable[[Any, Any], Any]]]:
     steps taking the (games, players) pandas tables of `analysis.study.StudyData`."""
     from analysis import compare as C
     from analysis import metrics as M
+    from analysis.metrics.calibration import Calibration
 
     def margins(games: Any, players: Any) -> Any:
         per_game = M.Margins()(players)
@@ -49,6 +50,7 @@ def summary_steps() -> list[tuple[str, Callable[[Any, Any], Any]]]:
         ("points", lambda g, p: M.PointsBySource()(p)),
         ("endings", lambda g, p: M.Proportions("end_reason")(g)),
         ("anomalies", lambda g, p: M.Anomalies()(g, p)),
+        ("calibration", lambda g, p: Calibration()(g, p)),
     ]
 
 
