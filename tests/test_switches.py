@@ -388,6 +388,26 @@ def test_bobby_placer(standard, placer: str, seat: int) -> None:
     assert (g.seat, g.round) == (RED, 1)
 
 
+def test_bobby_placer_next_game_and_record(standard) -> None:
+    """bobby_placer "next", 3 players: the game's first decision is Yellow's (seat 1) Bobby
+    placement, then Red (seat 0) takes turn 1. With the same seed and choices the default
+    game differs from its first event on (Red places the Bobby). The record carries the
+    switch and replays the same game."""
+    rules = Rules(players=3, bobby_placer="next")
+    g = Game(standard, rules, seed=8, record_events=True)
+    assert (g.phase, g.seat, g.turn) == (SETUP, YELLOW, 0)
+    g.play(A.place_bobby(standard.district_index("D03")))
+    assert (g.seat, g.turn) == (RED, 1)
+    default = Game(standard, Rules(players=3), seed=8, record_events=True)
+    default.play(A.place_bobby(standard.district_index("D03")))
+    assert (g.events[0]["seat"], default.events[0]["seat"]) == (YELLOW, RED)
+    played = _random_game(standard, rules, 8)
+    record = record_from_game(played, board_ref="standard", agents=["random"] * 3)
+    assert record["rules"]["bobby_placer"] == "next"
+    back = replay(record)
+    assert (back.rules, back.log, back.scores) == (rules, played.log, played.scores)
+
+
 def _tie_position(tie: str, yellow_stalls: int) -> Driver:
     """Two-triangles board, 2 players, Bobby in D1. Round 1: Red places 1 stall in BC,
     Yellow `yellow_stalls`. Round 2: Red plays his 3 and crosses BC into D2."""
