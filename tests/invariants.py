@@ -390,7 +390,7 @@ class Checker:
             st_ = {name: g.stat(s, name) for name in ("lane_points", "district_points",
                                                         "baron_points", "bobby_received",
                                                         "bobby_paid")}
-            assert g.scores[s] == (rules.start_score + st_["lane_points"]
+            assert g.scores[s] == (rules.seat_start_scores[s] + st_["lane_points"]
                                    + st_["district_points"] + st_["baron_points"]
                                    + st_["bobby_received"] - st_["bobby_paid"])
             if not rules.negative_scores:

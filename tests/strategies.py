@@ -236,7 +236,7 @@ def rules_for(draw: st.DrawFn, board: Board, max_rounds: st.SearchStrategy[int] 
         "customers": {"citizen": citizens, "aristocrat": total - citizens},
         "baron": baron,
         "customer_order": draw(st.sampled_from(["drawn", "known"])),
-        "bobby_placer": draw(st.sampled_from(["first", "last"])),
+        "bobby_placer": draw(st.sampled_from(["first", "next", "last"])),
         "bobby_tie": draw(st.sampled_from(["pay_co_leaders", "pay_bank"])),
         "negative_scores": draw(st.booleans()),
         "max_rounds": draw(st.integers(1, 25) if max_rounds is None else max_rounds),
@@ -251,6 +251,9 @@ def rules_for(draw: st.DrawFn, board: Board, max_rounds: st.SearchStrategy[int] 
         rules["stalls_per_player"] = draw(st.integers(1, max(1, spots // players + 3)))
     if draw(st.booleans()):
         rules["start_score"] = draw(st.integers(0, 12))
+    if draw(st.integers(0, 3)) == 0:
+        rules["start_scores"] = draw(st.lists(st.integers(0, 15), min_size=players,
+                                              max_size=players))
     if vary_tokens and draw(st.integers(0, 3)) == 0:
         tokens = draw(st.sampled_from([(2, 3, 4), (2, 4), (1, 2, 3, 4), (3,), (1, 5)]))
         rules["player_tokens"] = list(tokens)

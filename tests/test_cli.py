@@ -122,6 +122,23 @@ def test_rules_presets_apply_before_or_after_show(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out != before
 
 
+def test_rules_show_prints_the_new_switches(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    """start_scores and bobby_placer = "next" from a rules file are printed by `rules show`,
+    and the printed file loads back to the same rules; without them no start_scores line."""
+    from sim.engine.rules import load_rules
+
+    path = tmp_path / "r.toml"
+    path.write_text('start_scores = [10, 13]\nbobby_placer = "next"\n')
+    assert main(["rules", "--rules", str(path), "show"]) == 0
+    out = capsys.readouterr().out
+    assert "start_scores = [10, 13]" in out and 'bobby_placer = "next"' in out
+    shown = tmp_path / "shown.toml"
+    shown.write_text(out)
+    assert load_rules(shown) == load_rules(path)
+    assert main(["rules", "show"]) == 0
+    assert "start_scores" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv, words", [
     (["rules", "list"], "List the named rules presets"),
     (["rules", "show"], "Print the full rules configuration"),

@@ -49,6 +49,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "players": {"players": 4},
     "stalls_per_player": {"stalls_per_player": 7},
     "start_score": {"start_score": 0},
+    "start_scores": {"start_scores": (10, 13)},
     "player_tokens": {"player_tokens": (1, 2, 3, 4)},
     "neutral_stack": {"neutral_stack": (1, 1, 1, 1, 2, 2, 3, 3)},
     "district_tokens": {"district_tokens": (2, 3, 4)},
@@ -81,6 +82,28 @@ def test_every_switch_has_a_variant() -> None:
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_random_agents_on_the_standard_board(variant: str) -> None:
     rules = Rules(**VARIANTS[variant])
+    for i in range(12):
+        seed = derive_seed("fast-engine", variant, i)
+        specs = [RANDOM_SPECS[(i + p) % len(RANDOM_SPECS)] for p in range(rules.players)]
+        both_paths(STANDARD, rules, specs, seed)
+
+
+# Further readings of switches with more than two (each also drawn by tests/strategies.py).
+MORE_VARIANTS: dict[str, dict[str, Any]] = {
+    "bobby_placer_next": {"bobby_placer": "next", "players": 3},
+    "bobby_placer_next_4p": {"bobby_placer": "next", "players": 4},
+    "start_scores_3p": {"start_scores": (0, 5, 12), "players": 3},
+    "start_scores_low": {"start_scores": (1, 0), "negative_scores": True},
+    "start_scores_and_next": {"start_scores": (3, 9, 14, 20), "players": 4,
+                              "bobby_placer": "next"},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(MORE_VARIANTS))
+def test_random_agents_on_more_readings(variant: str) -> None:
+    """The compiled engine plays the reference's games for `start_scores` and
+    `bobby_placer = "next"` too."""
+    rules = Rules(**MORE_VARIANTS[variant])
     for i in range(12):
         seed = derive_seed("fast-engine", variant, i)
         specs = [RANDOM_SPECS[(i + p) % len(RANDOM_SPECS)] for p in range(rules.players)]

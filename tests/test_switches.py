@@ -25,6 +25,7 @@ from sim.engine.errors import IllegalActionError
 from sim.engine.errors import RulesError
 from sim.engine.game import Game
 from sim.engine.records import record_from_game
+from sim.engine.records import replay
 from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
@@ -89,6 +90,66 @@ def test_start_score(standard, start: int, may_move: bool, after: int | None) ->
     else:
         with pytest.raises(IllegalActionError, match="costs 1 points but the score is 0"):
             d.move("D04")
+
+
+def _random_game(board, rules: Rules, seed: int) -> Game:
+    """A whole game played through `Game.play` by a seeded random chooser (chance outcomes
+    from the game's own generator)."""
+    import random
+
+    g = Game(board, rules, seed=seed)
+    rng = random.Random(seed)
+    while not g.is_over:
+        if g.is_chance:
+            g.apply(g.sample_chance())
+        else:
+            g.play(rng.choice(g.legal_actions()))
+    return g
+
+
+def test_start_scores(standard) -> None:
+    """start_scores [10, 13], 2 players: before any action (the Bobby not yet placed) Red
+    has 10 and Yellow 13, where the default gives both start_score 10. With negative scores
+    on, no move's legality depends on a score, so the same seed and the same random choices
+    play the same game under both rules: every point won or paid is the same, and the final
+    scores differ by exactly the starts, 13 - 10 = 3 for Yellow and 0 for Red."""
+    with_list = Rules(start_scores=[10, 13], negative_scores=True)
+    plain = Rules(negative_scores=True)
+    assert Game(standard, with_list).scores == [10, 13]
+    assert Game(standard, plain).scores == [10, 10]
+    a, b = _random_game(standard, with_list, 5), _random_game(standard, plain, 5)
+    assert a.log == b.log
+    assert [a.scores[s] - b.scores[s] for s in (RED, YELLOW)] == [0, 3]
+    assert [a.scores[s] - with_list.start_scores[s] for s in (RED, YELLOW)] == \
+        [b.scores[s] - 10 for s in (RED, YELLOW)]
+    # The record carries the list and replays the same game with the same scores.
+    record = record_from_game(a, board_ref="standard", agents=["random"] * 2)
+    assert record["rules"]["start_scores"] == [10, 13]
+    back = replay(record)
+    assert (back.rules, back.scores, back.log) == (with_list, a.scores, a.log)
+
+
+def test_start_scores_replace_start_score(standard) -> None:
+    """docs/rules.md: start_scores wins over start_score, which is then ignored."""
+    assert Game(standard, Rules(start_score=4, start_scores=(10, 13))).scores == [10, 13]
+    assert Game(standard, Rules(start_score=4)).scores == [4, 4]
+
+
+def test_start_scores_refused_when_the_player_count_changes() -> None:
+    """A study that changes the player count re-checks the list's length at that point."""
+    rules = Rules(start_scores=(10, 13))
+    with pytest.raises(RulesError, match="3 players but 2 scores") as caught:
+        rules.with_changes(players=3)
+    assert caught.value.field == "start_scores"
+    assert rules.with_changes(players=3, start_scores=(10, 11, 12)).seat_start_scores == \
+        (10, 11, 12)
+
+
+def test_start_scores_unset_leave_the_rules_table_alone() -> None:
+    """Identity: without start_scores the rules table is what it was before the switch."""
+    assert "start_scores" not in Rules().to_dict()
+    assert "start_scores" not in Rules(start_score=3).to_dict(changed_only=True)
+    assert Rules(start_scores=(1, 2)).to_dict(changed_only=True) == {"start_scores": [1, 2]}
 
 
 def test_player_tokens(standard) -> None:
@@ -311,11 +372,13 @@ def test_customer_sequence_with_drawn_order_is_an_error() -> None:
 # ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("placer", "seat"), [("first", RED), ("last", GREEN)])
+@pytest.mark.parametrize(("placer", "seat"), [("first", RED), ("next", YELLOW),
+                                               ("last", GREEN)])
 def test_bobby_placer(standard, placer: str, seat: int) -> None:
     """3 players: the Bobby is placed before the first turn by seat 0 (first, English
-    rulebook) or seat n-1 = 2 (last, the start player's right-hand neighbour). Either way
-    seat 0 then takes the first turn."""
+    rulebook), seat 1 (next, the start player's left-hand neighbour) or seat n-1 = 2 (last,
+    the start player's right-hand neighbour). Either way seat 0 then takes the first
+    turn."""
     g = Game(standard, Rules(players=3, bobby_placer=placer), record_events=True)
     assert (g.phase, g.seat) == (SETUP, seat)
     with pytest.raises(IllegalActionError, match="Bobby must be placed"):
@@ -323,6 +386,26 @@ def test_bobby_placer(standard, placer: str, seat: int) -> None:
     g.play(A.place_bobby(standard.district_index("D07")))
     assert g.events[0] == {"type": "place_bobby", "seat": seat, "district": "D07"}
     assert (g.seat, g.round) == (RED, 1)
+
+
+def test_bobby_placer_next_game_and_record(standard) -> None:
+    """bobby_placer "next", 3 players: the game's first decision is Yellow's (seat 1) Bobby
+    placement, then Red (seat 0) takes turn 1. With the same seed and choices the default
+    game differs from its first event on (Red places the Bobby). The record carries the
+    switch and replays the same game."""
+    rules = Rules(players=3, bobby_placer="next")
+    g = Game(standard, rules, seed=8, record_events=True)
+    assert (g.phase, g.seat, g.turn) == (SETUP, YELLOW, 0)
+    g.play(A.place_bobby(standard.district_index("D03")))
+    assert (g.seat, g.turn) == (RED, 1)
+    default = Game(standard, Rules(players=3), seed=8, record_events=True)
+    default.play(A.place_bobby(standard.district_index("D03")))
+    assert (g.events[0]["seat"], default.events[0]["seat"]) == (YELLOW, RED)
+    played = _random_game(standard, rules, 8)
+    record = record_from_game(played, board_ref="standard", agents=["random"] * 3)
+    assert record["rules"]["bobby_placer"] == "next"
+    back = replay(record)
+    assert (back.rules, back.log, back.scores) == (rules, played.log, played.scores)
 
 
 def _tie_position(tie: str, yellow_stalls: int) -> Driver:
@@ -505,7 +588,8 @@ def test_round_limit_when_nothing_else_happened(standard) -> None:
 
 def test_every_switch_is_covered() -> None:
     """Guard: a new switch in Rules needs a test here."""
-    covered = {"players", "stalls_per_player", "start_score", "player_tokens", "neutral_stack",
+    covered = {"players", "stalls_per_player", "start_score", "start_scores", "player_tokens",
+               "neutral_stack",
                "district_tokens", "customers", "baron", "customer_order", "customer_sequence",
                "bobby_placer", "bobby_tie", "negative_scores", "max_rounds", "multipliers"}
     assert set(RULE_KEYS) == covered

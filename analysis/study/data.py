@@ -78,7 +78,8 @@ class StudyData:
     """The cells of a study (or of any runs on one board) as pandas tables.
 
     `games`, `players` and (when every run has it) `events` each get `variant` (ordered
-    categorical, baseline first) and `n_players`; `players` also gets `start_score`.
+    categorical, baseline first) and `n_players`; `players` also gets `start_score` (its
+    seat's own start).
     """
 
     cells: list[CellRun]
@@ -173,8 +174,10 @@ class StudyData:
             if self.skill is not None:
                 lf = lf.with_columns(pl.lit(c.level).alias("level"))
             if table == "players":
-                lf = lf.with_columns(pl.lit(c.run.rules().start_score, dtype=pl.Int16)
-                                     .alias("start_score"))
+                # Each seat's own start (rules switch start_scores), seat 0 first.
+                starts = c.run.rules().seat_start_scores
+                lf = lf.with_columns(pl.col("seat").replace_strict(
+                    dict(enumerate(starts)), return_dtype=pl.Int32).alias("start_score"))
             frames.append(lf)
         df = pl.concat(frames, how="vertical_relaxed").collect().to_pandas()
         df["variant"] = pd.Categorical(df["variant"], categories=self.variants, ordered=True)

@@ -107,7 +107,7 @@ class Game:
         self.turn = 0
         self.phase = SETUP
         self.actions_left = 0
-        self.scores = [rules.start_score] * n
+        self.scores = list(rules.seat_start_scores)
         self.stalls_left = [rules.stalls] * n
         t = len(rules.player_tokens)
         self.n_tokens = t

@@ -45,7 +45,7 @@ MAX_POINTS = 2_000_000_000  # scores are stored as 32-bit integers
 
 CHOICES = {
     "customer_order": ("drawn", "known"),
-    "bobby_placer": ("first", "last"),
+    "bobby_placer": ("first", "next", "last"),
     "bobby_tie": ("pay_co_leaders", "pay_bank"),
 }
 
@@ -67,6 +67,7 @@ class Rules:
     players: int = 2
     stalls_per_player: int | None = None
     start_score: int = 10
+    start_scores: tuple[int, ...] | None = None
     player_tokens: tuple[int, ...] = (2, 3, 4)
     neutral_stack: tuple[int, ...] = (3, 3, 2, 2, 1, 1, 1, 1)
     district_tokens: tuple[int, ...] = (2, 4)
@@ -82,6 +83,8 @@ class Rules:
         default_factory=lambda: tuple(DEFAULT_MULTIPLIERS.items()))
 
     def __post_init__(self) -> None:
+        if isinstance(self.start_scores, list):  # Rules(start_scores=[10, 13])
+            object.__setattr__(self, "start_scores", tuple(self.start_scores))
         self._validate()
 
     # -- derived facts used by the engine -------------------------------------------------
@@ -106,7 +109,15 @@ class Rules:
 
     @property
     def bobby_placer_seat(self) -> int:
-        return 0 if self.bobby_placer == "first" else self.players - 1
+        return {"first": 0, "next": 1}.get(self.bobby_placer, self.players - 1)
+
+    @property
+    def seat_start_scores(self) -> tuple[int, ...]:
+        """Each seat's starting score, seat 0 first: `start_scores` when given (it replaces
+        `start_score`), else `start_score` for every seat."""
+        if self.start_scores is not None:
+            return self.start_scores
+        return (self.start_score,) * self.players
 
     def multiplier_table(self) -> tuple[int, ...]:
         """Flat 4x4 table indexed by `a * 4 + b` with customer codes a, b (0 = none)."""
@@ -134,7 +145,8 @@ class Rules:
         spots = sum(sum(s) for s in board.lane_spots)
         best = max(v for _, v in self.multipliers)
         tokens = sum(self.district_tokens) + max(self.neutral_stack, default=0)
-        bound = abs(self.start_score) + spots * best + tokens * self.stalls * self.players
+        start = max(abs(v) for v in self.seat_start_scores)
+        bound = start + spots * best + tokens * self.stalls * self.players
         if bound > MAX_POINTS:
             raise RulesError(f"scores could reach {bound:,} points on board {board.name}, more "
                              f"than the {MAX_POINTS:,} the tables hold; lower the multipliers, "
@@ -163,6 +175,19 @@ class Rules:
         else:
             within("stalls_per_player", self.stalls_per_player)
         within("start_score", self.start_score)
+        if self.start_scores is not None:
+            if not isinstance(self.start_scores, tuple):
+                raise bad("start_scores", "must be a list of one integer per seat, got "
+                                          f"{quote(self.start_scores)}")
+            lo, hi = LIMITS["start_score"]
+            for i, v in enumerate(self.start_scores):
+                if not is_int(v) or not lo <= v <= hi:
+                    raise bad("start_scores", f"entry {i} must be an integer from {lo:,} to "
+                                              f"{hi:,}, got {quote(v)}")
+            if len(self.start_scores) != self.players:
+                raise bad("start_scores", f"must give one score per seat: {self.players} "
+                                          f"players but {len(self.start_scores)} scores "
+                                          f"{quote(list(self.start_scores))}")
         for name in ("player_tokens", "neutral_stack", "district_tokens"):
             values = getattr(self, name)
             lo, hi = LIMITS["token"]
@@ -263,7 +288,8 @@ def rules_from_dict(data: Mapping[str, Any], base: Rules | None = None,
         if key not in RULE_KEYS:
             raise RulesError(f"unknown rules key '{key}' (known: {', '.join(RULE_KEYS)})",
                              source=source, field=key)
-        if key in ("player_tokens", "neutral_stack", "district_tokens", "customer_sequence"):
+        if key in ("player_tokens", "neutral_stack", "district_tokens", "customer_sequence",
+                   "start_scores"):
             if not isinstance(value, list | tuple):
                 raise RulesError(f"must be a list, got {quote(value)}", source=source, field=key)
             changes[key] = tuple(value)

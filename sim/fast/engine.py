@@ -55,6 +55,7 @@ from sim.fast.layout import O_NEIGHBOUR_LANE
 from sim.fast.layout import O_NEIGHBOURS_AT
 from sim.fast.layout import O_PLAYER_TOKENS
 from sim.fast.layout import O_SEQUENCE
+from sim.fast.layout import O_START_SCORES
 from sim.fast.layout import PHASE
 from sim.fast.layout import ROUND
 from sim.fast.layout import S_DISTRICT_SCORED
@@ -70,7 +71,6 @@ from sim.fast.layout import S_TOK_NEUTRAL
 from sim.fast.layout import S_TOK_UP
 from sim.fast.layout import S_TOK_VAL
 from sim.fast.layout import SEAT
-from sim.fast.layout import START_SCORE
 from sim.fast.layout import START_STALLS
 from sim.fast.layout import TOKEN_MAX
 from sim.fast.layout import TURN
@@ -95,7 +95,7 @@ def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:
     S[PHASE] = SETUP
     t = B[N_TOKENS]
     for p in range(n):
-        S[B[S_SCORES] + p] = B[START_SCORE]
+        S[B[S_SCORES] + p] = B[B[O_START_SCORES] + p]
         S[B[S_STALLS_LEFT] + p] = B[START_STALLS]
         for k in range(t):
             S[B[S_TOK_VAL] + p * t + k] = B[B[O_PLAYER_TOKENS] + k]

@@ -29,7 +29,8 @@ Scalars of B (slots 0..19), from `Board` and `Rules`:
     N_SPOTS           stall spots of all lanes                  board.total_spots
     N_TOKENS          tokens each player starts with (t)        len(rules.player_tokens)
     START_STALLS      stalls each player starts with            rules.stalls
-    START_SCORE       each player's starting score              rules.start_score
+    START_SCORE       the start score switch (seats start from  rules.start_score
+                      O_START_SCORES)
     KNOWN_ORDER       customers drawn in a known order          rules.customer_order == "known"
     HAS_SEQUENCE      that order is given by the rules          rules.customer_sequence set
     WITH_BARON        the baron is in play                      rules.baron
@@ -67,6 +68,8 @@ Tables of B (their offsets in slots 20..39):
                                     at a * 4 + b (customer codes)
     O_SEQUENCE            [..]      the given customer line, codes    rules.customer_sequence
                                     (baron left out)
+    O_START_SCORES        [n]       each seat's starting score        rules.seat_start_scores
+                                    (slot 58)
 
 Where the tables of S start (slots 40..54; S_SIZE, slot 55, is the length of S; B's own
 tables start at B_HEADER = 64):
@@ -137,6 +140,7 @@ from sim.engine.rules import Rules
 # The room a list of legal actions needs on this board (at least 1024), and the longest
 # option: a Bobby path through every district and its last step.
 ACTION_ROOM, MAX_STEPS = 56, 57
+O_START_SCORES = 58  # a table of B like those above (slots 58..63 are free)
 B_HEADER = 64  # B's tables start here
 
 # -- scalars of S ------------------------------------------------------------------------------
@@ -215,6 +219,7 @@ def pack(board: Board, rules: Rules) -> np.ndarray:
     table(O_MULTIPLIER, list(rules.multiplier_table()))
     seq = [CUSTOMER_CODES[c] for c in (rules.customer_sequence or ()) if c != "baron"]
     table(O_SEQUENCE, seq)
+    table(O_START_SCORES, list(rules.seat_start_scores))
     head[ACTION_ROOM] = action_room(board, rules)
     head[MAX_STEPS] = nd + 2
 
