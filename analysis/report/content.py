@@ -30,8 +30,8 @@ from analysis.report.provenance import reduced_run
 from analysis.report.provenance import report_title
 from analysis.report.skill import SkillAnalysis
 from analysis.report.skill import analyse_levels
-from analysis.report.skill import skill_figures
 from analysis.report.skill import skill_summary
+from analysis.report.skill_figures import skill_figures
 from analysis.report.sweep import sweep_figures
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
