@@ -17,8 +17,7 @@ from typing import Any
 
 from sim.cli import options as O
 from sim.engine.rules import PRESET_NOTES
-from sim.engine.rules import Rules
-from sim.engine.toml_text import toml_value
+from sim.engine.toml_text import rules_toml
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
@@ -26,23 +25,6 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     for name, note in PRESET_NOTES.items():
         print(f"{name:16} {note}")
     return 0
-
-
-def rules_toml(rules: Rules, source: str = "the rulebook's defaults") -> str:
-    """The rules as a rules file (TOML): scalar and list switches at the top level, then the
-    `customers` and `multipliers` tables; loads back to the same `Rules`."""
-    data = rules.to_dict()
-    tables = {k: data.pop(k) for k in ("customers", "multipliers") if k in data}
-    lines = [f"# portobello rules: {source}.",
-             "# A rules file: save it and pass it with --rules FILE (docs/rules.md)."]
-    for key, value in data.items():
-        lines.append(f"{key} = {toml_value(value)}")
-        if key == "players" and rules.stalls_per_player is None:
-            lines.append(f"# stalls_per_player = {rules.stalls}  (the rulebook's count for "
-                         f"{rules.players} players; set it to fix the count)")
-    for name, table in tables.items():
-        lines += ["", f"[{name}]", *(f"{k} = {toml_value(v)}" for k, v in table.items())]
-    return "\n".join(lines) + "\n"
 
 
 def _source(args: argparse.Namespace) -> str:

@@ -8,6 +8,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from sim.engine.rules import Rules
+
 
 def toml_value(value: Any) -> str:
     """A TOML value: a boolean, integer, finite float, string, list, or an inline table."""
@@ -32,3 +34,20 @@ def toml_value(value: Any) -> str:
 def toml_table(name: str, table: Mapping[str, Any]) -> list[str]:
     """The lines of a `[name]` table of keys and values (nested mappings inline)."""
     return ["", f"[{name}]", *(f"{k} = {toml_value(v)}" for k, v in table.items())]
+
+
+def rules_toml(rules: Rules, source: str = "the rulebook's defaults") -> str:
+    """The rules as a rules file (TOML): scalar and list switches at the top level, then the
+    `customers` and `multipliers` tables; loads back to the same `Rules`."""
+    data = rules.to_dict()
+    tables = {k: data.pop(k) for k in ("customers", "multipliers") if k in data}
+    lines = [f"# portobello rules: {source}.",
+             "# A rules file: save it and pass it with --rules FILE (docs/rules.md)."]
+    for key, value in data.items():
+        lines.append(f"{key} = {toml_value(value)}")
+        if key == "players" and rules.stalls_per_player is None:
+            lines.append(f"# stalls_per_player = {rules.stalls}  (the rulebook's count for "
+                         f"{rules.players} players; set it to fix the count)")
+    for name, table in tables.items():
+        lines += ["", f"[{name}]", *(f"{k} = {toml_value(v)}" for k, v in table.items())]
+    return "\n".join(lines) + "\n"
