@@ -22,7 +22,7 @@ from sim.engine.errors import from_os_error
 
 # In the order `portobello --help` lists them.
 COMMANDS: tuple[str, ...] = ("play", "replay", "board", "rules", "simulate", "study",
-                             "report", "tournament", "agents", "bench")
+                             "report", "tournament", "tune", "agents", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

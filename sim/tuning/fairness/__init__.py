@@ -1,0 +1,1 @@
+"""Fairness tuning: searching rules switches toward seats that win equally often."""

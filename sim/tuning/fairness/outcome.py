@@ -1,0 +1,113 @@
+"""Playing one rules setting and measuring it: each seat's win share (a tie shares the win)
+with its 95% Wilson interval, the mean length, and the target's value.
+
+Every setting of a cell is played on the same game seeds (common random numbers): the same
+deals and the same agent seeds, so two settings differ by the rules alone and the search
+compares them with far less noise than independent games would give. The confirmation and
+the checks play fresh seeds of their own (`seeds`), so a setting chosen for its luck on the
+search's seeds is judged on games it was not chosen on. Results do not depend on `jobs`:
+each game depends on its seed and seats alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.engine.board import Board
+from sim.engine.rules import Rules
+from sim.run.engines import select_engine
+from sim.run.loop import derive_seed
+from sim.run.ratings import wilson_interval
+from sim.tuning.fairness.spec import Target
+
+CHUNK = 500  # games per task when the games are spread over jobs
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A setting's games: summed win shares per seat, the game count and mean rounds."""
+
+    games: int
+    wins: tuple[float, ...]
+    rounds: float
+
+    @property
+    def players(self) -> int:
+        return len(self.wins)
+
+    def shares(self) -> list[float]:
+        return [w / self.games for w in self.wins]
+
+    def intervals(self) -> list[tuple[float, float]]:
+        """Each seat's 95% Wilson interval (per seat, not corrected for the other seats:
+        "fair" below asks every seat's own interval to hold 1/n, the stricter reading)."""
+        return [wilson_interval(w, self.games) for w in self.wins]
+
+    def fair(self) -> bool:
+        """Whether every seat's 95% interval contains 1/n."""
+        parity = 1 / self.players
+        return all(lo <= parity <= hi for lo, hi in self.intervals())
+
+    def gap(self) -> float:
+        """The largest distance of a seat's win share from 1/n."""
+        parity = 1 / self.players
+        return max(abs(s - parity) for s in self.shares())
+
+    def target(self, target: Target) -> float:
+        """The target's value (lower is better)."""
+        parity = 1 / self.players
+        value = target.seat_gap * self.gap()
+        value += target.first_player * abs(self.shares()[0] - parity)
+        if target.length and target.length_goal:
+            value += target.length * abs(self.rounds - target.length_goal) / target.length_goal
+        return float(value)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"games": self.games, "wins": list(self.wins), "rounds": self.rounds}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(int(data["games"]), tuple(float(w) for w in data["wins"]),
+                   float(data["rounds"]))
+
+
+def seeds(seed: int, phase: str, games: int) -> list[int]:
+    """The game seeds of a phase (`search`, `confirm`, `check-0`, ...): the same for every
+    setting and cell of a tuning (common random numbers), distinct between phases."""
+    return [derive_seed(seed, "fairness", phase, i) for i in range(games)]
+
+
+def _play(board: Board, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int]
+          ) -> tuple[np.ndarray, np.ndarray]:
+    engine = select_engine(board, rules, list(lineup))
+    res = engine.play(list(game_seeds), [list(lineup)] * len(game_seeds))
+    return np.asarray(res.scores, np.int64), np.asarray(res.rounds, np.int64)
+
+
+def win_shares(scores: np.ndarray) -> np.ndarray:
+    """Each game's win share per seat: 1 to the top score, split evenly on a tie."""
+    best = scores.max(axis=1, keepdims=True)
+    top = scores == best
+    return top / top.sum(axis=1, keepdims=True)
+
+
+def play(board: Board, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int],
+         jobs: int = 1) -> Outcome:
+    """Play the games of one setting and sum them up."""
+    if jobs > 1 and len(game_seeds) > CHUNK:
+        from joblib import Parallel
+        from joblib import delayed
+
+        chunks = [game_seeds[i:i + CHUNK] for i in range(0, len(game_seeds), CHUNK)]
+        parts = Parallel(n_jobs=jobs)(delayed(_play)(board, rules, lineup, c) for c in chunks)
+        scores = np.concatenate([p[0] for p in parts])
+        rounds = np.concatenate([p[1] for p in parts])
+    else:
+        scores, rounds = _play(board, rules, lineup, game_seeds)
+    wins = win_shares(scores).sum(axis=0)
+    return Outcome(len(game_seeds), tuple(float(w) for w in wins), float(rounds.mean()))

@@ -1,0 +1,314 @@
+"""Running a fairness tuning: per cell, the search, the profiles, the confirmation and the
+checks, into a tuning folder that resumes.
+
+For each cell (variant x player count):
+
+1. the fixed rules as given (the *baseline*) and the search's settings are played on the
+   search seeds (common random numbers, `search.games` games each);
+2. *profiles*: from the search's best setting, each knob alone is moved over its values
+   (every value of a choice, the best integer value +-PROFILE_REACH), the others held, so
+   the report can draw each seat's share against each knob and give each knob's *fair
+   range* (the values where every seat's interval still holds 1/n);
+3. the best few settings by the search's target (`confirm.best`) and the baseline are
+   played again on fresh seeds with `confirm.games` games: the *recommendation* is the
+   confirmed setting with the lowest target among those whose every seat's 95% interval
+   contains 1/n, or, when none does, the lowest target, reported as not confirmed;
+4. each `confirm.checks` line-up (other agents, e.g. a search) plays the recommendation on
+   seeds of its own.
+
+Every outcome is kept in `tuning.json` under a key that names everything it depends on
+(board, rules, seats, seed, phase, games), written atomically after each setting, so an
+interrupted tuning resumes where it stopped: the searches replay from the log and play only
+what is missing. A larger budget or more confirmation games extends a finished tuning.
+The folder also gets `summary.json` and the recommended rules, one rules file per cell
+(`rules/<cell>.toml`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from sim.engine.rules import Rules
+from sim.engine.toml_text import rules_toml
+from sim.run.loop import derive_seed
+from sim.run.store import atomic_write
+from sim.run.store import run_lock
+from sim.run.store import write_json_atomic
+from sim.tuning.fairness.knobs import Dimension
+from sim.tuning.fairness.knobs import rules_for
+from sim.tuning.fairness.knobs import setting_dict
+from sim.tuning.fairness.knobs import setting_label
+from sim.tuning.fairness.outcome import Outcome
+from sim.tuning.fairness.outcome import play
+from sim.tuning.fairness.outcome import seeds
+from sim.tuning.fairness.search import SEARCHES
+from sim.tuning.fairness.search import Setting
+from sim.tuning.fairness.search import method_for
+from sim.tuning.fairness.spec import TuneCell
+from sim.tuning.fairness.spec import TuningError
+from sim.tuning.fairness.spec import TuningSpec
+
+LOG = "tuning.json"
+SUMMARY = "summary.json"
+FORMAT = "portobello-fairness/1"
+PROFILE_REACH = 6  # integer values each side of the best a profile plays
+
+
+@dataclass
+class Book:
+    """The tuning log: every outcome played so far, by key."""
+
+    path: Path
+    name: str
+    outcomes: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, out: Path, name: str) -> Book:
+        path = out / LOG
+        if not path.exists():
+            return cls(path, name)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT or not isinstance(data.get("outcomes"), dict):
+                raise ValueError("not a fairness tuning log")
+        except (ValueError, OSError, AttributeError) as exc:
+            raise TuningError(f"cannot resume: {exc}; remove the folder or use another "
+                              "--out", source=str(path)) from None
+        if data.get("name") != name:
+            raise TuningError(f"holds the tuning {data.get('name')!r}, not {name!r}; use "
+                              "another --out", source=str(path))
+        return cls(path, name, data["outcomes"])
+
+    def save(self) -> None:
+        write_json_atomic(self.path, {"format": FORMAT, "name": self.name,
+                                      "outcomes": self.outcomes})
+
+
+def outcome_key(spec: TuningSpec, rules: Rules, lineup: tuple[str, ...], phase: str,
+                games: int) -> str:
+    """Everything an outcome depends on, hashed."""
+    text = json.dumps([spec.board.content_hash, rules.to_dict(), list(lineup), spec.seed,
+                       phase, games], sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+@dataclass
+class Played:
+    """One setting's outcome in a phase, in the order the tuning played it."""
+
+    stage: str  # baseline, search, profile, confirm, check-<i>
+    setting: Setting | None  # None: the baseline (the fixed rules as given)
+    outcome: Outcome
+
+
+class CellTuning:
+    """One cell's tuning: plays (or reads from the book) the outcomes its steps ask for."""
+
+    def __init__(self, spec: TuningSpec, cell: TuneCell, book: Book, jobs: int,
+                 tick: Callable[[str], None]) -> None:
+        self.spec, self.cell, self.book, self.jobs, self.tick = spec, cell, book, jobs, tick
+        self.trail: list[Played] = []
+        self.search: dict[Setting, Outcome] = {}
+        self.chosen = cell.fixed  # the recommended rules, once run
+
+    def rules(self, setting: Setting | None) -> Rules:
+        return self.cell.fixed if setting is None else rules_for(self.cell.dims, setting,
+                                                                 self.cell.fixed)
+
+    def outcome(self, setting: Setting | None, stage: str, phase: str, games: int,
+                lineup: tuple[str, ...] | None = None) -> Outcome:
+        lineup = lineup or self.cell.agents
+        rules = self.rules(setting)
+        key = outcome_key(self.spec, rules, lineup, phase, games)
+        if key in self.book.outcomes:
+            out = Outcome.from_dict(self.book.outcomes[key])
+        else:
+            out = play(self.spec.board, rules, lineup, seeds(self.spec.seed, phase, games),
+                       self.jobs)
+            self.book.outcomes[key] = out.to_dict()
+            self.book.save()
+        self.trail.append(Played(stage, setting, out))
+        label = "baseline" if setting is None else setting_label(self.cell.dims, setting)
+        self.tick(f"{stage}: {label}")
+        return out
+
+    def measure(self, stage: str) -> Callable[[Setting], Outcome]:
+        def measure(setting: Setting) -> Outcome:
+            if setting not in self.search:
+                self.search[setting] = self.outcome(setting, stage, "search", self.spec.games)
+            return self.search[setting]
+        return measure
+
+    def ranked(self) -> list[Setting]:
+        """Settings by the search's target, best first (ties: the one played first)."""
+        order = list(self.search)
+        return sorted(order, key=lambda s: (self.search[s].target(self.spec.target),
+                                            order.index(s)))
+
+    def profile_values(self, dim: Dimension, best: Any) -> list[Any]:
+        if not dim.is_int:
+            return dim.values()
+        return [v for v in dim.values() if abs(v - best) <= PROFILE_REACH]
+
+    def run(self) -> dict[str, Any]:
+        spec, cell = self.spec, self.cell
+        baseline = self.outcome(None, "baseline", "search", spec.games)
+        method = method_for(cell.dims, spec.method, spec.budget)
+        SEARCHES[method](cell.dims, self.measure("search"), spec.budget, spec.target,
+                         derive_seed(spec.seed, "search", cell.key))
+        best = self.ranked()[0]
+        profiles: list[list[tuple[Any, Outcome]]] = []
+        if spec.profile:
+            for i, dim in enumerate(cell.dims):
+                points = []
+                for v in self.profile_values(dim, best[i]):
+                    setting = (*best[:i], v, *best[i + 1:])
+                    points.append((v, self.measure("profile")(setting)))
+                profiles.append(points)
+        finalists = self.ranked()[:spec.confirm_best]
+        confirmed = [(s, self.outcome(s, "confirm", "confirm", spec.confirm_games))
+                     for s in finalists]
+        base_confirmed = self.outcome(None, "confirm", "confirm", spec.confirm_games)
+        fair = [c for c in confirmed if c[1].fair()]
+        pool = fair or confirmed
+        chosen = min(pool, key=lambda c: (c[1].target(spec.target), finalists.index(c[0])))
+        self.chosen = self.rules(chosen[0])
+        checks = [(check, self.outcome(chosen[0], f"check-{i}", f"check-{i}", check.games,
+                                       check.agents))
+                  for i, check in enumerate(cell.checks)]
+        return self.summary(method, baseline, base_confirmed, best, profiles, confirmed,
+                            chosen, bool(fair), checks)
+
+    # -- the cell's summary ---------------------------------------------------------------
+    def _row(self, setting: Setting | None, out: Outcome) -> dict[str, Any]:
+        label = "rules as given" if setting is None else setting_label(self.cell.dims, setting)
+        return {"setting": None if setting is None else setting_dict(self.cell.dims, setting),
+                "label": label, "start_scores": list(self.rules(setting).seat_start_scores),
+                "games": out.games, "shares": out.shares(),
+                "intervals": [list(i) for i in out.intervals()], "rounds": out.rounds,
+                "gap": out.gap(), "target": out.target(self.spec.target), "fair": out.fair()}
+
+    def fair_range(self, points: list[tuple[Any, Outcome]], dim: Dimension) -> Any:
+        """A profile's values where every seat's search interval holds 1/n: [low, high]
+        for an integer knob (None when no value does), the list of such choices else."""
+        values = [v for v, o in points if o.fair()]
+        if not dim.is_int:
+            return [list(v) if isinstance(v, tuple) else v for v in values]
+        return [min(values), max(values)] if values else None
+
+    def summary(self, method: str, baseline: Outcome, base_confirmed: Outcome, best: Setting,
+                profiles: list[list[tuple[Any, Outcome]]],
+                confirmed: list[tuple[Setting, Outcome]], chosen: tuple[Setting, Outcome],
+                confirmed_fair: bool, checks: list[Any]) -> dict[str, Any]:
+        cell = self.cell
+        rules = self.rules(chosen[0])
+        history = [{"step": i, "stage": p.stage, **self._row(p.setting, p.outcome)}
+                   for i, p in enumerate(q for q in self.trail
+                                         if q.stage in ("baseline", "search", "profile"))]
+        return {
+            "key": cell.key, "variant": cell.variant.name, "label": cell.variant.label,
+            "description": cell.variant.description, "players": cell.players,
+            "agents": list(cell.agents), "method": method,
+            "dimensions": [d.to_dict() for d in cell.dims],
+            "baseline": {"search": self._row(None, baseline),
+                         "confirm": self._row(None, base_confirmed)},
+            "best": setting_dict(cell.dims, best),
+            "history": history,
+            "profiles": [{"dimension": d.name, "fair_range": self.fair_range(pts, d),
+                          "points": [{"value": v if not isinstance(v, tuple) else list(v),
+                                      **self._row((*best[:i], v, *best[i + 1:]), o)}
+                                     for v, o in pts]}
+                         for i, (d, pts) in enumerate(zip(cell.dims, profiles, strict=False))],
+            "confirmation": [{**self._row(s, o), "chosen": s == chosen[0]}
+                             for s, o in confirmed],
+            "recommended": {**self._row(*chosen), "confirmed": confirmed_fair,
+                            "rules": rules.to_dict(changed_only=True),
+                            "rules_file": f"rules/{cell.key}.toml"},
+            "checks": [{"agents": list(c.agents), **self._row(chosen[0], o)}
+                       for c, o in checks],
+        }
+
+
+def progress_bar(total: int, desc: str, quiet: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="setting", disable=quiet, file=sys.stderr,
+                leave=False, dynamic_ncols=True)
+
+
+def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
+               log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run (or resume) every cell of the tuning in `out`; the summary (also written to
+    `out/summary.json`, with one recommended rules file per cell under `out/rules/`)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TuningError(f"cannot create the tuning folder: {exc.strerror or exc}",
+                          source=str(out)) from None
+    cells = []
+    with run_lock(out):
+        book = Book.open(out, spec.name)
+        for cell in spec.cells():
+            total = 1 + spec.budget + spec.confirm_best + 1 + len(cell.checks)
+            if spec.profile:
+                total += sum(min(d.size(), 2 * PROFILE_REACH + 1) for d in cell.dims)
+            bar = progress_bar(total, f"{spec.name} {cell.key}", quiet)
+
+            def tick(text: str, bar: Any = bar) -> None:
+                bar.update(1)
+                bar.set_postfix_str(text[:60])
+
+            tuning = CellTuning(spec, cell, book, jobs, tick)
+            try:
+                result = tuning.run()
+            finally:
+                bar.close()
+            cells.append(result)
+            if log:
+                log(cell_line(result))
+            rules_path = out / result["recommended"]["rules_file"]
+            rules_path.parent.mkdir(exist_ok=True)
+            atomic_write(rules_path, recommended_toml(spec, result, tuning.chosen).encode())
+        summary = {"format": FORMAT, "name": spec.name, "title": spec.title,
+                   "description": spec.description, "board": spec.board_ref,
+                   "board_hash": spec.board.content_hash, "agents": spec.agents,
+                   "seed": spec.seed, "target": spec.target.text(),
+                   "search": {"method": spec.method, "budget": spec.budget,
+                              "games": spec.games, "profile": spec.profile},
+                   "confirm": {"best": spec.confirm_best, "games": spec.confirm_games,
+                               "checks": [{"agents": a, "games": g} for a, g in spec.checks]},
+                   "spec": spec.text, "cells": cells}
+        write_json_atomic(out / SUMMARY, summary)
+    return summary
+
+
+def interval_text(share: float, interval: list[float]) -> str:
+    return f"{share:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def cell_line(cell: dict[str, Any]) -> str:
+    """One line per cell: the recommendation and every seat's confirmed share."""
+    rec = cell["recommended"]
+    seats = ", ".join(interval_text(s, i) for s, i in zip(rec["shares"], rec["intervals"],
+                                                          strict=True))
+    verdict = "fair" if rec["confirmed"] else "NOT confirmed fair"
+    scores = ", ".join(map(str, rec["start_scores"]))
+    return (f"{cell['key']}: {rec['label']} (start scores {scores}): seats {seats} over "
+            f"{rec['games']:,} games, {verdict}")
+
+
+def recommended_toml(spec: TuningSpec, cell: dict[str, Any], rules: Rules) -> str:
+    """The recommended rules as a rules file, its header saying where they come from."""
+    rec = cell["recommended"]
+    verdict = ("every seat's confirmed 95% interval contains 1/n" if rec["confirmed"] else
+               "NOT confirmed: some seat's confirmed interval excludes 1/n")
+    return rules_toml(rules, f"fairness tuning {spec.name}, cell {cell['key']}, "
+                      f"{rec['label']}; {verdict} ({rec['games']:,} games of "
+                      f"{', '.join(dict.fromkeys(cell['agents']))})")

@@ -1,0 +1,514 @@
+"""Tuning specs: the TOML of a fairness tuning, validated, and the cells it stands for.
+
+A tuning spec (`data/tuning/*.toml`) names the fixed rules (a preset, `rules`, optionally
+`[[variants]]` as a study has them), the knobs the search may turn (`sim.tuning.fairness.
+knobs`), the target, the agents, the player counts, the search's budget and the
+confirmation, and one seed. `tuning_from_dict` / `load_tuning` check it field by field, so
+a mistake is reported with the file, the field and the reason before any game is played
+(every knob's extreme values are built into rules at every player count and variant).
+There is one cell, one search, per variant and player count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analysis.study.switches import Variant
+from analysis.study.switches import is_int
+from analysis.study.switches import parse_switches
+from sim.agents.registry import parse_spec
+from sim.agents.registry import split_specs
+from sim.agents.registry import time_budget
+from sim.engine.board import Board
+from sim.engine.board import load_board
+from sim.engine.errors import PortobelloError
+from sim.engine.files import read_document
+from sim.engine.rules import DEFAULT_MULTIPLIERS
+from sim.engine.rules import RULE_KEYS
+from sim.engine.rules import Rules
+from sim.tuning.fairness.knobs import MULTIPLIER
+from sim.tuning.fairness.knobs import START
+from sim.tuning.fairness.knobs import Dimension
+from sim.tuning.fairness.knobs import rules_for
+
+TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed", "preset",
+            "rules", "variants", "knobs", "target", "search", "confirm")
+VARIANT_KEYS = ("name", "label", "description", "preset", "rules")
+KNOB_KEYS = ("switch", "name", "seats", "low", "high", "choices")
+TARGET_KEYS = ("seat_gap", "first_player", "length", "length_goal")
+SEARCH_KEYS = ("method", "budget", "games", "profile")
+CONFIRM_KEYS = ("best", "games", "checks")
+CHECK_KEYS = ("agents", "games")
+METHODS = ("auto", "monotone", "surface", "grid", "optuna")
+MAX_GAMES = 10_000_000
+MAX_BUDGET = 10_000
+MAX_VALUES = 1_000  # values of one dimension
+
+
+class TuningError(PortobelloError):
+    """A tuning spec or tuning folder that cannot be used (names file, field and reason)."""
+
+
+def _err(source: str, fld: str | None, reason: str) -> TuningError:
+    return TuningError(reason, source=source, field=fld)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the search minimises: a weighted sum of the largest gap between a seat's win
+    share and 1/n (`seat_gap`), the first player's gap (`first_player`) and the relative
+    distance of the mean game length in rounds from `length_goal` (`length`)."""
+
+    seat_gap: float = 1.0
+    first_player: float = 0.0
+    length: float = 0.0
+    length_goal: float | None = None
+
+    def terms(self) -> dict[str, float]:
+        return {k: v for k, v in (("seat_gap", self.seat_gap),
+                                  ("first_player", self.first_player),
+                                  ("length", self.length)) if v}
+
+    def text(self) -> str:
+        names = {"seat_gap": "the largest seat gap from 1/n",
+                 "first_player": "the first player's gap from 1/n",
+                 "length": f"the mean length's relative distance from {self.length_goal} rounds"}
+        parts = [f"{w:g} × {names[k]}" if w != 1 else names[k] for k, w in self.terms().items()]
+        return " + ".join(parts)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A confirmation of the recommended setting with other agents (e.g. a search agent)."""
+
+    agents: tuple[str, ...]
+    games: int
+
+
+@dataclass(frozen=True)
+class TuneCell:
+    """One search: a variant at a player count, its fixed rules, dimensions and seats."""
+
+    variant: Variant
+    players: int
+    fixed: Rules
+    dims: tuple[Dimension, ...]
+    agents: tuple[str, ...]
+    checks: tuple[Check, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.variant.name}-{self.players}p" if self.variant.name else \
+            f"{self.players}p"
+
+
+@dataclass(frozen=True)
+class TuningSpec:
+    """A validated tuning spec."""
+
+    name: str
+    title: str
+    description: str
+    board: Board
+    board_ref: str
+    players: tuple[int, ...]
+    agents: str
+    seed: int
+    variants: tuple[Variant, ...]
+    knobs: tuple[Mapping[str, Any], ...]
+    target: Target
+    method: str
+    budget: int
+    games: int
+    profile: bool
+    confirm_best: int
+    confirm_games: int
+    checks: tuple[tuple[str, int], ...]
+    source: str
+    text: str
+
+    def cells(self) -> list[TuneCell]:
+        """One cell per variant and player count, in spec order (variants outermost)."""
+        out = []
+        for v in self.variants:
+            for n in self.players:
+                fixed = v.rules(n, Rules())
+                dims = tuple(d for i, k in enumerate(self.knobs) for d in _dimensions(k, n, i))
+                out.append(TuneCell(v, n, fixed, dims, _lineup(self.agents, n),
+                                    tuple(Check(_lineup(a, n), g) for a, g in self.checks)))
+        return out
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the results (checked when a tuning resumes)."""
+        return {"board": self.board.content_hash, "players": list(self.players),
+                "agents": self.agents, "seed": self.seed,
+                "variants": [{"name": v.name, "switches": _plain(v.switches)}
+                             for v in self.variants],
+                "knobs": [dict(k) for k in self.knobs], "target": self.target.__dict__,
+                "method": self.method, "games": self.games, "profile": self.profile,
+                "confirm": {"best": self.confirm_best, "games": self.confirm_games,
+                            "checks": [list(c) for c in self.checks]}}
+
+    def tuning_id(self) -> str:
+        text = json.dumps(self.identity(), sort_keys=True, default=str)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _lineup(agents: str, n: int) -> tuple[str, ...]:
+    specs = split_specs(agents)
+    return tuple(specs * n if len(specs) == 1 else specs)
+
+
+def _check_agents(value: Any, players: Sequence[int], source: str, fld: str) -> str:
+    """An agent spec string (one spec for every seat, or one per seat at a single player
+    count), every spec parsed now; a time budget is refused (the games would depend on the
+    machine)."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = ",".join(value)
+    if not isinstance(value, str) or not value.strip():
+        raise _err(source, fld, f"must be an agent spec such as \"heuristic\", got {value!r}")
+    specs = split_specs(value)
+    if len(specs) != 1 and any(len(specs) != n for n in players):
+        raise _err(source, fld, f"{len(specs)} agent specs for players = {list(players)}: "
+                                "give one spec for every seat, or one per seat at a single "
+                                "player count")
+    for s in specs:
+        try:
+            parse_spec(s)
+        except PortobelloError as exc:
+            raise _err(source, fld, exc.reason) from None
+        timed = time_budget(s)
+        if timed:
+            raise _err(source, fld, f"{s} has a time budget ({timed}): the games would depend "
+                                    "on the machine's speed; give iterations= instead")
+    return value
+
+
+def _int_field(raw: Mapping[str, Any], key: str, source: str, fld: str, default: int | None,
+               low: int, high: int) -> int:
+    value = raw.get(key, default)
+    if value is None:
+        raise _err(source, fld, "missing")
+    if not is_int(value) or not low <= value <= high:
+        raise _err(source, fld, f"must be an integer from {low:,} to {high:,}, got {value!r}")
+    return value
+
+
+def _weight(raw: Mapping[str, Any], key: str, source: str, default: float) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1e6:
+        raise _err(source, f"target.{key}", f"must be a weight of 0 or more, got {value!r}")
+    return float(value)
+
+
+def _table(data: Mapping[str, Any], key: str, keys: Sequence[str], source: str
+           ) -> Mapping[str, Any]:
+    raw = data.get(key, {})
+    if not isinstance(raw, Mapping):
+        raise _err(source, key, f"must be a table ([{key}])")
+    for k in raw:
+        if k not in keys:
+            raise _err(source, f"{key}.{k}", f"unknown key (keys: {', '.join(keys)})")
+    return raw
+
+
+def _target(data: Mapping[str, Any], source: str) -> Target:
+    raw = _table(data, "target", TARGET_KEYS, source)
+    t = Target(seat_gap=_weight(raw, "seat_gap", source, 0.0 if raw else 1.0),
+               first_player=_weight(raw, "first_player", source, 0.0),
+               length=_weight(raw, "length", source, 0.0))
+    if not t.terms():
+        raise _err(source, "target", "every weight is 0: give seat_gap, first_player or "
+                                     "length a positive weight")
+    goal = raw.get("length_goal")
+    if t.length:
+        if isinstance(goal, bool) or not isinstance(goal, int | float) or not 1 <= goal <= 500:
+            raise _err(source, "target.length_goal", "the length term needs a goal: the mean "
+                                                     f"rounds per game, 1 to 500, got {goal!r}")
+        t = Target(t.seat_gap, t.first_player, t.length, float(goal))
+    elif goal is not None:
+        raise _err(source, "target.length_goal", "given without a length weight (target."
+                                                 "length)")
+    return t
+
+
+def _seats(raw: Any, players: Sequence[int], source: str, fld: str) -> Any:
+    if raw in ("each", "later"):
+        return raw
+    seats = [raw] if is_int(raw) else raw
+    if not isinstance(seats, list) or not seats or not all(is_int(s) for s in seats):
+        raise _err(source, fld, f'must be "each", "later", a seat number or a list of seat '
+                                f"numbers, got {raw!r}")
+    top = min(players)
+    for s in seats:
+        if not 1 <= s <= top:
+            raise _err(source, fld, f"seat {s} does not exist at {top} players (seats are "
+                                    f"numbered 1 to the player count; players = "
+                                    f"{list(players)})")
+    if len(set(seats)) != len(seats):
+        raise _err(source, fld, f"a seat is named twice: {seats}")
+    return list(seats)
+
+
+def _knob(raw: Any, players: Sequence[int], source: str, fld: str) -> dict[str, Any]:
+    """One `[[knobs]]` table, checked (the rules it builds are checked per cell later)."""
+    if not isinstance(raw, Mapping):
+        raise _err(source, fld, "must be a table ([[knobs]])")
+    for k in raw:
+        if k not in KNOB_KEYS:
+            raise _err(source, f"{fld}.{k}", f"unknown key (keys: {', '.join(KNOB_KEYS)})")
+    switch = raw.get("switch")
+    pairs = [MULTIPLIER + p for p in DEFAULT_MULTIPLIERS]
+    if switch not in (*RULE_KEYS, *pairs) or switch in ("players", "multipliers",
+                                                        "start_score"):
+        raise _err(source, f"{fld}.switch", f"must be a rules switch (not players; "
+                   f"start_scores for seat bonuses; {MULTIPLIER}<pair> for one multiplier: "
+                   f"{', '.join(pairs)}), got {switch!r}")
+    knob: dict[str, Any] = {"switch": switch}
+    name = raw.get("name", "")
+    if not isinstance(name, str):
+        raise _err(source, f"{fld}.name", f"must be text, got {name!r}")
+    knob["name"] = name
+    if "seats" in raw and switch != START:
+        raise _err(source, f"{fld}.seats", "only a start_scores knob has seats")
+    has_range = "low" in raw or "high" in raw
+    if has_range == ("choices" in raw):
+        raise _err(source, fld, "give an integer range (low and high) or a list of choices, "
+                                "one of the two")
+    if has_range:
+        for k in ("low", "high"):
+            if not is_int(raw.get(k)) or abs(raw[k]) > 1_000_000:
+                raise _err(source, f"{fld}.{k}", f"must be an integer, got {raw.get(k)!r}")
+        if raw["high"] < raw["low"]:
+            raise _err(source, f"{fld}.high", f"is below low ({raw['high']} < {raw['low']})")
+        if raw["high"] - raw["low"] >= MAX_VALUES:
+            raise _err(source, fld, f"more than {MAX_VALUES} values from low to high")
+        default = 0 if switch == START else DEFAULT_MULTIPLIERS.get(
+            switch[len(MULTIPLIER):], getattr(Rules(), switch, None))
+        if not is_int(default):
+            raise _err(source, f"{fld}.low", f"{switch} is not an integer switch: give "
+                                             "choices = [...]")
+        knob.update(low=raw["low"], high=raw["high"])
+    else:
+        choices = raw["choices"]
+        if switch == START:
+            raise _err(source, f"{fld}.choices", "a start_scores knob is a bonus range: give "
+                                                 "low and high (points added to the seat)")
+        if not isinstance(choices, list) or len(choices) < 2:
+            raise _err(source, f"{fld}.choices", f"must be a list of at least two values, got "
+                                                 f"{choices!r}")
+        if len({json.dumps(c, sort_keys=True) for c in choices}) != len(choices):
+            raise _err(source, f"{fld}.choices", "a value is listed twice")
+        knob["choices"] = choices
+    if switch == START:
+        knob["seats"] = _seats(raw.get("seats", "each"), players, source, f"{fld}.seats")
+    return knob
+
+
+def _dimensions(knob: Mapping[str, Any], n: int, index: int) -> list[Dimension]:
+    """The dimensions of knob `index` at `n` players."""
+    switch = knob["switch"]
+    label = knob.get("name") or switch
+    if switch != START:
+        choices = tuple(tuple(c) if isinstance(c, list) else c
+                        for c in knob.get("choices", ()))
+        return [Dimension(label, switch, knob.get("low", 0), knob.get("high", 0), choices,
+                          knob=index)]
+    seats = knob["seats"]
+    low, high = knob["low"], knob["high"]
+    if seats == "each":
+        return [Dimension(f"{label}[{s}]", START, low, high, seats=(s,), steps=(1,),
+                          knob=index) for s in range(2, n + 1)]
+    if seats == "later":
+        later = tuple(range(2, n + 1))
+        return [Dimension(f"{label}[later]", START, low, high, seats=later,
+                          steps=tuple(s - 1 for s in later), knob=index)]
+    return [Dimension(f"{label}[{'+'.join(map(str, seats))}]", START, low, high,
+                      seats=tuple(seats), steps=(1,) * len(seats), knob=index)]
+
+
+def _check_cells(spec: TuningSpec) -> None:
+    """Build every knob's extreme values into rules at every cell, and check them against
+    the board: a start score out of range or a stack the board cannot hold fails now."""
+    for cell in spec.cells():
+        where = f" ({cell.variant.name})" if cell.variant.name else ""
+        if not cell.dims:
+            raise _err(spec.source, "knobs", f"no knob applies at {cell.players} players")
+        for i, dim in enumerate(cell.dims):
+            fld = f"knobs[{dim.knob}]"
+            values = [dim.low, dim.high] if dim.is_int else list(dim.choices)
+            for v in values:
+                setting = [d.low if d.is_int else d.choices[0] for d in cell.dims]
+                setting[i] = v
+                try:
+                    rules_for(cell.dims, setting, cell.fixed).check_board(spec.board)
+                except PortobelloError as exc:
+                    why = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
+                    raise _err(spec.source, fld, f"{dim.name} = {v!r} at {cell.players} "
+                                                 f"players{where}: {why}") from None
+        if len(cell.agents) != cell.players:
+            raise _err(spec.source, "agents", f"{len(cell.agents)} specs for "
+                                              f"{cell.players} players")
+
+
+def _variants(data: Mapping[str, Any], players: Sequence[int], source: str
+              ) -> tuple[Variant, ...]:
+    base = parse_switches(data, players, source, "")
+    raw = data.get("variants")
+    if raw is None:
+        return (Variant(name="", label="", description="", switches=base),)
+    if not isinstance(raw, list) or not raw:
+        raise _err(source, "variants", "must be a non-empty list of [[variants]] tables")
+    out: list[Variant] = []
+    for i, v in enumerate(raw):
+        where = f"variants[{i}]"
+        if not isinstance(v, Mapping):
+            raise _err(source, where, "must be a table")
+        for k in v:
+            if k not in VARIANT_KEYS:
+                raise _err(source, f"{where}.{k}", f"unknown key (keys: "
+                                                   f"{', '.join(VARIANT_KEYS)})")
+        name = v.get("name")
+        if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_"
+                                                            for c in name):
+            raise _err(source, f"{where}.name", f"must be a name of letters, digits, - and _, "
+                                                f"got {name!r}")
+        if any(o.name == name for o in out):
+            raise _err(source, f"{where}.name", f"duplicate variant name {name!r}")
+        own = parse_switches(v, players, source, f"{where}.")
+        out.append(Variant(name=name, label=str(v.get("label", name)),
+                           description=str(v.get("description", "")),
+                           switches={**base, **own}))
+    return tuple(out)
+
+
+def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str = "",
+                     base_dir: Path | None = None) -> TuningSpec:
+    """Validate a tuning spec; every error names the file, the field and the reason."""
+    if not isinstance(data, Mapping):
+        raise _err(source, None, "a tuning spec must be a TOML table")
+    for key in data:
+        if key not in TOP_KEYS:
+            raise _err(source, key, f"unknown key (keys: {', '.join(TOP_KEYS)})")
+    for key in ("name", "players", "seed", "knobs"):
+        if key not in data:
+            raise _err(source, key, "missing")
+    name = data["name"]
+    if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise _err(source, "name", f"must be a non-empty name of letters, digits, - and _, "
+                                   f"got {name!r}")
+    players = data["players"]
+    if is_int(players):
+        players = [players]
+    if (not isinstance(players, list) or not players
+            or not all(is_int(n) and 2 <= n <= 4 for n in players)
+            or len(set(players)) != len(players)):
+        raise _err(source, "players", f"must be a list of distinct player counts from 2 to 4, "
+                                      f"got {data['players']!r}")
+    players = sorted(players)
+    seed = data["seed"]
+    if not is_int(seed) or not 0 <= seed < 2**63:
+        raise _err(source, "seed", f"must be a non-negative integer, got {seed!r}")
+    try:
+        board_ref = str(data.get("board", "standard"))
+        board = load_board(board_ref, base_dir=base_dir)
+    except PortobelloError as exc:
+        raise _err(source, "board", exc.message) from None
+    agents = _check_agents(data.get("agents", "heuristic"), players, source, "agents")
+    variants = _variants(data, players, source)
+    knobs_raw = data["knobs"]
+    if not isinstance(knobs_raw, list) or not knobs_raw:
+        raise _err(source, "knobs", "must be a non-empty list of [[knobs]] tables")
+    knobs = tuple(_knob(k, players, source, f"knobs[{i}]") for i, k in enumerate(knobs_raw))
+    seen: set[str] = set()
+    for i, k in enumerate(knobs):
+        label = k["name"] or k["switch"]
+        if label in seen:
+            raise _err(source, f"knobs[{i}]", f"a second knob named {label!r}: give each a "
+                                              "distinct name")
+        seen.add(label)
+    search = _table(data, "search", SEARCH_KEYS, source)
+    method = search.get("method", "auto")
+    if method not in METHODS:
+        raise _err(source, "search.method", f"must be one of {', '.join(METHODS)}, got "
+                                            f"{method!r}")
+    profile = search.get("profile", True)
+    if not isinstance(profile, bool):
+        raise _err(source, "search.profile", f"must be true or false, got {profile!r}")
+    confirm = _table(data, "confirm", CONFIRM_KEYS, source)
+    checks_raw = confirm.get("checks", [])
+    if not isinstance(checks_raw, list):
+        raise _err(source, "confirm.checks", "must be a list of tables {agents, games}")
+    checks = []
+    for i, c in enumerate(checks_raw):
+        fld = f"confirm.checks[{i}]"
+        if not isinstance(c, Mapping):
+            raise _err(source, fld, "must be a table {agents = \"...\", games = N}")
+        for k in c:
+            if k not in CHECK_KEYS:
+                raise _err(source, f"{fld}.{k}", f"unknown key (keys: {', '.join(CHECK_KEYS)})")
+        checks.append((_check_agents(c.get("agents"), players, source, f"{fld}.agents"),
+                       _int_field(c, "games", source, f"{fld}.games", None, 1, MAX_GAMES)))
+    spec = TuningSpec(
+        name=name, title=str(data.get("title", name)),
+        description=str(data.get("description", "")), board=board, board_ref=board_ref,
+        players=tuple(players), agents=agents, seed=seed, variants=variants, knobs=knobs,
+        target=_target(data, source), method=method,
+        budget=_int_field(search, "budget", source, "search.budget", 40, 1, MAX_BUDGET),
+        games=_int_field(search, "games", source, "search.games", 2000, 1, MAX_GAMES),
+        profile=profile,
+        confirm_best=_int_field(confirm, "best", source, "confirm.best", 3, 1, 50),
+        confirm_games=_int_field(confirm, "games", source, "confirm.games", 10_000, 1,
+                                 MAX_GAMES),
+        checks=tuple(checks), source=source, text=text)
+    _check_method(spec)
+    _check_cells(spec)
+    return spec
+
+
+def _check_method(spec: TuningSpec) -> None:
+    """A search that cannot take the knobs is refused now, not after the first cells."""
+    for cell in spec.cells():
+        ints = all(d.is_int for d in cell.dims)
+        size = 1
+        for d in cell.dims:
+            size *= d.size()
+        why = None
+        if spec.method == "monotone" and (len(cell.dims) != 1 or not ints):
+            why = (f"monotone fits one integer knob; at {cell.players} players the knobs "
+                   f"make {len(cell.dims)} dimension(s)")
+        elif spec.method == "surface" and not ints:
+            why = "surface fits integer knobs only; a knob here is a list of choices"
+        elif spec.method == "surface" and size > 200_000:
+            why = f"surface reads every setting and there are {size:,} at {cell.players} players"
+        elif spec.method == "grid" and size > spec.budget:
+            why = (f"grid plays every setting: {size:,} at {cell.players} players, over "
+                   f"search.budget ({spec.budget:,})")
+        if why:
+            raise _err(spec.source, "search.method", f"{why} (use auto, or another method)")
+
+
+def load_tuning(path: str | Path) -> TuningSpec:
+    """Read and validate a tuning spec file."""
+    data = read_document(path, "toml", TuningError, "tuning spec")
+    p = Path(path)
+    return tuning_from_dict(data, source=str(p), text=p.read_text(encoding="utf-8"),
+                            base_dir=p.parent)
+
+
+__all__ = ["TuneCell", "TuningError", "TuningSpec", "load_tuning",
+           "tuning_from_dict"]
