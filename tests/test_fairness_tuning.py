@@ -109,12 +109,14 @@ def test_surface_finds_the_brute_force_optimum_at_four_players() -> None:
             for k in (2, 3, 4)]
     response = linear_outcome(base, slopes)
     measure, calls = counting(response)
-    surface(dims, measure, 60, GAP, 0)
+    surface(dims, measure, 100, GAP, 0)
     every = itertools.product(range(-10, 21), repeat=3)
     truth = min(every, key=lambda s: response(s).gap())
     found = min(set(calls), key=lambda s: response(s).gap())
     assert response(found).gap() == pytest.approx(response(truth).gap(), abs=1e-12)
-    assert len(set(calls)) < 40  # 31^3 settings: the fit needs a few dozen at most
+    # 31^3 = 29,791 settings: it stops (every neighbour of the predicted best known, 26 of
+    # them at three knobs) after a few dozen, well before the budget
+    assert len(set(calls)) < 60
 
 
 def test_optuna_proposals_replay_from_the_seed() -> None:

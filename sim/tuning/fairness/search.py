@@ -16,7 +16,8 @@ goes on where it stopped, with the same choices an uninterrupted run would make.
   model of every seat's share in the knobs (least squares, weighted towards the best
   setting so far, where the response is close to linear), read at every integer setting,
   points to the setting with the smallest predicted target; it is played, then its
-  neighbours one step away, until the predicted best and all its neighbours are known.
+  neighbours (one step up or down in any of the knobs, the most promising first), until
+  the predicted best and all its neighbours are known.
   Each seat's share moves almost linearly with the bonuses near the fair point, so this
   finds it in a few dozen settings where a general optimiser would need far more.
 - `optuna`: several knobs, some of them choices. Optuna's TPE sampler proposes each
@@ -140,7 +141,8 @@ def monotone(dims: Sequence[Dimension], measure: Measure, budget: int, target: T
 def surface(dims: Sequence[Dimension], measure: Measure, budget: int, target: Target,
             seed: int) -> None:
     """Several integer knobs: a locally weighted linear fit, its predicted best and that
-    setting's neighbours."""
+    setting's neighbours (every setting one step away in any knobs: near the fair point the
+    seats trade shares, so moving two bonuses together is often the step that helps)."""
     done: dict[Setting, Outcome] = {}
 
     def play(x: Setting) -> None:
@@ -157,6 +159,8 @@ def surface(dims: Sequence[Dimension], measure: Measure, budget: int, target: Ta
         x[i] = x[i] + step if x[i] + step <= d.high else x[i] - step
         play(tuple(int(v) for v in x))
     grid_x = np.array(list(itertools.product(*(d.values() for d in dims))), np.float64)
+    index = {tuple(int(v) for v in row): i for i, row in enumerate(grid_x)}
+    steps = [s for s in itertools.product((-1, 0, 1), repeat=len(dims)) if any(s)]
     while len(done) < budget:
         xs = list(done)
         outs = [done[x] for x in xs]
@@ -173,10 +177,9 @@ def surface(dims: Sequence[Dimension], measure: Measure, budget: int, target: Ta
         pred = np.column_stack([np.ones(len(grid_x)), grid_x]) @ coef
         values = predicted_targets(pred[:, :-1], pred[:, -1], target)
         x_best = tuple(int(v) for v in grid_x[int(np.argmin(values))])
-        todo = [x_best] + [tuple(x_best[j] + (k if j == i else 0) for j in range(len(dims)))
-                           for i in range(len(dims)) for k in (-1, 1)]
-        todo = [x for x in todo if x not in done
-                and all(d.low <= v <= d.high for d, v in zip(dims, x, strict=True))]
+        near = [tuple(v + d for v, d in zip(x_best, s, strict=True)) for s in steps]
+        near = sorted((x for x in near if x in index), key=lambda x: values[index[x]])
+        todo = [x for x in (x_best, *near) if x not in done]
         if not todo:
             return
         play(todo[0])

@@ -297,7 +297,7 @@ def _knob(raw: Any, players: Sequence[int], source: str, fld: str) -> dict[str, 
             raise _err(source, f"{fld}.high", f"is below low ({raw['high']} < {raw['low']})")
         if raw["high"] - raw["low"] >= MAX_VALUES:
             raise _err(source, fld, f"more than {MAX_VALUES} values from low to high")
-        default = 0 if switch == START else DEFAULT_MULTIPLIERS.get(
+        default = 0 if switch in (START, "stalls_per_player") else DEFAULT_MULTIPLIERS.get(
             switch[len(MULTIPLIER):], getattr(Rules(), switch, None))
         if not is_int(default):
             raise _err(source, f"{fld}.low", f"{switch} is not an integer switch: give "
@@ -365,9 +365,18 @@ def _check_cells(spec: TuningSpec) -> None:
                                               f"{cell.players} players")
 
 
+def _switches(raw: Mapping[str, Any], players: Sequence[int], source: str, where: str
+              ) -> dict[str, Any]:
+    """A preset and `rules` table, as a study reads them (its error, as a tuning's)."""
+    try:
+        return parse_switches(raw, players, source, where)
+    except PortobelloError as exc:
+        raise _err(source, exc.field, exc.reason) from None
+
+
 def _variants(data: Mapping[str, Any], players: Sequence[int], source: str
               ) -> tuple[Variant, ...]:
-    base = parse_switches(data, players, source, "")
+    base = _switches(data, players, source, "")
     raw = data.get("variants")
     if raw is None:
         return (Variant(name="", label="", description="", switches=base),)
@@ -389,7 +398,7 @@ def _variants(data: Mapping[str, Any], players: Sequence[int], source: str
                                                 f"got {name!r}")
         if any(o.name == name for o in out):
             raise _err(source, f"{where}.name", f"duplicate variant name {name!r}")
-        own = parse_switches(v, players, source, f"{where}.")
+        own = _switches(v, players, source, f"{where}.")
         out.append(Variant(name=name, label=str(v.get("label", name)),
                            description=str(v.get("description", "")),
                            switches={**base, **own}))
