@@ -57,7 +57,7 @@ def headline_table(cells: Sequence[Cell]) -> Table:
     for c in cells:
         rec = c["recommended"]
         seats = _seat_cells(rec, c["players"]) + [("", "txt")] * (n_max - c["players"])
-        rows.append(Row(((c["key"], "txt"), (rec["label"], "txt"),
+        rows.append(Row(((c["key"], "txt"), (rec["label"], "txt wrap"),
                          (", ".join(map(str, rec["start_scores"])), "txt"), *seats,
                          (f"{rec['games']:,}", "num"),
                          ("confirmed fair" if rec["confirmed"] else "NOT confirmed", "txt")),
@@ -78,7 +78,7 @@ def confirmation_table(cell: Cell) -> Table:
     entries += [(r, ", ".join(dict.fromkeys(r["agents"])), False) for r in cell["checks"]]
     for r, who, chosen in entries:
         label = r["label"] + (" (recommended)" if chosen else "")
-        rows.append(Row(((label, "txt"), (who, "txt"), *_seat_cells(r, n),
+        rows.append(Row(((label, "txt wrap"), (who, "txt"), *_seat_cells(r, n),
                          (f"{r['target']:.4f}", "num"), (f"{r['games']:,}", "num"),
                          (verdict(r), "txt")), highlight=chosen))
     return Table(tuple(headers), tuple(rows))
@@ -132,7 +132,8 @@ def render(summary: Mapping[str, Any], dpi: int = 100) -> str:
     return env.get_template(TEMPLATE).render(
         s=summary, cells=per_cell, headline=table_html(headline_table(cells)),
         images=images, generated=time.strftime("%Y-%m-%d %H:%M"), version=_version(),
-        unconfirmed=[c["key"] for c in cells if not c["recommended"]["confirmed"]])
+        unconfirmed=[c["key"] for c in cells if not c["recommended"]["confirmed"]],
+        checks_failed=[c["key"] for c in cells if any(not k["fair"] for k in c["checks"])])
 
 
 def build_fairness_report(summary: Mapping[str, Any], out: str | Path,

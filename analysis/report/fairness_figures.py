@@ -34,7 +34,7 @@ def _value_text(value: Any) -> str:
 
 
 def profile_figure(cell: Cell) -> Figure | None:
-    """Each seat's win share as one knob moves, the others at the search's best: a panel
+    """Each seat's win share as one knob moves, the others at the recommendation: a panel
     per knob, the recommended value marked and the fair range shaded."""
     profiles = [p for p in cell["profiles"] if p["points"]]
     if not profiles:

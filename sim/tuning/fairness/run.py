@@ -5,14 +5,16 @@ For each cell (variant x player count):
 
 1. the fixed rules as given (the *baseline*) and the search's settings are played on the
    search seeds (common random numbers, `search.games` games each);
-2. *profiles*: from the search's best setting, each knob alone is moved over its values
-   (every value of a choice, the best integer value +-PROFILE_REACH), the others held, so
-   the report can draw each seat's share against each knob and give each knob's *fair
-   range* (the values where every seat's interval still holds 1/n);
-3. the best few settings by the search's target (`confirm.best`) and the baseline are
+2. the best few settings by the search's target (`confirm.best`) and the baseline are
    played again on fresh seeds with `confirm.games` games: the *recommendation* is the
    confirmed setting with the lowest target among those whose every seat's 95% interval
    contains 1/n, or, when none does, the lowest target, reported as not confirmed;
+3. *profiles*: from the recommendation, each knob alone is moved over its values (every
+   value of a choice, the recommended integer value +-PROFILE_REACH) on the search seeds,
+   the others held, so the report can draw each seat's share against each knob and give
+   each knob's *fair range* (the values where every seat's interval still holds 1/n); a
+   profile also holds the search's own settings on that line (all of them for a single
+   knob, so a spec with `profile = false` still gets its figure);
 4. each `confirm.checks` line-up (other agents, e.g. a search) plays the recommendation on
    seeds of its own.
 
@@ -157,6 +159,15 @@ class CellTuning:
             return dim.values()
         return [v for v in dim.values() if abs(v - best) <= PROFILE_REACH]
 
+    def line_through(self, best: Setting, i: int) -> list[tuple[Any, Outcome]]:
+        """Every setting played that differs from `best` in knob i alone (and `best`), in
+        the knob's order: the profile, and any search settings on the same line."""
+        dim = self.cell.dims[i]
+        order = dim.values()
+        on_line = [(s[i], o) for s, o in self.search.items()
+                   if all(s[j] == best[j] for j in range(len(best)) if j != i)]
+        return sorted(on_line, key=lambda p: order.index(p[0]))
+
     def run(self) -> dict[str, Any]:
         spec, cell = self.spec, self.cell
         baseline = self.outcome(None, "baseline", "search", spec.games)
@@ -164,14 +175,6 @@ class CellTuning:
         SEARCHES[method](cell.dims, self.measure("search"), spec.budget, spec.target,
                          derive_seed(spec.seed, "search", cell.key))
         best = self.ranked()[0]
-        profiles: list[list[tuple[Any, Outcome]]] = []
-        if spec.profile:
-            for i, dim in enumerate(cell.dims):
-                points = []
-                for v in self.profile_values(dim, best[i]):
-                    setting = (*best[:i], v, *best[i + 1:])
-                    points.append((v, self.measure("profile")(setting)))
-                profiles.append(points)
         finalists = self.ranked()[:spec.confirm_best]
         confirmed = [(s, self.outcome(s, "confirm", "confirm", spec.confirm_games))
                      for s in finalists]
@@ -180,6 +183,12 @@ class CellTuning:
         pool = fair or confirmed
         chosen = min(pool, key=lambda c: (c[1].target(spec.target), finalists.index(c[0])))
         self.chosen = self.rules(chosen[0])
+        centre = chosen[0]
+        if spec.profile:
+            for i, dim in enumerate(cell.dims):
+                for v in self.profile_values(dim, centre[i]):
+                    self.measure("profile")((*centre[:i], v, *centre[i + 1:]))
+        profiles = [self.line_through(centre, i) for i in range(len(cell.dims))]
         checks = [(check, self.outcome(chosen[0], f"check-{i}", f"check-{i}", check.games,
                                        check.agents))
                   for i, check in enumerate(cell.checks)]
@@ -223,7 +232,8 @@ class CellTuning:
             "history": history,
             "profiles": [{"dimension": d.name, "fair_range": self.fair_range(pts, d),
                           "points": [{"value": v if not isinstance(v, tuple) else list(v),
-                                      **self._row((*best[:i], v, *best[i + 1:]), o)}
+                                      **self._row((*chosen[0][:i], v, *chosen[0][i + 1:]),
+                                                  o)}
                                      for v, o in pts]}
                          for i, (d, pts) in enumerate(zip(cell.dims, profiles, strict=False))],
             "confirmation": [{**self._row(s, o), "chosen": s == chosen[0]}
