@@ -304,3 +304,25 @@ def test_help_documents_the_spec_with_an_example() -> None:
                   "seat_gap", "[search]", "budget", "[confirm]", "checks", "rules/<cell>.toml",
                   "--budget", "--confirm-games"):
         assert piece in text, piece
+
+
+def test_a_reduced_tuning_says_so_and_keeps_out_of_the_full_ones_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "q.toml", to_toml(spec_dict(
+        agents="random", confirm={"best": 1, "games": 100,
+                                  "checks": [{"agents": "greedy", "games": 100}]})))
+    monkeypatch.chdir(tmp_path)
+    main(["tune", str(path), "--budget", "3", "--games", "60", "--confirm-games", "80",
+          "--no-checks", "--quiet"])
+    out = tmp_path / "data" / "runs" / "tuning" / "t-reduced"
+    assert capsys.readouterr().out.strip() == str(Path("data/runs/tuning/t-reduced/report/"
+                                                       "index.html"))
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["reduced"] == "--budget 3 --games 60 --confirm-games 80 --no-checks"
+    (cell,) = summary["cells"]
+    assert cell["checks"] == [] and cell["recommended"]["games"] == 80
+    assert len([h for h in cell["history"] if h["stage"] == "search"]) == 3
+    assert "<b>Reduced run</b> (--budget 3 --games 60 --confirm-games 80 --no-checks)" in \
+        (out / "report" / "index.html").read_text()
+    assert not (tmp_path / "data" / "runs" / "tuning" / "t").exists()

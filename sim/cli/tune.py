@@ -63,14 +63,24 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from sim.tuning.fairness.spec import load_tuning
 
     spec = load_tuning(args.file)
+    reduced = []
     if args.budget is not None:
         spec = replace(spec, budget=args.budget)
+        reduced.append(f"--budget {args.budget}")
     if args.games is not None:
         spec = replace(spec, games=args.games)
+        reduced.append(f"--games {args.games}")
     if args.confirm_games is not None:
         spec = replace(spec, confirm_games=args.confirm_games,
                        checks=tuple((a, args.confirm_games) for a, _ in spec.checks))
-    out = Path(args.out) if args.out else Path("data/runs/tuning") / spec.name
+        reduced.append(f"--confirm-games {args.confirm_games}")
+    if args.no_checks and spec.checks:
+        spec = replace(spec, checks=())
+        reduced.append("--no-checks")
+    if reduced:
+        spec = replace(spec, reduced=" ".join(reduced))
+    name = spec.name + ("-reduced" if reduced else "")
+    out = Path(args.out) if args.out else Path("data/runs/tuning") / name
 
     def log(msg: str) -> None:
         if not args.quiet:
@@ -111,7 +121,8 @@ def add_parser(subparsers: Any) -> None:
         "goes on\nwhere an interrupted tuning stopped.")
     p.set_defaults(func=cmd_tune)
     p.add_argument("file", metavar="SPEC", help="tuning spec (TOML)")
-    O.add_out(p, "DIR", "tuning folder (default: data/runs/tuning/<spec name>)")
+    O.add_out(p, "DIR", "tuning folder (default: data/runs/tuning/<spec name>, with "
+              "-reduced after it when a flag below reduces the spec)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
     O.add_jobs(p)
     p.add_argument("--budget", type=O.Integer(1), default=None, help="settings each search may "
@@ -122,6 +133,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--confirm-games", type=O.Integer(1), default=None, help="games per "
                    "confirmed setting and per check, overriding confirm.games and the "
                    "checks' games (default: the spec's)")
+    p.add_argument("--no-checks", action="store_true", help="skip the spec's confirm.checks "
+                   "(other agents playing the recommendation), for a quick look")
     p.add_argument("--no-report", action="store_true", help="only tune (summary.json and "
                    "the rules files are still written)")
     O.add_quiet(p, "no progress bars or per-cell lines (the closing lines still print)")

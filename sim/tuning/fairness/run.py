@@ -294,7 +294,7 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                               "games": spec.games, "profile": spec.profile},
                    "confirm": {"best": spec.confirm_best, "games": spec.confirm_games,
                                "checks": [{"agents": a, "games": g} for a, g in spec.checks]},
-                   "spec": spec.text, "cells": cells}
+                   "spec": spec.text, "reduced": spec.reduced, "cells": cells}
         write_json_atomic(out / SUMMARY, summary)
     return summary
 

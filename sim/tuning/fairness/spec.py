@@ -132,6 +132,7 @@ class TuningSpec:
     checks: tuple[tuple[str, int], ...]
     source: str
     text: str
+    reduced: str = ""  # the command-line flags that reduced the spec, if any
 
     def cells(self) -> list[TuneCell]:
         """One cell per variant and player count, in spec order (variants outermost)."""
