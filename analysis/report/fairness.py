@@ -49,18 +49,21 @@ def verdict(row: Mapping[str, Any]) -> str:
 
 
 def headline_table(cells: Sequence[Cell]) -> Table:
-    """One row per cell: the recommendation and its confirmed shares."""
+    """One row per cell: the verdict, the recommendation and its confirmed shares (the
+    games are the spec's confirm.games, stated in the page's header). The setting's own
+    column is left out when every knob is a start-score bonus: the start scores say it."""
     n_max = max(c["players"] for c in cells)
-    headers = ["cell", "recommended", "start scores", *(f"seat {s + 1}" for s in range(n_max)),
-               "games", "verdict"]
+    labelled = any(d["switch"] != "start_scores" for c in cells for d in c["dimensions"])
+    headers = ["cell", "verdict", *(["recommended"] if labelled else []), "start scores",
+               *(f"seat {s + 1}" for s in range(n_max))]
     rows = []
     for c in cells:
         rec = c["recommended"]
         seats = _seat_cells(rec, c["players"]) + [("", "txt")] * (n_max - c["players"])
-        rows.append(Row(((c["key"], "txt"), (rec["label"], "txt wrap"),
-                         (", ".join(map(str, rec["start_scores"])), "txt"), *seats,
-                         (f"{rec['games']:,}", "num"),
-                         ("confirmed fair" if rec["confirmed"] else "NOT confirmed", "txt")),
+        label = [(rec["label"], "txt wrap")] if labelled else []
+        rows.append(Row(((c["key"], "txt"),
+                         ("confirmed fair" if rec["confirmed"] else "NOT confirmed", "txt"),
+                         *label, (", ".join(map(str, rec["start_scores"])), "txt"), *seats),
                         highlight=not rec["confirmed"]))
     return Table(tuple(headers), tuple(rows))
 
