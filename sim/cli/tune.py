@@ -125,12 +125,12 @@ def add_parser(subparsers: Any) -> None:
               "-reduced after it when a flag below reduces the spec)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
     O.add_jobs(p)
-    p.add_argument("--budget", type=O.Integer(1), default=None, metavar="N", help="settings each search may "
+    p.add_argument("--budget", type=O.positive_int, default=None, metavar="N", help="settings each search may "
                    "play, overriding search.budget (default: the spec's)")
-    p.add_argument("--games", type=O.Integer(1), default=None, metavar="N", help="games per setting in the "
+    p.add_argument("--games", type=O.positive_int, default=None, metavar="N", help="games per setting in the "
                    "search, overriding search.games, for a quick, reduced tuning (default: "
                    "the spec's)")
-    p.add_argument("--confirm-games", type=O.Integer(1), default=None, metavar="N", help="games per "
+    p.add_argument("--confirm-games", type=O.positive_int, default=None, metavar="N", help="games per "
                    "confirmed setting and per check, overriding confirm.games and the "
                    "checks' games (default: the spec's)")
     p.add_argument("--no-checks", action="store_true", help="skip the spec's confirm.checks "
