@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import colorsys
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import numpy as np
 from markupsafe import Markup
 
 from analysis.draw import Geometry
@@ -65,6 +67,25 @@ def _label_fraction(geo: Geometry, lane: int, n: int, target: float) -> float:
     return float(gaps[abs(gaps - target).argmin()])
 
 
+def _free_direction(board: Board, geo: Geometry, square: int) -> tuple[float, float]:
+    """The unit direction (data coordinates) from a square into the widest gap between the
+    lanes leaving it: where a piece beside the square covers no lane or spot."""
+    angles = []
+    for lane in board.square_lanes[square]:
+        a, _ = board.lane_ends[lane]
+        fraction = 0.05 if a == square else 0.95  # a point just off this end
+        near = lane_points_at(board, geo, lane, [fraction])[0] - geo.squares[square]
+        angles.append(math.atan2(near[1], near[0]))
+    if not angles:
+        return (0.7071, 0.7071)
+    angles.sort()
+    gaps = [(angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi) or 2 * math.pi
+            for i in range(len(angles))]
+    i = max(range(len(gaps)), key=gaps.__getitem__)
+    middle = angles[i] + gaps[i] / 2
+    return (math.cos(middle), math.sin(middle))
+
+
 def board_json(board: Board) -> dict[str, Any]:
     """The board as the page draws it: squares, lanes (a quadratic curve each, their spots
     with values and positions, where the id goes), districts, in SVG pixels."""
@@ -96,8 +117,12 @@ def board_json(board: Board) -> dict[str, Any]:
         "name": board.name,
         "width": round(float(extent[0]), 1), "height": round(float(extent[1]), 1),
         "radius": round(geo.radius * scale, 1),
-        "squares": [{"id": sid, "xy": px(xy)} for sid, xy in zip(board.square_ids,
-                                                                 geo.squares, strict=True)],
+        "squares": [{"id": sid, "xy": px(xy),
+                     # Where the square's customer is drawn: beside it, between its lanes.
+                     "badge": px(xy + np.array(_free_direction(board, geo, s)) * geo.radius
+                                 * 1.25)}
+                    for s, (sid, xy) in enumerate(zip(board.square_ids, geo.squares,
+                                                      strict=True))],
         "districts": [{"id": did, "xy": px(xy), "lanes": list(board.district_lanes[d])}
                       for d, (did, xy) in enumerate(zip(board.district_ids, geo.districts,
                                                         strict=True))],
