@@ -34,5 +34,6 @@ def add_parser(subparsers: Any) -> None:
                    help="game record JSON file, or a run folder kept with --records")
     p.add_argument("--game", type=O.Integer(0, "a game id (an integer of at least 0)"),
                    default=None, metavar="ID",
-                   help="the game of the run folder to view (game ids start at 0)")
+                   help="the game of the run folder to view (game ids start at 0; default: none, "
+                   "for a record file)")
     O.add_out(p, "FILE", "the HTML page to write", required=True)
