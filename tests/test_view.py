@@ -67,7 +67,7 @@ def test_states_match_replay_of_the_first_k_actions(record: dict[str, Any], step
     assert state["bobby"] == game.bobby
     assert state["round"] == game.round
     assert state["finished"] == game.finished
-    assert [[s for s, _ in state["districts"]]] == [game.district_scored]
+    assert [seat for seat, _ in state["districts"]] == game.district_scored
     assert state["tokens"] == [[[v, int(n), int(u)] for v, n, u in game.held_tokens(p)]
                                for p in range(game.n)]
 
@@ -194,6 +194,16 @@ def test_view_a_game_of_a_run(runs: dict[str, Path], tmp_path: Path,
     game = replay(src.record)
     assert steps[-1].state["scores"] == game.scores
     assert src.record["seed"] != game_source(runs["records"], 2).record["seed"]
+
+
+def test_an_out_path_that_cannot_be_written_is_refused_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for out, expect in ((tmp_path / "nowhere" / "game.html", "does not exist"),
+                        (tmp_path, "is a folder")):
+        code, _, err = run_cli(["view", str(RECORD), "--out", str(out)], capsys)
+        assert code == 1 and expect in err and f"{out}: --out: " in err, err
+        assert len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("case", ["missing", "illegal", "not json", "no game id",

@@ -27,10 +27,12 @@ from analysis.draw import lane_points_at
 from analysis.draw import spot_fractions
 from analysis.draw import spot_points
 from analysis.view.source import GameSource
+from analysis.view.source import ViewError
 from analysis.view.states import Step
 from analysis.view.states import replay_steps
 from sim.engine.board import Board
 from sim.engine.codes import CUSTOMER_NAMES
+from sim.engine.errors import from_os_error
 from sim.run.store import atomic_write
 
 TEMPLATE = "view.html.j2"
@@ -169,11 +171,27 @@ def render(src: GameSource, steps: Sequence[Step] | None = None) -> str:
     return env.get_template(TEMPLATE).render(title=src.label, data=script_json(data))
 
 
+def check_out(out: str | Path) -> Path:
+    """The page's path, refused before any work when it cannot be written there (a folder,
+    or a file in a folder that does not exist)."""
+    path = Path(out)
+    if path.is_dir():
+        raise ViewError("is a folder; give the HTML file to write", source=str(path),
+                        field="--out")
+    if not path.parent.is_dir():
+        raise ViewError(f"the folder {path.parent} does not exist", source=str(path),
+                        field="--out")
+    return path
+
+
 def write_page(src: GameSource, out: str | Path) -> int:
     """Replay the game, render its page and write it to `out` atomically (nothing is
     written when the record has an illegal action); returns the number of steps."""
+    path = check_out(out)
     steps = replay_steps(src.game, src.record["actions"])
     html = render(src, steps)
-    path = Path(out)
-    atomic_write(path, html.encode("utf-8"))
+    try:
+        atomic_write(path, html.encode("utf-8"))
+    except OSError as exc:
+        raise ViewError(from_os_error(exc).reason, source=str(path)) from None
     return len(steps)

@@ -10,9 +10,11 @@ from sim.cli import options as O
 
 def cmd_view(args: argparse.Namespace) -> int:
     """Replay the game (a record file, or `--game ID` of a run folder) and write its page."""
+    from analysis.view.page import check_out
     from analysis.view.page import write_page
     from analysis.view.source import game_source
 
+    check_out(args.out)
     src = game_source(args.target, args.game)
     steps = write_page(src, args.out)
     print(f"{args.out}: {steps - 1} actions of {src.label}; open it in a browser "
