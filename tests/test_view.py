@@ -6,6 +6,7 @@ scores at the first, a middle and the last step whichever control steps to them.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -140,11 +141,27 @@ def test_district_tokens_are_kept_with_their_value(steps: list[Step]) -> None:
 
 
 # -- the page ---------------------------------------------------------------------------------
+def test_customers_drawn_by_the_seed_or_placed_at_once_are_told(tmp_path: Path) -> None:
+    actions = [{"type": "place_bobby", "district": "D01"}, {"type": "play_token", "value": 4},
+               {"type": "place_customer", "square": "S01", "customer": "citizen"},
+               {"type": "draw_customer"}]
+    path = tmp_path / "draws.json"
+    path.write_text(json.dumps({"format": "portobello-record/1", "board": "standard",
+                                "rules": {"players": 2}, "seed": 3, "actions": actions}))
+    src = from_record_file(path)
+    steps = replay_steps(src.game, src.record["actions"])
+    assert steps[3].text == "seat 0 draws a citizen and places it on S01"
+    assert steps[3].state["customers"][0] == 1
+    drawn = replay(src.record).pending  # the seed's draw, waiting for its square
+    assert steps[4].text == f"seat 0 draws {'an' if drawn == 2 else 'a'} " \
+        f"{['', 'citizen', 'aristocrat'][drawn]}"
+    assert not steps[4].state["finished"]
+
+
 def test_the_page_is_self_contained() -> None:
     html = render(from_record_file(RECORD))
-    for outside in ("http://", "https://", "<link", "src="):
-        assert outside not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") \
-            .replace('"http://www.w3.org/2000/svg"', "")
+    assert set(re.findall(r"https?://[^\s\"')]+", html)) <= {"http://www.w3.org/2000/svg"}
+    assert "<link" not in html and " src=" not in html and "@import" not in html
     assert html.count("<script") == 2
 
 
@@ -305,6 +322,10 @@ def test_the_page_in_chromium_shows_the_replayed_states(browser: Any, record: di
     browser.get(page.resolve().as_uri())
     first, middle, last = checked_steps(record)
     assert shown(browser) == expected(record, steps, first)
+    # Nothing was fetched but the file itself.
+    fetched = browser.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => e.name);")
+    assert fetched == []
 
     def click(button: str) -> None:
         browser.find_element(By.ID, button).click()
