@@ -333,6 +333,9 @@ def test_the_page_in_chromium_shows_the_replayed_states(browser: Any, record: di
     # Buttons: to the last step, one back and one forward again.
     click("last")
     assert shown(browser) == expected(record, steps, last)
+    winners = browser.find_elements(By.CSS_SELECTOR, "#seats tr:has(.winner)")
+    assert [int(w.get_attribute("data-seat")) for w in winners] == \
+        prefix_game(record, last).winners()
     click("prev")
     assert shown(browser) == expected(record, steps, last - 1)
     click("next")
