@@ -11,6 +11,7 @@ from __future__ import annotations
 import colorsys
 import json
 import math
+from collections.abc import Callable
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ def seat_colours(n: int) -> list[str]:
     return out
 
 
-def _to_px(geo: Geometry, scale: float) -> Any:
+def _to_px(geo: Geometry, scale: float) -> Callable[[Sequence[float]], list[float]]:
     """Data coordinates to SVG pixels (y down), margins included."""
     def px(xy: Sequence[float]) -> list[float]:
         return [round((float(xy[0]) - geo.lo[0] + geo.margin) * scale, 1),

@@ -7,7 +7,6 @@ page shows is what `portobello replay` computes: the page draws, it never plays.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,6 @@ from analysis.view.words import event_texts
 from sim.engine.codes import PHASE_NAMES
 from sim.engine.game import Game
 from sim.engine.records import apply_record_action
-from sim.engine.records import check_record_shape
 
 
 @dataclass(frozen=True)
@@ -94,9 +92,3 @@ def replay_steps(game: Game, actions: Sequence[Any]) -> list[Step]:
                           state=snapshot(game, district_tokens)))
     return steps
 
-
-def record_steps(record: Mapping[str, Any], game: Game, source: str = "<record>"
-                 ) -> list[Step]:
-    """The steps of a checked record on its fresh game (see `replay_steps`)."""
-    check_record_shape(record, source)
-    return replay_steps(game, record["actions"])
