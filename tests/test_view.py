@@ -171,6 +171,22 @@ def test_ids_cannot_break_out_of_the_data_script() -> None:
     assert json.loads(text) == {"id": "</script><b>x</b>&"}
 
 
+def test_a_hostile_board_id_stays_text(tmp_path: Path) -> None:
+    """Ids come from files someone else wrote: one that closes the script element and opens
+    markup must reach the page as data only (the script sets it as text, never as HTML)."""
+    standard = (Path(__file__).parents[1] / "data" / "boards" / "standard.toml").read_text()
+    hostile = "S</script><b>1"
+    board = standard[:standard.index("[layout")].replace("S01", hostile)
+    (tmp_path / "hostile.toml").write_text(board)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "portobello-record/1", "board": "hostile.toml",
+                                "rules": {"players": 2}, "seed": 1,
+                                "actions": [{"type": "place_bobby", "district": "D01"}]}))
+    html = render(from_record_file(path))
+    assert html.count("</script>") == 2 and "<b>" not in html
+    assert "S\\u003c/script\\u003e\\u003cb\\u003e1" in html
+
+
 # -- the command line -------------------------------------------------------------------------
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     code = main(args)
