@@ -288,6 +288,7 @@ def browser() -> Iterator[Any]:
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--window-size=1400,1000"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=driver_path)
     watchdog = threading.Timer(BROWSER_TIMEOUT, service.stop)
     watchdog.start()
@@ -387,3 +388,5 @@ def test_the_page_in_chromium_shows_the_replayed_states(browser: Any, record: di
     browser.get(page.resolve().as_uri() + f"#step={middle}")
     browser.refresh()
     assert shown(browser) == expected(record, steps, middle)
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
