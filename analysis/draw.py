@@ -286,6 +286,37 @@ def geometry(board: Board) -> Geometry:
     return Geometry(sq, bends, dist, lo, hi, radius, lane_lengths)
 
 
+def spot_fractions(geo: Geometry, lane: int, n: int) -> np.ndarray:
+    """Where a lane's `n` spots sit, as fractions of its arc length from ends[0]: evenly
+    spread between the two squares, clear of the square circles."""
+    inset = min(0.45, (geo.radius * 1.7) / max(geo.lane_lengths[lane], 1e-9))
+    return np.linspace(inset, 1 - inset, n) if n > 1 else np.array([0.5])
+
+
+def spot_points(board: Board, geo: Geometry, lane: int) -> np.ndarray:
+    """The (x, y) of each spot of `lane`, in order from ends[0] to ends[1] (data
+    coordinates; the drawn board and the game viewer put spots at the same places)."""
+    return lane_points_at(board, geo, lane, spot_fractions(geo, lane,
+                                                           len(board.lane_spots[lane])))
+
+
+def lane_points_at(board: Board, geo: Geometry, lane: int,
+                   fractions: Sequence[float]) -> np.ndarray:
+    """Points of `lane` at fractions of its arc length from ends[0] (data coordinates)."""
+    a, b = board.lane_ends[lane]
+    p0, p1, bend = geo.squares[a], geo.squares[b], geo.bends[lane]
+    return _curve(p0, p1, bend, _arc_params(p0, p1, bend, np.asarray(fractions, dtype=float)))
+
+
+def lane_control_point(board: Board, geo: Geometry, lane: int) -> np.ndarray:
+    """The control point of the quadratic Bezier a lane is drawn as (its middle when
+    straight), for drawing the same curve elsewhere (an SVG `Q` path)."""
+    a, b = board.lane_ends[lane]
+    p0, p1 = geo.squares[a], geo.squares[b]
+    d = p1 - p0
+    return (p0 + p1) / 2 + np.array([-d[1], d[0]]) * geo.bends[lane]
+
+
 def draw_on(ax: Axes, board: Board, geo: Geometry, point: float,
             lane_colours: Sequence[Any] | None = None,
             lane_labels: Sequence[str] | None = None, compact: bool = False) -> None:
@@ -314,14 +345,13 @@ def draw_on(ax: Axes, board: Board, geo: Geometry, point: float,
         # Spots, in order from ends[0] to ends[1], spread between the two squares.
         spots = board.lane_spots[lane]
         n = len(spots)
-        inset = min(0.45, (radius * 1.7) / max(length, 1e-9))
-        u = np.linspace(inset, 1 - inset, n) if n > 1 else np.array([0.5])
-        pts = _curve(p0, p1, bend, _arc_params(p0, p1, bend, u))
+        u = spot_fractions(geo, lane, n)
+        pts = spot_points(board, geo, lane)
         if compact:
             ax.scatter(pts[:, 0], pts[:, 1], s=9, c="white", edgecolors="#333333",
                        linewidths=0.8, zorder=4)
         else:
-            gap = (1 - 2 * inset) * length / max(n - 1, 1) if n > 1 else length
+            gap = float(u[-1] - u[0]) * length / (n - 1) if n > 1 else length
             size = float(np.clip(gap / span * 900, 7.0, 13.0))
             for (x, y), value in zip(pts, spots, strict=True):
                 face = SPOT_FACES[min(value, len(SPOT_FACES) - 1)]

@@ -126,6 +126,12 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     return manifest
 
 
+def read_manifest(path: str | Path) -> dict[str, Any]:
+    """A run folder's manifest, without reading its tables (refused, with the reason, when
+    the folder is not a run)."""
+    return _read_manifest(Path(path))
+
+
 def _table_files(path: Path, table: str, manifest: dict[str, Any],
                  shards: Sequence[int]) -> list[Path]:
     """A table's files of the whole shards, each checked to be readable and of this run."""

@@ -21,7 +21,7 @@ from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
 
 # In the order `portobello --help` lists them.
-COMMANDS: tuple[str, ...] = ("play", "replay", "board", "rules", "simulate", "study",
+COMMANDS: tuple[str, ...] = ("play", "replay", "view", "board", "rules", "simulate", "study",
                              "report", "tournament", "tune", "agents", "bench")
 
 

@@ -1,0 +1,41 @@
+"""`portobello view`: one game as a self-contained HTML page to step through."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from sim.cli import options as O
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    """Replay the game (a record file, or `--game ID` of a run folder) and write its page."""
+    from analysis.view.page import check_out
+    from analysis.view.page import write_page
+    from analysis.view.source import game_source
+
+    check_out(args.out)
+    src = game_source(args.target, args.game)
+    steps = write_page(src, args.out)
+    print(f"{args.out}: {steps - 1} actions of {src.label}; open it in a browser "
+          "(arrow keys step through the game)")
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `portobello view`."""
+    p = O.add_command(subparsers, "view", "write a game as an HTML page to step through",
+                      cmd_view, description="Write one game as a self-contained HTML page "
+                      "(no network; it opens from disk): the board with the stalls in seat "
+                      "colours, the customers, the baron, the Bobby and the district tokens, "
+                      "each seat's score, tokens and stalls left, and the game action by "
+                      "action in words, scorings marked. Step with the buttons, the slider "
+                      "or the arrow keys. The game is a record file (docs/rules.md), or game "
+                      "ID of a run folder written by `simulate --records`.")
+    p.add_argument("target", metavar="RECORD|RUN_DIR",
+                   help="game record JSON file, or a run folder kept with --records")
+    p.add_argument("--game", type=O.Integer(0, "a game id (an integer of at least 0)"),
+                   default=None, metavar="ID",
+                   help="the game of the run folder to view (game ids start at 0; default: none, "
+                   "for a record file)")
+    O.add_out(p, "FILE", "the HTML page to write", required=True)
