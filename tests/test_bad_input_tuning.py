@@ -55,8 +55,8 @@ CASES: list[tuple[str, dict[str, Any], str | None, str]] = [
      "is below low (2 < 5)"),
     ("low-text", knob(switch="start_scores", low="0", high=2), "knobs[0].low",
      "must be an integer, got '0'"),
-    ("seat-missing", knob(switch="start_scores", seats=3, low=0, high=2), "knobs[0].seats",
-     "seat 3 does not exist at 2 players"),
+    ("seat-missing", knob(switch="start_scores", seats=2, low=0, high=2), "knobs[0].seats",
+     "seat 2 does not exist at 2 players (seats are numbered from 0"),
     ("seat-word", knob(switch="start_scores", seats="all", low=0, high=2), "knobs[0].seats",
      'must be "each", "later", a seat number or a list of seat numbers'),
     ("seats-elsewhere", knob(switch="bobby_placer", seats=2, choices=["first", "last"]),
@@ -136,7 +136,7 @@ def test_the_base_spec_is_valid(tmp_path: Path) -> None:
     loaded = load_tuning(write(tmp_path / "ok.toml", to_toml(spec())))
     assert [c.key for c in loaded.cells()] == ["2p", "3p"]
     assert [[d.name for d in c.dims] for c in loaded.cells()] == [
-        ["start_scores[2]"], ["start_scores[2]", "start_scores[3]"]]
+        ["start_scores[1]"], ["start_scores[1]", "start_scores[2]"]]
 
 
 def test_not_toml_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]

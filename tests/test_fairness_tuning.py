@@ -37,7 +37,7 @@ GAP = Target()
 def spec_dict(**changes: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "name": "t", "players": [2], "agents": "greedy", "seed": 3,
-        "knobs": [{"switch": "start_scores", "seats": [2], "low": -10, "high": 30}],
+        "knobs": [{"switch": "start_scores", "seats": [1], "low": -10, "high": 30}],
         "search": {"budget": 30, "games": 400}, "confirm": {"best": 2, "games": 400}}
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
@@ -60,7 +60,7 @@ def test_knob_dimensions_and_the_rules_they_make() -> None:
     assert dict(rules.multipliers)["aristocrat-baron"] == 4  # untouched
     each = tuning_from_dict(spec_dict(players=[3], rules={"start_scores": [12, 10, 8]}, knobs=[
         {"switch": "start_scores", "low": -2, "high": 4}]), "e.toml").cells()[0]
-    assert [d.name for d in each.dims] == ["start_scores[2]", "start_scores[3]"]
+    assert [d.name for d in each.dims] == ["start_scores[1]", "start_scores[2]"]
     # a bonus goes on top of the seat's own start score under the fixed rules
     assert rules_for(each.dims, (4, -2), each.fixed).seat_start_scores == (12, 14, 6)
 
@@ -86,11 +86,11 @@ def counting(measure: Any) -> tuple[Any, list[tuple[Any, ...]]]:
 
 
 def test_monotone_finds_the_crossing_with_few_settings() -> None:
-    # seat 2 wins 0.38 + 0.015 b: 0.5 exactly at b = 8
+    # seat 1 wins 0.38 + 0.015 b: 0.5 exactly at b = 8
     slopes = np.array([[-0.015], [0.015]])
     truth = linear_outcome([0.62, 0.38], slopes)
     measure, calls = counting(truth)
-    dim = Dimension("start_scores[2]", "start_scores", -10, 30, seats=(2,), steps=(1,))
+    dim = Dimension("start_scores[1]", "start_scores", -10, 30, seats=(1,), steps=(1,))
     monotone([dim], measure, 40, GAP, 0)
     best = min(calls, key=lambda s: truth(s).gap())
     assert best == (8,)
@@ -106,7 +106,7 @@ def test_surface_finds_the_brute_force_optimum_at_four_players() -> None:
         slopes[j + 1, j] = 0.02
     base = [0.43, 0.26, 0.20, 0.11]
     dims = [Dimension(f"start_scores[{k}]", "start_scores", -10, 20, seats=(k,), steps=(1,))
-            for k in (2, 3, 4)]
+            for k in (1, 2, 3)]
     response = linear_outcome(base, slopes)
     measure, calls = counting(response)
     surface(dims, measure, 100, GAP, 0)
@@ -120,7 +120,7 @@ def test_surface_finds_the_brute_force_optimum_at_four_players() -> None:
 
 
 def test_optuna_proposals_replay_from_the_seed() -> None:
-    dims = [Dimension("start_scores[2]", "start_scores", 0, 6, seats=(2,), steps=(1,)),
+    dims = [Dimension("start_scores[1]", "start_scores", 0, 6, seats=(1,), steps=(1,)),
             Dimension("bobby_placer", "bobby_placer", choices=("first", "last", "next"))]
 
     def measure(setting: tuple[Any, ...]) -> Outcome:
@@ -143,7 +143,7 @@ def test_optuna_proposals_replay_from_the_seed() -> None:
 
 def test_grid_plays_every_setting() -> None:
     dims = [Dimension("bobby_placer", "bobby_placer", choices=("first", "last")),
-            Dimension("start_scores[2]", "start_scores", 0, 2, seats=(2,), steps=(1,))]
+            Dimension("start_scores[1]", "start_scores", 0, 2, seats=(1,), steps=(1,))]
     m, calls = counting(lambda s: Outcome(10, (5.0, 5.0), 10.0))
     grid(dims, m, 100, GAP, 0)
     assert calls == list(itertools.product(("first", "last"), (0, 1, 2)))
@@ -151,15 +151,15 @@ def test_grid_plays_every_setting() -> None:
 
 # -- the planted handicap ---------------------------------------------------------------------
 def test_the_tuner_recovers_a_planted_handicap(tmp_path: Path) -> None:
-    """Seat 1 is given 5 extra points (`start_scores = [15, 10]`): the compensation for
-    seat 2 must grow by exactly 5 over the one without the handicap.
+    """Seat 0 is given 5 extra points (`start_scores = [15, 10]`): the compensation for
+    seat 1 must grow by exactly 5 over the one without the handicap.
 
     The truth is derived from one set of games, not from the tuner: the greedy agent's
     play does not depend on the score while scores stay at 10 or above (checked below on
     the search's own seeds), so a game's final scores under start scores (10 + a, 10 + b)
-    are its final scores under the standard (10, 10) plus (a, b). Seat 2's compensation
+    are its final scores under the standard (10, 10) plus (a, b). Seat 1's compensation
     without the handicap is then the bonus c minimising the largest seat gap of those
-    shifted games; with seat 1's 5 extra points it is c + 5."""
+    shifted games; with seat 0's 5 extra points it is c + 5."""
     board = load_board("standard")
     games = 400
     seeds = O.seeds(3, "search", games)
@@ -176,17 +176,17 @@ def test_the_tuner_recovers_a_planted_handicap(tmp_path: Path) -> None:
 
     spec = tuning_from_dict(spec_dict(
         rules={"start_scores": [15, 10]},
-        knobs=[{"switch": "start_scores", "seats": [2], "low": 0, "high": 30}]), "p.toml")
+        knobs=[{"switch": "start_scores", "seats": [1], "low": 0, "high": 30}]), "p.toml")
     summary = R.tune_rules(spec, tmp_path / "planted", quiet=True)
     (cell,) = summary["cells"]
     assert cell["method"] == "monotone"
-    played = {h["setting"]["start_scores[2]"]: h for h in cell["history"] if h["setting"]}
+    played = {h["setting"]["start_scores[1]"]: h for h in cell["history"] if h["setting"]}
     best = min(played, key=lambda b: (played[b]["target"], b))
     assert best == c0 + 5
     assert played[best]["target"] == pytest.approx(gap(c0, 0), abs=1e-12)
     low, high = cell["profiles"][0]["fair_range"]
     assert low <= c0 + 5 <= high  # within its interval
-    rec = cell["recommended"]["setting"]["start_scores[2]"]
+    rec = cell["recommended"]["setting"]["start_scores[1]"]
     assert low <= rec <= high and cell["recommended"]["confirmed"]
     assert cell["recommended"]["start_scores"] == [15, 10 + rec]
 
@@ -246,10 +246,10 @@ def test_results_do_not_depend_on_jobs(tmp_path: Path, monkeypatch: pytest.Monke
 # -- the answer and its outputs ---------------------------------------------------------------
 def test_an_unconfirmable_recommendation_is_reported_as_such(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Seat 2 may get 0 or 1 point: too little for the heuristic's first-player advantage
+    """Seat 1 may get 0 or 1 point: too little for the heuristic's first-player advantage
     (the first player wins about 60% of 2-player games), so no setting confirms fair."""
     path = write(tmp_path / "u.toml", to_toml(spec_dict(
-        agents="heuristic", knobs=[{"switch": "start_scores", "seats": [2], "low": 0,
+        agents="heuristic", knobs=[{"switch": "start_scores", "seats": [1], "low": 0,
                                     "high": 1}],
         search={"budget": 4, "games": 300}, confirm={"best": 2, "games": 600})))
     out = tmp_path / "out"
@@ -272,7 +272,7 @@ def test_an_unconfirmable_recommendation_is_reported_as_such(
 
 def test_a_fair_answer_and_its_report(tmp_path: Path) -> None:
     spec = small_spec(players=[2], agents="greedy",
-                      knobs=[{"switch": "start_scores", "seats": [2], "low": 0, "high": 20}],
+                      knobs=[{"switch": "start_scores", "seats": [1], "low": 0, "high": 20}],
                       confirm={"best": 2, "games": 300,
                                "checks": [{"agents": "random", "games": 200}]})
     out = tmp_path / "t"
@@ -284,7 +284,7 @@ def test_a_fair_answer_and_its_report(tmp_path: Path) -> None:
     assert cell["checks"][0]["games"] == 200
     # the rules file is the recommendation
     rules = load_rules(out / rec["rules_file"])
-    assert rules.seat_start_scores == (10, 10 + rec["setting"]["start_scores[2]"])
+    assert rules.seat_start_scores == (10, 10 + rec["setting"]["start_scores[1]"])
     page = build_fairness_report(summary, tmp_path / "report", rules_dir=out / "rules")
     html = page.read_text()
     assert 'class="ok">confirmed fair' in html and "NOT confirmed" not in html

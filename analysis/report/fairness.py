@@ -55,7 +55,7 @@ def headline_table(cells: Sequence[Cell]) -> Table:
     n_max = max(c["players"] for c in cells)
     labelled = any(d["switch"] != "start_scores" for c in cells for d in c["dimensions"])
     headers = ["cell", "verdict", *(["recommended"] if labelled else []), "start scores",
-               *(f"seat {s + 1}" for s in range(n_max))]
+               *(f"seat {s}" for s in range(n_max))]
     rows = []
     for c in cells:
         rec = c["recommended"]
@@ -72,7 +72,7 @@ def confirmation_table(cell: Cell) -> Table:
     """The confirmed settings and the rules as given, on the confirmation's fresh seeds,
     then the checks with other agents."""
     n = cell["players"]
-    headers = ["setting", "agents", *(f"seat {s + 1}" for s in range(n)), "target", "games",
+    headers = ["setting", "agents", *(f"seat {s}" for s in range(n)), "target", "games",
                "verdict"]
     agents = ", ".join(dict.fromkeys(cell["agents"]))
     rows = []
@@ -89,7 +89,7 @@ def confirmation_table(cell: Cell) -> Table:
 
 def history_table(cell: Cell) -> Table:
     n = cell["players"]
-    headers = ["#", "stage", "setting", *(f"seat {s + 1}" for s in range(n)), "rounds",
+    headers = ["#", "stage", "setting", *(f"seat {s}" for s in range(n)), "rounds",
                "target"]
     best = min(h["target"] for h in cell["history"])
     rows = [Row(((str(h["step"]), "num"), (h["stage"], "txt"), (h["label"], "txt"),

@@ -60,7 +60,7 @@ def profile_figure(cell: Cell) -> Figure | None:
                 hi = np.array([p["intervals"][seat][1] for p in pts])
                 off = (seat - (n - 1) / 2) * (0.08 if numeric else 0.06)
                 ax.errorbar(xs + off, mid, yerr=[mid - lo, hi - mid], fmt="o-", ms=3.5, lw=1.2,
-                            capsize=2, color=_seat_colour(seat), label=f"seat {seat + 1}")
+                            capsize=2, color=_seat_colour(seat), label=f"seat {seat}")
             ax.axhline(1 / n, **FAIR_STYLE)
             best = rec.get(prof["dimension"]) if rec else None
             if best is not None:
@@ -111,7 +111,7 @@ def confirmation_figure(cells: Sequence[Cell]) -> Figure:
                     ax.errorbar(x, mid, yerr=[[mid - lo], [hi - mid]], color="#222222",
                                 capsize=2, lw=1)
             ax.axhline(1 / n, **FAIR_STYLE)
-            ax.set_xticks(range(n), [f"seat {s + 1}" for s in range(n)])
+            ax.set_xticks(range(n), [f"seat {s}" for s in range(n)])
             ok = "confirmed fair" if cell["recommended"]["confirmed"] else "NOT confirmed"
             ax.set_title(f"{_title(cell)}: {ok}", fontsize=9.5)
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))

@@ -29,8 +29,8 @@ A tuning spec (data/tuning/compensation.toml is a full one):
 
   [[knobs]]                     # what the search may change
   switch = "start_scores"       # a bonus over each seat's start score
-  seats = "each"                # each later seat its own bonus ("later": seat k gets
-  low = -5                      #   (k-1) x one bonus; or a seat number or list)
+  seats = "each"                # each later seat its own bonus (seats count from 0;
+  low = -5                      #   "later": seat k gets k x one bonus; or a seat or list)
   high = 15
   # [[knobs]] switch = "bobby_placer", choices = ["first", "last", "next"]
   # [[knobs]] switch = "multipliers.citizen-baron", low = 2, high = 5
@@ -125,14 +125,15 @@ def add_parser(subparsers: Any) -> None:
               "-reduced after it when a flag below reduces the spec)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
     O.add_jobs(p)
-    p.add_argument("--budget", type=O.positive_int, default=None, metavar="N", help="settings each search may "
-                   "play, overriding search.budget (default: the spec's)")
-    p.add_argument("--games", type=O.positive_int, default=None, metavar="N", help="games per setting in the "
-                   "search, overriding search.games, for a quick, reduced tuning (default: "
+    p.add_argument("--budget", type=O.positive_int, default=None, metavar="N",
+                   help="settings each search may play, overriding search.budget (default: "
                    "the spec's)")
-    p.add_argument("--confirm-games", type=O.positive_int, default=None, metavar="N", help="games per "
-                   "confirmed setting and per check, overriding confirm.games and the "
-                   "checks' games (default: the spec's)")
+    p.add_argument("--games", type=O.positive_int, default=None, metavar="N",
+                   help="games per setting in the search, overriding search.games, for a "
+                   "quick, reduced tuning (default: the spec's)")
+    p.add_argument("--confirm-games", type=O.positive_int, default=None, metavar="N",
+                   help="games per confirmed setting and per check, overriding "
+                   "confirm.games and the checks' games (default: the spec's)")
     p.add_argument("--no-checks", action="store_true", help="skip the spec's confirm.checks "
                    "(other agents playing the recommendation), for a quick look")
     p.add_argument("--no-report", action="store_true", help="only tune (summary.json and "

@@ -5,9 +5,10 @@ A knob in a tuning spec becomes one or more dimensions at a player count. A dime
 integer range or a list of choices:
 
 - `start_scores` (integer, a bonus in points over the seat's start score under the fixed
-  rules): `seats = "each"` gives every later seat its own dimension (`start_scores[2]`,
-  `start_scores[3]`, ...); `seats = "later"` gives one, seat k getting (k - 1) times it;
-  `seats = 2` or `[2, 4]` names seats. A negative bonus takes points away.
+  rules): `seats = "each"` gives every later seat its own dimension (`start_scores[1]`,
+  `start_scores[2]`, ...: seats count from 0, the first player, as the engine's do);
+  `seats = "later"` gives one, seat k getting k times it; `seats = 1` or `[1, 3]` names
+  seats. A negative bonus takes points away.
 - `multipliers.<pair>` (integer or choices): one customer pair's multiplier.
 - any other rules switch with `choices = [...]` (`bobby_placer`, `neutral_stack`, ...) or,
   for an integer switch, `low`/`high`.
@@ -33,7 +34,8 @@ class Dimension:
     """One value the search sets: an integer range (`low`..`high`) or a list of choices.
 
     `switch` is the rules switch it changes; `seats` the seats a start-score bonus goes to
-    and `step` how many times each gets the value (1, or k - 1 for `seats = "later"`)."""
+    and `step` how many times each gets the value (1, or k for seat k with `seats =
+    "later"`); seats count from 0."""
 
     name: str
     switch: str
@@ -80,7 +82,7 @@ def changes_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Rules
     for dim, value in zip(dims, setting, strict=True):
         if dim.switch == START:
             for seat, step in zip(dim.seats, dim.steps, strict=True):
-                bonus[seat - 1] += step * int(value)
+                bonus[seat] += step * int(value)
         elif dim.switch.startswith(MULTIPLIER):
             multipliers[dim.switch[len(MULTIPLIER):]] = int(value)
         else:

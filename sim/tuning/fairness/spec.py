@@ -256,10 +256,10 @@ def _seats(raw: Any, players: Sequence[int], source: str, fld: str) -> Any:
                                 f"numbers, got {raw!r}")
     top = min(players)
     for s in seats:
-        if not 1 <= s <= top:
+        if not 0 <= s < top:
             raise _err(source, fld, f"seat {s} does not exist at {top} players (seats are "
-                                    f"numbered 1 to the player count; players = "
-                                    f"{list(players)})")
+                                    f"numbered from 0, the first player, as everywhere in "
+                                    f"the toolkit; players = {list(players)})")
     if len(set(seats)) != len(seats):
         raise _err(source, fld, f"a seat is named twice: {seats}")
     return list(seats)
@@ -333,11 +333,11 @@ def _dimensions(knob: Mapping[str, Any], n: int, index: int) -> list[Dimension]:
     low, high = knob["low"], knob["high"]
     if seats == "each":
         return [Dimension(f"{label}[{s}]", START, low, high, seats=(s,), steps=(1,),
-                          knob=index) for s in range(2, n + 1)]
+                          knob=index) for s in range(1, n)]
     if seats == "later":
-        later = tuple(range(2, n + 1))
-        return [Dimension(f"{label}[later]", START, low, high, seats=later,
-                          steps=tuple(s - 1 for s in later), knob=index)]
+        later = tuple(range(1, n))
+        return [Dimension(f"{label}[later]", START, low, high, seats=later, steps=later,
+                          knob=index)]
     return [Dimension(f"{label}[{'+'.join(map(str, seats))}]", START, low, high,
                       seats=tuple(seats), steps=(1,) * len(seats), knob=index)]
 
