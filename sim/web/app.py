@@ -179,11 +179,12 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400) -
         with lock:
             record = session.record()
             label = session.saved.name if session.saved else f"game {session.game_id}"
-        game = Game(session.board, session.rules, seed=session.seed, record_events=True)
-        replay(record)  # the record must replay as saved before it is drawn
-        html = await run_in_threadpool(render, GameSource(record=record, label=label,
-                                                          game=game))
-        return HTMLResponse(html)
+
+        def page() -> str:
+            replay(record)  # the record as saved must replay before it is drawn
+            game = Game(session.board, session.rules, seed=session.seed, record_events=True)
+            return render(GameSource(record=record, label=label, game=game))
+        return HTMLResponse(await run_in_threadpool(page))
 
     async def index(request: Request) -> Response:
         return HTMLResponse(play_page(bot_delay_ms))
