@@ -238,6 +238,7 @@ def test_bad_requests_are_4xx_never_500(client: TestClient) -> None:
 def test_a_finished_game_is_saved_and_replays(client: TestClient, tmp_path: Path) -> None:
     state = new_game(client, agents=["human", "greedy"], seed=4)["state"]
     state = play_out(client, state["game_id"], state)
+    assert any(n.startswith("game over") for n in state["notes"]), state["notes"]
     path = Path(state["record"])
     assert path.parent == tmp_path / "play" and path.exists()
     record = load_record(path)

@@ -18,6 +18,7 @@ from analysis.view.board import board_json
 from analysis.view.page import seat_colours
 from analysis.view.states import snapshot
 from analysis.view.words import action_text
+from analysis.view.words import event_texts
 from sim.agents.base import BaseAgent
 from sim.agents.registry import make_agent
 from sim.engine import actions as A
@@ -68,6 +69,7 @@ class Session:
     agents: dict[int, BaseAgent] = field(init=False)
     saved: Path | None = field(init=False, default=None)
     last_text: str = field(init=False, default="")
+    last_notes: list[str] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.game = Game(self.board, self.rules, seed=self.seed)
@@ -101,6 +103,7 @@ class Session:
             g.apply(g.sample_chance())
         events, g.events = g.events, None
         self.last_text = action_text(before, g, (g.log or [])[n_log:], events)
+        self.last_notes = event_texts(before, g, events)
         if g.finished:
             self._save()
         return self.last_text
@@ -179,6 +182,7 @@ class Session:
         self.agents = self._make_agents()
         self.saved = None
         self.last_text = "move taken back: your move again"
+        self.last_notes = []
         return len(log) - cut
 
     # -- hints -------------------------------------------------------------------------------
@@ -267,6 +271,7 @@ class Session:
             "human_to_move": self.human_to_move,
             "targets": self.targets(),
             "last": self.last_text,
+            "notes": self.last_notes,  # what the last action caused: scorings, the end
             "pending": CUSTOMER_NAMES.get(g.pending, "") if g.pending else "",
             "actions": len(g.log or []),
             "winners": g.winners() if g.finished else [],
