@@ -258,6 +258,23 @@ def test_the_page_and_the_command() -> None:
     assert exc.value.code == 0
 
 
+def test_the_command_refuses_a_busy_port_and_a_file_as_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"127.0.0.1:{port}" in err and "--port" in err and len(err.splitlines()) == 1
+    afile = tmp_path / "f"
+    afile.write_text("")
+    assert main(["serve", "--out", str(afile)]) == 1
+    assert "is not a folder" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 1
+    assert "at most 65535" in capsys.readouterr().err
+
+
 # -- the page in a browser ---------------------------------------------------------------------
 BROWSER_TIMEOUT = 90  # seconds: a hung browser or server is stopped and the test fails
 

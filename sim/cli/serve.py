@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import socket
+from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.engine.errors import PortobelloError
+
+
+def check_port(port: int) -> None:
+    """Refuse a port another program holds, in one line, before the server starts."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise PortobelloError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}): give "
+                                  "another with --port", field="--port") from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -15,10 +29,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from sim.web.app import build_app
     except ImportError as exc:
-        from sim.engine.errors import PortobelloError
-
         raise PortobelloError(f"the web app needs starlette and uvicorn ({exc.name} is missing:"
                               " pip install 'portobello[web]')") from None
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise PortobelloError("is not a folder: give the folder to save games in",
+                              source=args.out, field="--out")
+    if args.port > 65535:
+        raise PortobelloError(f"must be a port of at most 65535, got {args.port}",
+                              field="--port")
+    check_port(args.port)
     app = build_app(args.out, bot_delay_ms=args.bot_delay)
     print(f"playing at http://127.0.0.1:{args.port}/ (finished games saved in {args.out}; "
           "Ctrl-C stops)")
