@@ -367,3 +367,28 @@ class PlannerAgent(PlanningAgent):
     def decide(self, game: Game, plan: Plan) -> Action:
         option = self.planner(game).step(game, self.rng, must_act=plan.acted_turn != game.turn)
         return plan.start(game, option.steps)
+
+    def ranked_options(self, game: Game) -> list[Option]:
+        """Every option the planner weighs for the seat to move, best first, with the
+        margin change it expects: what the agent would do and why, for a hint.
+
+        It reads the planner only (no generator draw, no plan queued), so asking never
+        changes how the agent plays. Ending the turn is listed with its value (0 unless
+        moving the Bobby first pays); before the first turn every district is worth 0."""
+        planner = self.planner(game)
+        seat, phase = game.seat, game.phase
+        if phase == ACTIONS:
+            st = planner.ev.state(game)
+            options = [*planner.action_options(game, st, seat),
+                       planner.leave_option(game, st, seat)]
+        elif phase == PLACE:
+            st = planner.ev.state(game)
+            options = [Option(v, (A.place_customer(s),)) for v, s in
+                       planner.square_values(st, seat, game.pending, game.customers_left == 0)]
+        elif phase == TURN_START:
+            options = planner.start_options(game, seat) or [Option(0.0, (A.END,))]
+        elif phase == SETUP:
+            options = [Option(0.0, (A.place_bobby(d),)) for d in range(game.board.n_districts)]
+        else:
+            return []
+        return sorted(options, key=lambda o: -o.value)

@@ -21,8 +21,8 @@ from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
 
 # In the order `portobello --help` lists them.
-COMMANDS: tuple[str, ...] = ("play", "replay", "view", "board", "rules", "simulate", "study",
-                             "report", "tournament", "tune", "agents", "bench")
+COMMANDS: tuple[str, ...] = ("play", "replay", "view", "serve", "board", "rules", "simulate",
+                             "study", "report", "tournament", "tune", "agents", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
