@@ -13,6 +13,7 @@ import json
 import os
 import time
 from collections.abc import Mapping
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from analysis.report.sweep import sweep_context
 from analysis.report.sweep import sweep_tables
 from analysis.report.tables import Table
 from analysis.report.tables import display_tables
+from analysis.report.watch import watch_games
 from analysis.study import StudyData
 
 TEMPLATE = "report.html.j2"
@@ -66,8 +68,10 @@ def _version() -> str:
         return "unknown"
 
 
-def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
-    """The report as one HTML string (the only time-dependent part: the Generated line)."""
+def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
+           watch: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The report as one HTML string (the only time-dependent part: the Generated line);
+    `watch` lists the viewer pages written beside it (`analysis.report.watch`)."""
     images: dict[str, str] = {}
     for name, fig in figs.items():
         data = P.shrink_png(fig) if isinstance(fig, bytes) else P.to_png(fig, dpi=dpi)
@@ -95,7 +99,7 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100) -> str:
                       if f"board_{n}p" in images],
         version=_version(), sections=SECTIONS, sweep=sweep_context(a),
         precision_note=precision_note(a.tables["precision"]),
-        skill=skill_context(a), calibration=calibration_context(a))
+        skill=skill_context(a), calibration=calibration_context(a), watch=list(watch))
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -119,9 +123,9 @@ def build_report(data: StudyData, out: str | Path, target_half_width: float | No
 
     matplotlib.use("Agg", force=False)
     a = analyse(data, target_half_width)
-    page = render(a, figures(a), dpi=dpi)
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
+    page = render(a, figures(a), dpi=dpi, watch=watch_games(data, root))
     path = root / "index.html"
     _write_text(path, page)
     _write_text(root / "summary.json", json.dumps(summary(a), indent=1) + "\n")

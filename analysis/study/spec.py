@@ -60,6 +60,7 @@ TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games
             "shard_size", "events", "baseline", "target_half_width", "variants", "sweep",
             "preset", "rules", "skill")
 TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.precision
+TOP_KEYS += ("records",)  # game records kept: the report links to viewer pages
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
@@ -99,6 +100,7 @@ class StudySpec:
     seed: int
     shard_size: int = 500
     events: bool = True
+    records: bool = False  # keep game records, so the report links to viewable games
     baseline: str = ""
     target_half_width: float = 0.015
     source: str = "<dict>"
@@ -127,7 +129,7 @@ class StudySpec:
                     config = RunConfig(board=self.board, board_ref=self.board_ref,
                                        rules=rules, agents=agents[n], games=games[n],
                                        seed=self.seed, shard_size=self.shard_size,
-                                       events=self.events)
+                                       events=self.events, records=self.records)
                     out.append(Cell(v, n, config, level.name if level else ""))
         return out
 
@@ -153,10 +155,13 @@ class StudySpec:
         """What a study folder must share with this spec to be resumed or topped up: every
         cell's rules and agents, the board, seed, shard size and tables (not the games per
         cell, nor titles and labels, which change no game)."""
-        return {"board": self.board.content_hash, "seed": self.seed,
-                "shard_size": self.shard_size, "events": self.events,
-                "cells": {c.key: {"rules": c.config.rules.to_dict(),
-                                  "agents": list(c.config.agents)} for c in self.cells()}}
+        out = {"board": self.board.content_hash, "seed": self.seed,
+               "shard_size": self.shard_size, "events": self.events,
+               "cells": {c.key: {"rules": c.config.rules.to_dict(),
+                                 "agents": list(c.config.agents)} for c in self.cells()}}
+        if self.records:  # only when kept, so the folders of earlier studies still resume
+            out["records"] = True
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved spec as plain data (for study.json and the report)."""
@@ -360,6 +365,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     events = data.get("events", True)
     if not isinstance(events, bool):
         raise _err(source, "events", f"must be true or false, got {events!r}")
+    records = data.get("records", False)
+    if not isinstance(records, bool):
+        raise _err(source, "records", f"must be true or false, got {records!r}")
     precision = parse_precision(data, players_t, games, agents, source, _per_players)
     target = data.get("target_half_width", 0.015)
     if not isinstance(target, int | float) or isinstance(target, bool) or not 0 < target < 0.5:
@@ -400,8 +408,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      description=str(data.get("description", "")), board_ref=board_ref,
                      board=board, variants=ordered, players=players_t, agents=agents,
                      games=games, seed=seed, shard_size=shard_size, events=events,
-                     baseline=baseline, target_half_width=float(target), source=source,
-                     text=text, base_switches={}, sweep=sweep, precision=precision,
+                     records=records, baseline=baseline, target_half_width=float(target),
+                     source=source, text=text, base_switches={}, sweep=sweep, precision=precision,
                      skill=skill)
     try:
         cells = spec.cells()
