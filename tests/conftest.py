@@ -7,10 +7,13 @@ next one; every generator is seeded, never the clock.
 from __future__ import annotations
 
 import random
+import shutil
 import sys
+import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -53,3 +56,38 @@ def _close_figures() -> Iterator[None]:
         import matplotlib.pyplot as plt
 
         plt.close("all")
+
+
+# -- a real browser, for the viewer's and the play page's tests -------------------------------
+BROWSER_TIMEOUT = 90  # seconds: a hung browser is killed and the test fails, never hangs
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Selenium; the test skips, with the reason, on a machine
+    without chromium and chromedriver."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        pytest.skip("needs chromium and chromedriver on PATH (Debian: apt-get install "
+                    "chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (dev extra)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1400,1000"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=driver_path)
+    watchdog = threading.Timer(BROWSER_TIMEOUT, service.stop)
+    watchdog.start()
+    driver = webdriver.Chrome(service=service, options=options)
+    try:
+        driver.set_page_load_timeout(30)
+        driver.set_script_timeout(30)
+        yield driver
+    finally:
+        watchdog.cancel()
+        driver.quit()

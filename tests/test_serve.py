@@ -5,7 +5,6 @@ clicks against bots, its saved record replayed to the scores the page shows."""
 
 from __future__ import annotations
 
-import shutil
 import socket
 import threading
 import time
@@ -309,33 +308,6 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         thread.join(10)
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
-        pytest.skip("needs chromium and chromedriver on PATH (Debian: apt-get install "
-                    "chromium chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (dev extra)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=driver_path)
-    watchdog = threading.Timer(BROWSER_TIMEOUT, service.stop)
-    watchdog.start()
-    driver = webdriver.Chrome(service=service, options=options)
-    try:
-        driver.set_page_load_timeout(30)
-        driver.set_script_timeout(30)
-        yield driver
-    finally:
-        watchdog.cancel()
-        driver.quit()
 
 
 def _start(driver: Any, url: str) -> None:

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -270,36 +267,7 @@ def test_bad_input_is_one_line_and_writes_nothing(case: str, runs: dict[str, Pat
 
 
 # -- the page in a browser ---------------------------------------------------------------------
-BROWSER_TIMEOUT = 90  # seconds: a hung browser is killed and the test fails, never hangs
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
-        pytest.skip("needs chromium and chromedriver on PATH (Debian: apt-get install "
-                    "chromium chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (dev extra)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=driver_path)
-    watchdog = threading.Timer(BROWSER_TIMEOUT, service.stop)
-    watchdog.start()
-    driver = webdriver.Chrome(service=service, options=options)
-    try:
-        driver.set_page_load_timeout(30)
-        driver.set_script_timeout(30)
-        yield driver
-    finally:
-        watchdog.cancel()
-        driver.quit()
+# (the `browser` fixture, headless Chromium with a watchdog, is in conftest.py)
 
 
 def shown(driver: Any) -> dict[str, Any]:
