@@ -68,6 +68,14 @@ class Dimension:
         return out
 
 
+def space_size(dims: Sequence[Dimension]) -> int:
+    """How many settings the dimensions make together."""
+    size = 1
+    for d in dims:
+        size *= d.size()
+    return size
+
+
 def plain(value: Any) -> Any:
     """A value as JSON and TOML hold it (tuples as lists)."""
     return [plain(v) for v in value] if isinstance(value, list | tuple) else value

@@ -60,12 +60,7 @@ class Outcome:
 
     def target(self, target: Target) -> float:
         """The target's value (lower is better)."""
-        parity = 1 / self.players
-        value = target.seat_gap * self.gap()
-        value += target.first_player * abs(self.shares()[0] - parity)
-        if target.length and target.length_goal:
-            value += target.length * abs(self.rounds - target.length_goal) / target.length_goal
-        return float(value)
+        return float(target.values(np.array([self.shares()]), np.array([self.rounds]))[0])
 
     def to_dict(self) -> dict[str, Any]:
         return {"games": self.games, "wins": list(self.wins), "rounds": self.rounds}

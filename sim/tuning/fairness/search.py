@@ -38,6 +38,7 @@ import numpy as np
 
 from sim.run.loop import derive_seed
 from sim.tuning.fairness.knobs import Dimension
+from sim.tuning.fairness.knobs import space_size
 from sim.tuning.fairness.outcome import Outcome
 from sim.tuning.fairness.spec import Target
 
@@ -46,13 +47,6 @@ Measure = Callable[[Setting], Outcome]
 FIRST_POINTS = 5  # evenly spaced values a monotone search starts with
 MAX_SURFACE = 200_000  # integer settings a response surface reads at once
 REPEATS = 25  # an optuna search stops after this many proposals in a row it had already made
-
-
-def space_size(dims: Sequence[Dimension]) -> int:
-    size = 1
-    for d in dims:
-        size *= d.size()
-    return size
 
 
 def method_for(dims: Sequence[Dimension], method: str, budget: int) -> str:
@@ -102,16 +96,6 @@ def fitted_shares(xs: Sequence[int], outcomes: Sequence[Outcome], grid_x: np.nda
     return fitted, np.interp(grid_x, x, rounds)
 
 
-def predicted_targets(fitted: np.ndarray, rounds: np.ndarray, target: Target) -> np.ndarray:
-    """The target at every fitted point (the same formula as `Outcome.target`)."""
-    parity = 1 / fitted.shape[1]
-    value = target.seat_gap * np.abs(fitted - parity).max(axis=1)
-    value += target.first_player * np.abs(fitted[:, 0] - parity)
-    if target.length and target.length_goal:
-        value += target.length * np.abs(rounds - target.length_goal) / target.length_goal
-    return value
-
-
 def monotone(dims: Sequence[Dimension], measure: Measure, budget: int, target: Target,
              seed: int) -> None:
     """One integer knob: evenly spaced values, then the fitted best and its neighbours."""
@@ -130,7 +114,7 @@ def monotone(dims: Sequence[Dimension], measure: Measure, budget: int, target: T
     while len(done) < budget:
         xs = sorted(done)
         fitted, rounds = fitted_shares(xs, [done[x] for x in xs], grid_x)
-        best = values[int(np.argmin(predicted_targets(fitted, rounds, target)))]
+        best = values[int(np.argmin(target.values(fitted, rounds)))]
         todo = [x for x in (best, best - 1, best + 1)
                 if dim.low <= x <= dim.high and x not in done]
         if not todo:
@@ -175,7 +159,7 @@ def surface(dims: Sequence[Dimension], measure: Measure, budget: int, target: Ta
         sw = np.sqrt(w)[:, None]
         coef, *_ = np.linalg.lstsq(design * sw, ys * sw, rcond=None)
         pred = np.column_stack([np.ones(len(grid_x)), grid_x]) @ coef
-        values = predicted_targets(pred[:, :-1], pred[:, -1], target)
+        values = target.values(pred[:, :-1], pred[:, -1])
         x_best = tuple(int(v) for v in grid_x[int(np.argmin(values))])
         near = [tuple(v + d for v, d in zip(x_best, s, strict=True)) for s in steps]
         near = sorted((x for x in near if x in index), key=lambda x: values[index[x]])

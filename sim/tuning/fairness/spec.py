@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from analysis.study.switches import Variant
 from analysis.study.switches import is_int
 from analysis.study.switches import parse_switches
@@ -36,6 +38,7 @@ from sim.tuning.fairness.knobs import MULTIPLIER
 from sim.tuning.fairness.knobs import START
 from sim.tuning.fairness.knobs import Dimension
 from sim.tuning.fairness.knobs import rules_for
+from sim.tuning.fairness.knobs import space_size
 
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed", "preset",
             "rules", "variants", "knobs", "target", "search", "confirm")
@@ -69,6 +72,16 @@ class Target:
     first_player: float = 0.0
     length: float = 0.0
     length_goal: float | None = None
+
+    def values(self, shares: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+        """The target of each row of seat win shares (settings x seats) with its mean
+        rounds: one formula for measured outcomes and for the searches' fitted ones."""
+        parity = 1 / shares.shape[1]
+        value = self.seat_gap * np.abs(shares - parity).max(axis=1)
+        value += self.first_player * np.abs(shares[:, 0] - parity)
+        if self.length and self.length_goal:
+            value += self.length * np.abs(rounds - self.length_goal) / self.length_goal
+        return value
 
     def terms(self) -> dict[str, float]:
         return {k: v for k, v in (("seat_gap", self.seat_gap),
@@ -494,9 +507,7 @@ def _check_method(spec: TuningSpec) -> None:
     """A search that cannot take the knobs is refused now, not after the first cells."""
     for cell in spec.cells():
         ints = all(d.is_int for d in cell.dims)
-        size = 1
-        for d in cell.dims:
-            size *= d.size()
+        size = space_size(cell.dims)
         why = None
         if spec.method == "monotone" and (len(cell.dims) != 1 or not ints):
             why = (f"monotone fits one integer knob; at {cell.players} players the knobs "
