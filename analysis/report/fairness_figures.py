@@ -90,19 +90,27 @@ def _title(cell: Cell) -> str:
         f"{cell['players']} players"
 
 
+def _cell_grid(cells: Sequence[Cell], panel_height: float) -> tuple[Figure, Any]:
+    """A figure with a panel per cell, three to a row; the panels left over are hidden."""
+    cols = min(3, len(cells))
+    rows = -(-len(cells) // cols)
+    fig = Figure(figsize=(WIDTH, panel_height * rows + 0.5))
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in axes[len(cells):]:
+        ax.set_visible(False)
+    return fig, axes
+
+
 def confirmation_figure(cells: Sequence[Cell]) -> Figure:
     """Every seat's confirmed win share under the rules as given and under the
     recommendation, a panel per cell, against 1/n."""
     with mpl.rc_context(RC):
-        cols = min(3, len(cells))
-        rows = -(-len(cells) // cols)
-        fig = Figure(figsize=(WIDTH, 2.9 * rows + 0.5))
-        axes = fig.subplots(rows, cols, squeeze=False).ravel()
+        fig, axes = _cell_grid(cells, 2.9)
         for ax, cell in zip(axes, cells, strict=False):
             n = cell["players"]
-            rows_ = [("rules as given", cell["baseline"]["confirm"], 0.35),
-                     ("recommended", cell["recommended"], 1.0)]
-            for k, (_label, row, alpha) in enumerate(rows_):
+            # pale: the rules as given; full: the recommendation
+            pairs = [(cell["baseline"]["confirm"], 0.35), (cell["recommended"], 1.0)]
+            for k, (row, alpha) in enumerate(pairs):
                 for seat in range(n):
                     mid = row["shares"][seat]
                     lo, hi = row["intervals"][seat]
@@ -116,8 +124,6 @@ def confirmation_figure(cells: Sequence[Cell]) -> Figure:
             ax.set_title(f"{_title(cell)}: {ok}", fontsize=9.5)
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
             ax.grid(axis="x", visible=False)
-        for ax in axes[len(cells):]:
-            ax.set_visible(False)
         fig.suptitle("Confirmed win shares: pale bars the rules as given, full bars the "
                      "recommendation (fresh seeds)", fontsize=10.5, fontweight="bold")
         fig.tight_layout(rect=(0, 0, 1, 0.95))
@@ -127,10 +133,7 @@ def confirmation_figure(cells: Sequence[Cell]) -> Figure:
 def history_figure(cells: Sequence[Cell]) -> Figure:
     """The target of every setting the search played, in order, with the best so far."""
     with mpl.rc_context(RC):
-        cols = min(3, len(cells))
-        rows = -(-len(cells) // cols)
-        fig = Figure(figsize=(WIDTH, 2.5 * rows + 0.5))
-        axes = fig.subplots(rows, cols, squeeze=False).ravel()
+        fig, axes = _cell_grid(cells, 2.5)
         for ax, cell in zip(axes, cells, strict=False):
             hist = [h for h in cell["history"] if h["stage"] != "baseline"]
             steps = np.arange(1, len(hist) + 1)
@@ -143,8 +146,6 @@ def history_figure(cells: Sequence[Cell]) -> Figure:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_ylim(bottom=0)
         axes[0].set_ylabel("target (lower is fairer)")
-        for ax in axes[len(cells):]:
-            ax.set_visible(False)
         fig.suptitle("What the search tried: blue the search, orange the profiles; the line "
                      "is the best so far", fontsize=10.5, fontweight="bold")
         fig.tight_layout(rect=(0, 0, 1, 0.94))
