@@ -11,23 +11,19 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from analysis.draw import with_layout_of
 from analysis.load import read_manifest
-from sim.engine.board import Board
 from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
-from sim.engine.errors import RecordError
-from sim.engine.errors import RulesError
 from sim.engine.game import Game
 from sim.engine.records import check_record_shape
 from sim.engine.records import game_for_record
+from sim.engine.records import game_on_board
 from sim.engine.records import load_record
-from sim.engine.rules import rules_from_dict
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
 
@@ -51,16 +47,6 @@ def from_record_file(path: str | Path) -> GameSource:
     record = load_record(p)
     game = game_for_record(record, base_dir=p.resolve().parent, source=str(p))
     return GameSource(record=record, label=p.name, game=game)
-
-
-def _game_on_board(record: Mapping[str, Any], board: Board, source: str) -> Game:
-    """A fresh game of `record` on the given board (its rules and seed from the record)."""
-    try:
-        rules = rules_from_dict(record.get("rules", {}))
-        rules.check_board(board)
-    except RulesError as exc:
-        raise RecordError(exc.message, source=source, field="rules") from None
-    return Game(board, rules, seed=record.get("seed", 0), record_events=True)
 
 
 def _find_record(path: Path, game_id: int) -> dict[str, Any]:
@@ -124,7 +110,7 @@ def from_run(run_dir: str | Path, game_id: int) -> GameSource:
     board = with_layout_of(board, board_info.get("ref") if isinstance(board_info, dict)
                            else None)
     label = f"{out.name} game {game_id}"
-    return GameSource(record=record, label=label, game=_game_on_board(record, board, source))
+    return GameSource(record=record, label=label, game=game_on_board(record, board, source))
 
 
 def game_source(target: str | Path, game_id: int | None) -> GameSource:

@@ -158,6 +158,13 @@ def game_for_record(data: Mapping[str, Any], base_dir: Path | None = None,
             f"not a valid board file (portobello board check {path} says why)"
         raise RecordError(f"board {quote(data['board'])}: {path}: {reason}", source=source,
                           field="board") from None
+    return game_on_board(data, board, source, record_events)
+
+
+def game_on_board(data: Mapping[str, Any], board: Board, source: str = "<record>",
+                  record_events: bool = True) -> Game:
+    """A fresh game of the record on a board already at hand (its rules and seed from the
+    record; a run's game is drawn on the board its manifest holds)."""
     try:
         rules = rules_from_dict(data.get("rules", {}))
         rules.check_board(board)
