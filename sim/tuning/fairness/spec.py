@@ -11,7 +11,6 @@ There is one cell, one search, per variant and player count.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -157,29 +156,6 @@ class TuningSpec:
                 out.append(TuneCell(v, n, fixed, dims, _lineup(self.agents, n),
                                     tuple(Check(_lineup(a, n), g) for a, g in self.checks)))
         return out
-
-    def identity(self) -> dict[str, Any]:
-        """What decides the results (checked when a tuning resumes)."""
-        return {"board": self.board.content_hash, "players": list(self.players),
-                "agents": self.agents, "seed": self.seed,
-                "variants": [{"name": v.name, "switches": _plain(v.switches)}
-                             for v in self.variants],
-                "knobs": [dict(k) for k in self.knobs], "target": self.target.__dict__,
-                "method": self.method, "games": self.games, "profile": self.profile,
-                "confirm": {"best": self.confirm_best, "games": self.confirm_games,
-                            "checks": [list(c) for c in self.checks]}}
-
-    def tuning_id(self) -> str:
-        text = json.dumps(self.identity(), sort_keys=True, default=str)
-        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _lineup(agents: str, n: int) -> tuple[str, ...]:
