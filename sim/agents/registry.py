@@ -16,6 +16,8 @@ from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
 from sim.agents.mcts import MCTSAgent
+from sim.agents.openspiel_bots import OpenSpielISMCTSAgent
+from sim.agents.openspiel_bots import OpenSpielMCTSAgent
 from sim.agents.random_agent import RandomAgent
 from sim.agents.restricted import WRAPPERS
 from sim.agents.restricted import RestrictedAgent
@@ -32,6 +34,8 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "heuristic": HeuristicAgent,
     "mcts": MCTSAgent,
     "fastmcts": FastMCTSAgent,
+    "openspiel-mcts": OpenSpielMCTSAgent,
+    "openspiel-ismcts": OpenSpielISMCTSAgent,
 }
 
 # Agents with a compiled twin in `sim.fast`: the twin each declares (`compiled_twin`) is used
