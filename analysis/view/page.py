@@ -67,14 +67,17 @@ def script_json(data: Any) -> Markup:
     return Markup(text)
 
 
-def render(src: GameSource, steps: Sequence[Step] | None = None) -> str:
-    """The page as one HTML string (the game replayed here unless `steps` are given)."""
+def render(src: GameSource, steps: Sequence[Step] | None = None, at_end: bool = False) -> str:
+    """The page as one HTML string (the game replayed here unless `steps` are given),
+    opening at the first step, or with `at_end` at the last (a game still being played)."""
     if steps is None:
         steps = replay_steps(src.game, src.record["actions"])
     env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined)
     data = page_data(src, steps)
+    if at_end:
+        data["start"] = len(steps) - 1
     return env.get_template(TEMPLATE).render(title=src.label, data=script_json(data))
 
 

@@ -6,7 +6,7 @@ import (needs the extra `portobello[openspiel]`):
     game = pyspiel.load_game("python_portobello", {"players": 4, "customer_order": "known"})
 
 Parameters (`sim.adapters.core.settings`): `players`, `customer_order`, `neutral_stack`
-(values separated by commas, top first), `board` (a shipped name or a board file),
+(values top first, separated by spaces or commas), `board` (a shipped name or a board file),
 `rules` (a rules file), `bobby_moves` (Bobby moves offered per turn; 0: the board's
 default) and `returns` (`win` or `margin`).
 
@@ -94,7 +94,10 @@ class PortobelloGame(pyspiel.Game):
             utility_sum=1.0 if s.returns == "win" else 0.0,
             max_game_length=s.max_game_length,
         )
-        super().__init__(game_type(s.returns), info, {**DEFAULTS, **(params or {})})
+        given = {**DEFAULTS, **(params or {})}
+        if given["neutral_stack"]:  # commas would split the game string's parameters
+            given["neutral_stack"] = " ".join(map(str, s.rules.neutral_stack))
+        super().__init__(game_type(s.returns), info, given)
 
     @classmethod
     def for_engine(cls, board: Board, rules: Rules) -> PortobelloGame:

@@ -20,7 +20,8 @@ gives the same game for the same actions. Rewards come once, at the end; no game
 short (`truncations` stay false).
 
 `render()`: `ansi` returns the position as text, `human` prints it, and `html` returns
-the game so far as the viewer's page (`portobello view`), one self-contained HTML file.
+the game so far as the viewer's page (`portobello view`), one self-contained HTML file
+that opens at the latest step and steps back through the game.
 """
 
 from __future__ import annotations
@@ -174,8 +175,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         if game is None:
             raise ValueError("the line is still being drawn: reset() first")
         record = record_from_game(game, agents=self.possible_agents)
+        record["seed"] = int(self.np_random_seed)  # the environment's: it drew the chance
         fresh = game_on_board(record, self.settings.board)
-        return render(GameSource(record=record, label="PettingZoo game", game=fresh))
+        return render(GameSource(record=record, label="PettingZoo game", game=fresh),
+                      at_end=True)
 
     def close(self) -> None:
         pass

@@ -131,10 +131,10 @@ def _text(params: dict[str, Any], key: str) -> str:
 
 def _stack(text: str) -> list[int]:
     try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
+        return [int(x) for x in text.replace(",", " ").split()]
     except ValueError:
-        raise AdapterError(f"must be token values separated by commas, like "
-                           f"'3,3,2,2,1,1,1,1', got {quote(text)}",
+        raise AdapterError(f"must be token values separated by spaces or commas, like "
+                           f"'3 3 2 2 1 1 1 1', got {quote(text)}",
                            field="neutral_stack") from None
 
 
