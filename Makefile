@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test lint demo bench golden clean
+.PHONY: install test lint demo bench golden adapters clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -29,6 +29,12 @@ test: $(STAMP) lint
 # Every golden action-log cell on the reference engine too (make test checks a subset).
 golden: $(STAMP)
 	PORTOBELLO_GOLDEN=full $(BIN)/python -m pytest tests/test_golden.py
+
+# OpenSpiel's random simulation checks over 100 games in each rules setting (make test
+# plays 4), and the PettingZoo tests (a few minutes).
+adapters: $(STAMP)
+	PORTOBELLO_OPENSPIEL_SIMS=100 $(BIN)/python -m pytest -n $(TEST_WORKERS) \
+		tests/test_openspiel_adapter.py tests/test_pettingzoo_adapter.py
 
 # A reduced customer-order study (300 games per cell instead of ~4,000; resumable): a line
 # and a progress bar per cell (and, the first time, a note that the fast engine compiles),

@@ -60,3 +60,25 @@ def test_the_adapters_say_which_extra_they_need(tmp_path: Path) -> None:
         assert f"pip install 'portobello[{extra}]'" in run.stderr
     core = _run("import sim.adapters.core.observation, sim.adapters.core.position", tmp_path)
     assert core.returncode == 0, core.stderr
+
+
+def test_the_frameworks_are_extras_that_make_installs() -> None:
+    """The core dependencies leave both frameworks out; each has its extra; the lock file
+    `make` installs from pins them (so `make test` runs the adapters' tests)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    frameworks = {"open-spiel", "pettingzoo", "gymnasium"}
+
+    def names(specs: list[str]) -> set[str]:
+        return {s.split(">")[0].split("=")[0].split("<")[0].strip().lower() for s in specs}
+
+    assert not names(project["dependencies"]) & frameworks
+    extras = project["optional-dependencies"]
+    assert "open-spiel" in names(extras["openspiel"])
+    assert {"pettingzoo", "gymnasium"} <= names(extras["pettingzoo"])
+    assert frameworks <= names(extras["dev"])
+    lock = (root / "requirements.lock").read_text().lower().splitlines()
+    pinned = {line.split("==")[0].replace("_", "-") for line in lock if "==" in line}
+    assert frameworks <= pinned

@@ -6,6 +6,7 @@ playing whole games, through the game and as agents."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -72,6 +73,9 @@ def rules_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return out
 
 
+# Random games per setting: a few in `make test`, more with `make adapters` (the variable).
+SIMS = int(os.environ.get("PORTOBELLO_OPENSPIEL_SIMS", "4"))
+
 SETTINGS = [
     {},
     {"players": 3, "customer_order": "known"},
@@ -94,9 +98,9 @@ def test_openspiels_random_simulation_checks_pass(params: dict[str, object],
     params = {k: rules_files[v] if k == "rules" else v for k, v in params.items()}
     game = pyspiel.load_game(adapter.SHORT_NAME, params)
     check, visited = _checker_fn()
-    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False,
+    pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False,
                             state_checker_fn=check)
-    assert visited["states"] > 4 * 100  # whole games were played and checked
+    assert visited["states"] > SIMS * 100  # whole games were played and checked
 
 
 def test_the_game_loads_with_the_issues_parameters() -> None:

@@ -69,6 +69,7 @@ class OpenSpielAgent(BaseAgent):
         self._bots: dict[tuple[int, Any], Any] = {}
         self._per_simulation = 0.0  # seconds, measured (time budget only)
         self._moves = (-1, 0)  # (turn, Bobby moves this agent made in it)
+        self.last_iterations = 0  # simulations of the last decision (`bench mcts`)
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
@@ -103,10 +104,11 @@ class OpenSpielAgent(BaseAgent):
         moves = moves if turn == game.turn else 0
         state = os_game.state_at(game, moves)
         legal = state.legal_actions()
+        self.last_iterations = 0
         if len(legal) == 1:
             index = legal[0]
         else:
-            sims = self._budget()
+            sims = self.last_iterations = self._budget()
             self.set_simulations(bot, sims)
             start = self.clock()
             index = int(bot.step(state))

@@ -45,7 +45,8 @@ def bench_mcts(board: Board, rules: Rules, spec: str, positions: int,
 
     agent = make_agent(spec)
     if not hasattr(agent, "last_iterations"):
-        raise BenchError(f"{spec} is not a search agent (mcts or fastmcts)")
+        raise BenchError(f"{spec} is not a search agent (mcts, fastmcts, openspiel-mcts or "
+                         f"openspiel-ismcts)")
     games = mcts_positions(board, rules, positions, seed)
     start = time.perf_counter()
     agent.reseed(0)

@@ -236,8 +236,8 @@ def cmd_disk(args: argparse.Namespace) -> int:
 # -- mcts -------------------------------------------------------------------------------------
 def add_mcts_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", default="fastmcts:iterations=3000", metavar="SPEC",
-                   help="the one searching agent's spec (fastmcts or mcts; not a seat "
-                   "line-up, hence not --agents)")
+                   help="the one searching agent's spec (fastmcts, mcts, openspiel-mcts or "
+                   "openspiel-ismcts; not a seat line-up, hence not --agents)")
     O.add_players(p)
     p.add_argument("--positions", type=O.positive_int, default=24, metavar="N",
                    help="positions searched (taken from heuristic games)")
