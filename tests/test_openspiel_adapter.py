@@ -22,6 +22,7 @@ from sim.agents.registry import AgentSpecError  # noqa: E402
 from sim.agents.registry import make_agent  # noqa: E402
 from sim.engine import actions as A  # noqa: E402
 from sim.engine.board import load_board  # noqa: E402
+from sim.engine.errors import PortobelloError  # noqa: E402
 from sim.engine.rules import Rules  # noqa: E402
 from sim.run.loop import play_game  # noqa: E402
 
@@ -223,6 +224,8 @@ def test_bad_openspiel_agent_specs_say_why() -> None:
         make_agent("openspiel-mcts:simulations=0")
     with pytest.raises(AgentSpecError, match="clock must be one of"):
         make_agent("openspiel-ismcts:time=0.1,clock=sundial")
+    with pytest.raises(PortobelloError, match="openspiel-mcts cannot be restricted"):
+        make_agent("no-district(openspiel-mcts)")
 
 
 def test_the_module_docstring_example_runs(tmp_path: Path) -> None:

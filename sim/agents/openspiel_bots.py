@@ -22,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.agents.base import NO_RESTRICTIONS
 from sim.agents.base import BaseAgent
+from sim.agents.base import Restrictions
 from sim.agents.mcts import CLOCKS
 from sim.engine import actions as A
 from sim.engine.actions import Action
@@ -34,6 +36,10 @@ EXTRA_ADVICE = "pip install 'portobello[openspiel]'"
 
 class OpenSpielMissing(PortobelloError):
     """An OpenSpiel agent asked for where open-spiel is not installed."""
+
+
+class OpenSpielUnrestricted(PortobelloError):
+    """A restriction wrapper around an OpenSpiel bot, which searches every legal action."""
 
 
 def _adapter() -> Any:
@@ -70,6 +76,18 @@ class OpenSpielAgent(BaseAgent):
         self._per_simulation = 0.0  # seconds, measured (time budget only)
         self._moves = (-1, 0)  # (turn, Bobby moves this agent made in it)
         self.last_iterations = 0  # simulations of the last decision (`bench mcts`)
+
+    @property
+    def restrict(self) -> Restrictions:
+        return NO_RESTRICTIONS
+
+    @restrict.setter
+    def restrict(self, value: Restrictions) -> None:
+        # OpenSpiel's bots search every legal action at every node of their tree; a
+        # restriction honoured only at the root would play a different game unannounced.
+        if value.any:
+            raise OpenSpielUnrestricted(f"{self.name} cannot be restricted: OpenSpiel's "
+                                        f"bots search every legal action", field="agents")
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
