@@ -406,3 +406,49 @@ def test_bad_input_is_one_line_and_exit_2(run_dir: Path, tmp_path: Path) -> None
         assert proc.stdout == "", shown
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, shown
         assert expected in proc.stderr, shown
+
+
+def test_the_c_yardstick_plays_the_same_game() -> None:
+    """The C program's random games (its own generator) and the compiled engine's have the
+    same averages: mean scores per seat and mean rounds within a few standard errors
+    (4,000 games: a seat's score spreads about 25 points, so its mean's error is about 0.4;
+    rounds spread about 1), in drawn and known order. A rule the C program read otherwise
+    (a multiplier, the Bobby's cost, the end) moves these by more."""
+    import shutil
+
+    from sim.bench.yardstick import bench_yardstick
+
+    if not any(shutil.which(c) for c in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler on this machine: the yardstick is C")
+    for rules in (Rules(players=2), Rules(players=3, customer_order="known")):
+        r = bench_yardstick(load_board("standard"), rules, 4000, seed=3)
+        c, fast = r["c"], r["compiled"]
+        assert c["games"] == fast["games"] == 4000
+        for a, b in zip(c["mean_scores"], fast["mean_scores"], strict=True):
+            assert abs(a - b) < 3.0, (c["mean_scores"], fast["mean_scores"])
+        assert abs(c["mean_rounds"] - fast["mean_rounds"]) < 0.15
+        assert c["end_reasons"]["last_stall"] == pytest.approx(
+            fast["end_reasons"]["last_stall"], abs=0.02)
+        assert r["ratio"] == pytest.approx(fast["games_per_second"] / c["games_per_second"])
+
+
+def test_the_yardstick_refuses_what_it_cannot_play(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text("players = 9\nstalls_per_player = 10\n")
+    out = subprocess.run([sys.executable, "-m", "sim.cli", "bench", "yardstick", "--rules",
+                          str(big), "--games", "10"], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("portobello: error: yardstick: players: 9 is over the "
+                                  "yardstick's limit of 8")
+
+
+def test_profile_fast_random_parts_lie_inside_the_whole() -> None:
+    """Each part is timed on its own, compiled beforehand: every one is positive and
+    smaller than the whole batch they are parts of (a part that timed its compilation, or
+    the whole batch, would not be)."""
+    parts = _script("profile_fast_random").breakdown(2, 2000)
+    whole = parts.pop("whole")
+    assert parts.pop("actions_per_game") > 50
+    parts.pop("agent + rest")  # the whole less the others, by construction
+    for name, seconds in parts.items():
+        assert 0 < seconds < whole, (name, seconds, whole)

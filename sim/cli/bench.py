@@ -264,6 +264,36 @@ def cmd_mcts(args: argparse.Namespace) -> int:
     return emit(args, r, lines)
 
 
+# -- yardstick ----------------------------------------------------------------------------------
+def add_yardstick_arguments(p: argparse.ArgumentParser) -> None:
+    O.add_players(p)
+    O.add_games(p, 100_000, "games each side plays")
+    O.add_seed(p, help="seed of the games (the C program's generator, and the compiled "
+               "engine's game seeds as in `bench agents`)")
+    O.add_board(p)
+    O.add_json(p, "the figures")
+    O.add_rules(p)
+
+
+def cmd_yardstick(args: argparse.Namespace) -> int:
+    """`portobello bench yardstick`."""
+    from sim.bench.yardstick import bench_yardstick
+
+    board, rules = _board_and_rules(args)
+    r = bench_yardstick(board, rules, args.games, args.seed)
+
+    def side(name: str, x: dict[str, Any]) -> str:
+        scores = ", ".join(f"{s:.1f}" for s in x["mean_scores"])
+        ends = ", ".join(f"{k} {v:.3f}" for k, v in x["end_reasons"].items())
+        return (f"  {name:8} {x['games_per_second']:>10,.0f} games/s ({x['seconds']:.2f} s); "
+                f"mean scores {scores}; mean rounds {x['mean_rounds']:.2f}; {ends}")
+
+    lines = [f"random games, {r['players']} players, {r['games']:,} each, one core",
+             side("C", r["c"]), side("compiled", r["compiled"]),
+             f"  compiled / C: {r['ratio']:.3f}"]
+    return emit(args, r, lines)
+
+
 # -- the modes --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Mode:
@@ -286,6 +316,9 @@ MODES: dict[str, Mode] = {
                  lambda p: cmd_disk),
     "mcts": Mode("playouts per second of an MCTS agent on one core, over positions of real "
                  "games", add_mcts_arguments, lambda p: cmd_mcts),
+    "yardstick": Mode("random games in plain C beside the compiled engine's, one run: both "
+                      "rates, their ratio, both games' averages", add_yardstick_arguments,
+                      lambda p: cmd_yardstick),
 }
 
 

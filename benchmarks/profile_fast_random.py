@@ -1,0 +1,159 @@
+"""Where the compiled random game spends its time: `python benchmarks/profile_fast_random.py
+[PLAYERS] [GAMES]` (defaults 3 and 50,000), on one core.
+
+Each part is timed on its own over the same games (compiled code loaded first):
+
+- `python prep`: `CompiledEngine.play`'s Python work before the compiled batch (the seats'
+  seeds by blake2b, the line-up table);
+- `seeding`: CPython-exact seeding of the n + 1 generators of every game (`seed_rows`);
+- `first twist`: the first 624-word regeneration every seeded generator does on its first
+  draw (one per generator: no random game draws 624 numbers from one generator);
+- `new game`: allocating and filling a game's state array;
+- `apply`: replaying every game's actions through `apply` (no agents, no generator);
+- `agent + rest`: the whole batch minus the parts above: the random agent's choices (its
+  legal actions, filtering, draws), chance draws and the results rows;
+- `of which legal`: `legal_actions` once at every decision point of those games, the part
+  of the agent's time the engine's legal-action generation takes.
+
+The figures are a breakdown, not a benchmark target: `portobello bench yardstick` is the
+rate against plain C.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+from sim.bench.agents import game_seeds
+from sim.engine.board import load_board
+from sim.engine.codes import CHANCE
+from sim.engine.codes import OVER
+from sim.engine.rules import Rules
+from sim.fast import rng as R
+from sim.fast.engine import apply
+from sim.fast.engine import legal_actions
+from sim.fast.engine import new_game
+from sim.fast.layout import ACTION_ROOM
+from sim.fast.layout import PHASE
+from sim.run.engines import CompiledEngine
+from sim.run.loop import seat_seeds
+
+
+@njit(cache=False)
+def _seeding(seeds: np.ndarray, n: int) -> int:
+    rngs = np.zeros((n + 1, 625), np.uint32)
+    row = np.zeros(n + 1, np.int64)
+    total = 0
+    for g in range(seeds.shape[0]):
+        row[:n] = seeds[g]
+        row[n] = seeds[g, 0] ^ 1
+        R.seed_rows(rngs, row, n + 1)
+        total += rngs[0, 1]
+    return total
+
+
+@njit(cache=False)
+def _twists(seeds: np.ndarray, n: int) -> int:
+    rngs = np.zeros((n + 1, 625), np.uint32)
+    row = np.zeros(n + 1, np.int64)
+    total = 0
+    for g in range(seeds.shape[0]):
+        row[:n] = seeds[g]
+        row[n] = seeds[g, 0] ^ 1
+        R.seed_rows(rngs, row, n + 1)
+        for k in range(n + 1):
+            total += R.next_u32(rngs[k])  # the first draw twists
+    return total
+
+
+@njit(cache=False)
+def _new_games(B: np.ndarray, count: int) -> int:
+    chance = np.zeros(625, np.uint32)
+    R.seed(chance, 1)
+    total = 0
+    for _ in range(count):
+        S = new_game(B, chance)
+        total += S[0]
+    return total
+
+
+@njit(cache=False)
+def _replay(B: np.ndarray, logs: np.ndarray, lengths: np.ndarray, legal: bool) -> int:
+    chance = np.zeros(625, np.uint32)
+    R.seed(chance, 1)
+    buf = np.zeros(B[ACTION_ROOM], np.int64)
+    no_log = np.zeros(0, np.int64)
+    total = 0
+    for g in range(logs.shape[0]):
+        S = new_game(B, chance)
+        for i in range(lengths[g]):
+            if legal and S[PHASE] != CHANCE and S[PHASE] != OVER:
+                total += legal_actions(B, S, buf)
+            apply(B, S, logs[g, i], no_log)
+    return total
+
+
+def _timed(fn, *args) -> float:
+    """Seconds of one call (the function is compiled by an earlier call)."""
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
+def breakdown(players: int, games: int) -> dict[str, float]:
+    """Seconds of every part (see the module docstring), `whole` and `actions_per_game`."""
+    board, rules = load_board("standard"), Rules(players=players)
+    specs = ["random"] * players
+    fast = CompiledEngine(board, rules, specs)
+    seeds = game_seeds(0, games)
+    fast.play(seeds[:1], [specs])
+    start = time.perf_counter()
+    per_seat = np.array([seat_seeds(s, players) for s in seeds], np.int64)
+    np.array([[fast.index[s] for s in specs] for _ in seeds], np.int64)
+    prep = time.perf_counter() - start
+    start = time.perf_counter()
+    fast.play(seeds, [specs] * games)
+    whole = time.perf_counter() - start
+    res = fast.play(seeds, [specs] * games, keep_log=True)
+    width = max(len(x) for x in res.logs)
+    logs = np.zeros((games, width), np.int64)
+    lengths = np.array([len(x) for x in res.logs], np.int64)
+    for i, x in enumerate(res.logs):
+        logs[i, :len(x)] = x
+    # Compile every part on two games first.
+    _seeding(per_seat[:2], players)
+    _twists(per_seat[:2], players)
+    _new_games(fast.B, 2)
+    _replay(fast.B, logs[:2], lengths[:2], False)
+    _replay(fast.B, logs[:2], lengths[:2], True)
+    parts = {
+        "python prep": prep,
+        "seeding": _timed(_seeding, per_seat, players),
+        "first twist": _timed(_twists, per_seat, players) - _timed(_seeding, per_seat, players),
+        "new game": _timed(_new_games, fast.B, games),
+    }
+    replay = _timed(_replay, fast.B, logs, lengths, False)
+    parts["apply"] = replay - parts["new game"]
+    parts["agent + rest"] = whole - sum(parts.values())
+    parts["of which legal"] = _timed(_replay, fast.B, logs, lengths, True) - replay
+    return {"whole": whole, "actions_per_game": float(lengths.mean()), **parts}
+
+
+def main() -> None:
+    players = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 50_000
+    parts = breakdown(players, games)
+    whole = parts.pop("whole")
+    print(f"{games:,} random games, {players} players, one core: {whole:.2f} s, "
+          f"{games / whole:,.0f} games/s, {parts.pop('actions_per_game'):.0f} actions "
+          f"per game")
+    for name, seconds in parts.items():
+        print(f"  {name:15} {seconds:6.2f} s  {100 * seconds / whole:5.1f}%  "
+              f"{1e6 * seconds / games:6.2f} us/game")
+
+
+if __name__ == "__main__":
+    main()
