@@ -149,6 +149,25 @@ def test_margins_match_a_loop(players: pd.DataFrame) -> None:
         assert row["tied"] == (grp["win_share"].max() < 1)
 
 
+def test_margins_of_ordered_runs_equal_the_general_path(players: pd.DataFrame) -> None:
+    """A loaded run is in key order with n rows a game: Margins takes its matrix path
+    there; a shuffled copy (the sort-and-group path) gives the same table, ties included,
+    for each player count and for both variants together."""
+    from analysis.metrics.games import _ordered_group_size
+
+    keys = ["variant", "n_players", "game_id", "seed"]
+    for n in (2, 3):
+        cell = players[players["n_players"] == n].sort_values(keys, kind="stable")
+        cell = cell.reset_index(drop=True)
+        assert _ordered_group_size(cell, keys) == n
+        shuffled = cell.sample(frac=1.0, random_state=n)
+        assert _ordered_group_size(shuffled, keys) == 0
+        fast = M.Margins()(cell)
+        assert_frame_equal(fast, M.Margins()(shuffled))
+        assert fast["tied"].any() and not fast["tied"].all()
+    assert _ordered_group_size(players, keys) == 0  # 2 and 3 players mixed: general path
+
+
 def test_points_by_source_add_up(players: pd.DataFrame) -> None:
     got = M.PointsBySource()(players)
     totals = got.groupby(["variant", "n_players"], observed=True)["mean"].sum()

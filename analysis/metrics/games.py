@@ -70,6 +70,9 @@ class Margins:
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("Margins", players, [*self.by, "game_id", "score"])
         keys = [*self.by, "game_id"] + (["seed"] if "seed" in players.columns else [])
+        size = _ordered_group_size(players, keys)
+        if size:
+            return self._ordered(players, keys, size)
         s = players.sort_values([*keys, "score"], ascending=[True] * len(keys) + [False])
         g = s.groupby(keys, observed=True, sort=True)["score"]
         first = g.nth(0).to_numpy()
@@ -81,6 +84,51 @@ class Margins:
         out["tied"] = out["margin"] == 0
         out["mean_score"] = g.mean().to_numpy()
         return out
+
+    @staticmethod
+    def _ordered(players: pd.DataFrame, keys: list[str], size: int) -> pd.DataFrame:
+        """The same table for players already in key order with `size` rows a game (how
+        runs load): no sort and no groupby, each game's scores a row of a matrix."""
+        scores = players["score"].to_numpy().reshape(-1, size)
+        ranked = -np.sort(-scores, axis=1)
+        out = players[keys].iloc[::size].reset_index(drop=True)
+        out["winning_score"] = ranked[:, 0].astype(int)
+        out["runner_up"] = ranked[:, 1].astype(int)
+        out["margin"] = out["winning_score"] - out["runner_up"]
+        out["tied"] = out["margin"] == 0
+        out["mean_score"] = scores.sum(axis=1, dtype=np.float64) / size
+        return out
+
+
+def _ordered_group_size(df: pd.DataFrame, keys: list[str]) -> int:
+    """k when the rows are sorted by `keys` (ascending; categories by their codes, as the
+    sort and the groupby order them) and every game has exactly k >= 2 rows; else 0, and
+    the general path decides (missing keys, float keys, mixed player counts, any order)."""
+    n = len(df)
+    if n < 2:
+        return 0
+    cols = []
+    for key in keys:
+        col = df[key]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            values = col.cat.codes.to_numpy()
+            if (values < 0).any():
+                return 0
+        else:
+            values = col.to_numpy()
+            if values.dtype.kind not in "iub":
+                return 0
+        cols.append(values)
+    # Rows i and i+1: equal on every key so far, or greater at the first key that differs.
+    equal = np.ones(n - 1, bool)
+    for values in cols:
+        a, b = values[:-1], values[1:]
+        if (equal & (b < a)).any():
+            return 0
+        equal &= a == b
+    sizes = np.diff(np.concatenate(([0], np.flatnonzero(~equal) + 1, [n])))
+    k = int(sizes[0])
+    return k if k >= 2 and (sizes == k).all() else 0
 
 
 @dataclass(frozen=True)

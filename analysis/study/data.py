@@ -169,22 +169,31 @@ class StudyData:
                         "end_reason", "customer_order", "neutral_stack", "board", "run_id"):
                 if col in lf.collect_schema().names():
                     lf = lf.with_columns(pl.col(col).cast(pl.String))
-            lf = lf.with_columns(pl.lit(c.variant).alias("variant"),
-                                 pl.lit(c.players, dtype=pl.Int8).alias("n_players"))
+            # Variant and level as category codes: the categoricals are then made from
+            # codes, without hashing a string per row.
+            lf = lf.with_columns(
+                pl.lit(self.variants.index(c.variant), dtype=pl.Int16).alias("variant"),
+                pl.lit(c.players, dtype=pl.Int8).alias("n_players"))
             if self.skill is not None:
-                lf = lf.with_columns(pl.lit(c.level).alias("level"))
+                lf = lf.with_columns(pl.lit(list(self.skill.names).index(c.level),
+                                            dtype=pl.Int16).alias("level"))
             if table == "players":
                 # Each seat's own start (rules switch start_scores), seat 0 first.
                 starts = c.run.rules().seat_start_scores
                 lf = lf.with_columns(pl.col("seat").replace_strict(
                     dict(enumerate(starts)), return_dtype=pl.Int32).alias("start_score"))
+                # The game's seed, joined in the cell (a game id is unique there).
+                lf = lf.join(c.run.lazy("games").select("game_id", "seed"), on="game_id",
+                             how="left", maintain_order="left")
             frames.append(lf)
         df = pl.concat(frames, how="vertical_relaxed").collect().to_pandas()
-        df["variant"] = pd.Categorical(df["variant"], categories=self.variants, ordered=True)
+        df["variant"] = pd.Categorical.from_codes(df["variant"].to_numpy(),
+                                                  categories=self.variants, ordered=True)
         first = ["variant", "n_players"]
         if self.skill is not None:
-            df["level"] = pd.Categorical(df["level"], categories=list(self.skill.names),
-                                         ordered=True)
+            df["level"] = pd.Categorical.from_codes(df["level"].to_numpy(),
+                                                    categories=list(self.skill.names),
+                                                    ordered=True)
             first = ["variant", "level", "n_players"]
         return df[first + [c for c in df.columns if c not in first]]
 
@@ -199,12 +208,7 @@ class StudyData:
     def players(self) -> pd.DataFrame:
         """One row per game and seat, with the game's seed."""
         if "players" not in self._cache:
-            df = self._frame("players")
-            keys = ["variant", *(["level"] if self.skill is not None else []), "n_players",
-                    "game_id"]
-            seeds = self.games()[[*keys, "seed"]]
-            self._cache["players"] = df.merge(seeds, on=keys, how="left",
-                                              validate="many_to_one")
+            self._cache["players"] = self._frame("players")
         return self._cache["players"]
 
     def release_events(self) -> None:
