@@ -151,10 +151,11 @@ class PointsBySource:
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("PointsBySource", players, [*self.by, "score", "start_score",
                                                  *SOURCE_COLUMNS.values()])
-        df = players.copy()
-        df["start"] = df["start_score"].astype(float)
+        # Only the columns used (a copy of the whole table would copy every text column).
+        df = players[[*self.by, "score"]].copy()
+        df["start"] = players["start_score"].astype(float)
         for name, col in SOURCE_COLUMNS.items():
-            df[name] = df[col].astype(float) * (-1 if name == "bobby paid" else 1)
+            df[name] = players[col].astype(float) * (-1 if name == "bobby paid" else 1)
         df["_residual"] = (df["score"] - df[list(SOURCES)].sum(axis=1)).abs()
         rows = []
         for key, grp in groups(df, self.by):
