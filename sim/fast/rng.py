@@ -25,7 +25,9 @@ Seeds of other types (str, bytes, ints >= 2**64) can be taken over with
 `getstate_from_python(random.Random(s))`.
 
 All compiled functions use `cache=True`: the first call in a fresh environment compiles
-and writes the cache in `__pycache__`, later processes load it.
+and writes the cache in `__pycache__`, later processes load it. The draws (`_next_u64`,
+`random`, `below`) are inlined where they are called: a call with the generator array as
+argument cost more than the draw itself (random games 17% faster, alternating runs).
 """
 
 from __future__ import annotations
@@ -235,7 +237,7 @@ def _twist(state: np.ndarray) -> None:
     state[INDEX] = np.uint32(0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _next_u64(state: np.ndarray) -> np.uint64:
     """The next tempered 32-bit output, widened to uint64 for further arithmetic."""
     if state[INDEX] >= N:
@@ -256,7 +258,7 @@ def next_u32(state: np.ndarray) -> np.uint32:
     return np.uint32(_next_u64(state))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def random(state: np.ndarray) -> float:
     """Equals `rng.random()`: a 53-bit float in [0, 1) from two 32-bit outputs."""
     a = _next_u64(state) >> _S5
@@ -264,7 +266,7 @@ def random(state: np.ndarray) -> float:
     return (np.float64(a) * 67108864.0 + np.float64(b)) * (1.0 / 9007199254740992.0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def below(state: np.ndarray, n: int) -> int:
     """Equals `rng.randrange(n)` (`_randbelow`): uniform int in [0, n), 1 <= n < 2**32.
 
