@@ -3,8 +3,8 @@
 
 Each part is timed on its own over the same games (compiled code loaded first):
 
-- `python prep`: `CompiledEngine.play`'s Python work before the compiled batch (the seats'
-  seeds by blake2b, the line-up table);
+- `prep`: `CompiledEngine.prepare`, the work before the compiled batch (the seats' seeds
+  by compiled BLAKE2b, the line-up table);
 - `seeding`: CPython-exact seeding of the n + 1 generators of every game (`seed_rows`);
 - `first twist`: the first 624-word regeneration every seeded generator does on its first
   draw (one per generator: no random game draws 624 numbers from one generator);
@@ -39,7 +39,6 @@ from sim.fast.engine import new_game
 from sim.fast.layout import ACTION_ROOM
 from sim.fast.layout import PHASE
 from sim.run.engines import CompiledEngine
-from sim.run.loop import seat_seeds
 
 
 @njit(cache=False)
@@ -110,9 +109,9 @@ def breakdown(players: int, games: int) -> dict[str, float]:
     fast = CompiledEngine(board, rules, specs)
     seeds = game_seeds(0, games)
     fast.play(seeds[:1], [specs])
+    fast.prepare(seeds[:2], [specs] * 2)
     start = time.perf_counter()
-    per_seat = np.array([seat_seeds(s, players) for s in seeds], np.int64)
-    np.array([[fast.index[s] for s in specs] for _ in seeds], np.int64)
+    _, per_seat, _ = fast.prepare(seeds, [specs] * games)
     prep = time.perf_counter() - start
     start = time.perf_counter()
     fast.play(seeds, [specs] * games)
@@ -130,7 +129,7 @@ def breakdown(players: int, games: int) -> dict[str, float]:
     _replay(fast.B, logs[:2], lengths[:2], False)
     _replay(fast.B, logs[:2], lengths[:2], True)
     parts = {
-        "python prep": prep,
+        "prep": prep,
         "seeding": _timed(_seeding, per_seat, players),
         "first twist": _timed(_twists, per_seat, players) - _timed(_seeding, per_seat, players),
         "new game": _timed(_new_games, fast.B, games),

@@ -181,9 +181,11 @@ class CompiledEngine:
 
     def __init__(self, board: Board, rules: Rules, specs: Sequence[str]) -> None:
         from sim.fast import play as FP
+        from sim.fast import seeds as FS
         from sim.fast.layout import pack
 
         self._fp = FP
+        self._seeds = FS
         self.board = board
         self.rules = rules
         self.B = pack(board, rules)
@@ -201,15 +203,29 @@ class CompiledEngine:
             self.params[i] = twin.params
             self.restrict[i] = np.array(twin.restrict, np.int64)
 
+    def prepare(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]]
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The batch's arrays: game seeds, every seat's seed (`seat_seeds`) and every
+        seat's row of the agent table."""
+        n = self.rules.players
+        g = len(seeds)
+        game_seeds = np.array(seeds, np.int64)
+        if g and game_seeds.min() >= 0:  # the simulator's seeds: BLAKE2b compiled
+            per_seat = self._seeds.seat_seeds_batch(game_seeds, n)
+        else:
+            per_seat = np.array([seat_seeds(s, n) for s in seeds], np.int64).reshape(g, n)
+        rows: dict[tuple[str, ...], list[int]] = {}  # few distinct line-ups (rotations)
+        seat_agent = np.array([rows.get(key) or rows.setdefault(key, [self.index[s]
+                                                                      for s in key])
+                               for key in map(tuple, lineups)], np.int64).reshape(g, n)
+        return game_seeds, per_seat, seat_agent
+
     def play(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]],
              keep_log: bool = False) -> Results:
         FP = self._fp
         n = self.rules.players
         g = len(seeds)
-        game_seeds = np.array(seeds, np.int64)
-        per_seat = np.array([seat_seeds(s, n) for s in seeds], np.int64).reshape(g, n)
-        seat_agent = np.array([[self.index[s] for s in lineup] for lineup in lineups],
-                              np.int64).reshape(g, n)
+        game_seeds, per_seat, seat_agent = self.prepare(seeds, lineups)
         res, logs = FP.play_batch(self.B, game_seeds, per_seat, seat_agent, self.kinds,
                                   self.params, self.restrict, LOG_START if keep_log else 0)
         h = FP.R_HEAD
