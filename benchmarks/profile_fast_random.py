@@ -42,7 +42,9 @@ from sim.run.engines import CompiledEngine
 
 
 @njit(cache=False)
-def _seeding(seeds: np.ndarray, n: int) -> int:
+def _seeding(seeds: np.ndarray, n: int, draw: bool) -> int:
+    """Seed every game's n + 1 generators; with `draw`, draw once from each (its first
+    twist)."""
     rngs = np.zeros((n + 1, 625), np.uint32)
     row = np.zeros(n + 1, np.int64)
     total = 0
@@ -51,20 +53,9 @@ def _seeding(seeds: np.ndarray, n: int) -> int:
         row[n] = seeds[g, 0] ^ 1
         R.seed_rows(rngs, row, n + 1)
         total += rngs[0, 1]
-    return total
-
-
-@njit(cache=False)
-def _twists(seeds: np.ndarray, n: int) -> int:
-    rngs = np.zeros((n + 1, 625), np.uint32)
-    row = np.zeros(n + 1, np.int64)
-    total = 0
-    for g in range(seeds.shape[0]):
-        row[:n] = seeds[g]
-        row[n] = seeds[g, 0] ^ 1
-        R.seed_rows(rngs, row, n + 1)
-        for k in range(n + 1):
-            total += R.next_u32(rngs[k])  # the first draw twists
+        if draw:
+            for k in range(n + 1):
+                total += R.next_u32(rngs[k])
     return total
 
 
@@ -123,15 +114,16 @@ def breakdown(players: int, games: int) -> dict[str, float]:
     for i, x in enumerate(res.logs):
         logs[i, :len(x)] = x
     # Compile every part on two games first.
-    _seeding(per_seat[:2], players)
-    _twists(per_seat[:2], players)
+    _seeding(per_seat[:2], players, False)
+    _seeding(per_seat[:2], players, True)
     _new_games(fast.B, 2)
     _replay(fast.B, logs[:2], lengths[:2], False)
     _replay(fast.B, logs[:2], lengths[:2], True)
     parts = {
         "prep": prep,
-        "seeding": _timed(_seeding, per_seat, players),
-        "first twist": _timed(_twists, per_seat, players) - _timed(_seeding, per_seat, players),
+        "seeding": _timed(_seeding, per_seat, players, False),
+        "first twist": (_timed(_seeding, per_seat, players, True)
+                        - _timed(_seeding, per_seat, players, False)),
         "new game": _timed(_new_games, fast.B, games),
     }
     replay = _timed(_replay, fast.B, logs, lengths, False)
