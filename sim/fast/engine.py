@@ -131,30 +131,36 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     phase = S[PHASE]
     k = 0
     if phase == ACTIONS:
+        # The tables' offsets are read once: a write to `out` might alias `B` as far as the
+        # compiler knows, so it would read them again after every write.
         seat = S[SEAT]
         bobby = S[BOBBY]
         if S[ACTIONS_LEFT] > 0:
             if S[B[S_STALLS_LEFT] + seat] > 0:
                 at = B[O_DISTRICT_LANES_AT] + bobby
+                lanes, counts = B[O_DISTRICT_LANES], B[S_LANE_COUNT]
+                lens, dirs = B[O_LANE_LEN], B[S_LANE_DIR]
                 for i in range(B[at], B[at + 1]):
-                    lane = B[B[O_DISTRICT_LANES] + i]
-                    c = S[B[S_LANE_COUNT] + lane]
-                    if c < B[B[O_LANE_LEN] + lane]:
+                    lane = B[lanes + i]
+                    c = S[counts + lane]
+                    if c < B[lens + lane]:
                         if c == 0:
                             out[k] = A.place_stall(lane, 0)
                             out[k + 1] = A.place_stall(lane, 1)
                             k += 2
                         else:
-                            out[k] = A.place_stall(lane, S[B[S_LANE_DIR] + lane])
+                            out[k] = A.place_stall(lane, S[dirs + lane])
                             k += 1
             if S[CUSTOMERS_LEFT] > 0:
                 out[k] = A.DRAW
                 k += 1
         neg = B[NEGATIVE_SCORES]
         score = S[B[S_SCORES] + seat]
-        for i in range(B[B[O_NEIGHBOURS_AT] + bobby], B[B[O_NEIGHBOURS_AT] + bobby + 1]):
-            if neg or move_cost(B, S, B[B[O_NEIGHBOUR_LANE] + i], seat)[0] <= score:
-                out[k] = A.move_bobby(B[B[O_NEIGHBOUR_DISTRICT] + i])
+        at = B[O_NEIGHBOURS_AT] + bobby
+        via, to = B[O_NEIGHBOUR_LANE], B[O_NEIGHBOUR_DISTRICT]
+        for i in range(B[at], B[at + 1]):
+            if neg or move_cost(B, S, B[via + i], seat)[0] <= score:
+                out[k] = A.move_bobby(B[to + i])
                 k += 1
         out[k] = A.END
         return k + 1
