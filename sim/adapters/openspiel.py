@@ -80,8 +80,9 @@ class PortobelloGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None, *,
                  settings: Settings | None = None) -> None:
-        given = {k: v for k, v in (params or {}).items() if k in DEFAULTS}
-        self.settings: Settings = settings or make_settings(**given)
+        named = {**DEFAULTS, **(params or {})}
+        self.settings: Settings = settings or make_settings(
+            **{k: v for k, v in named.items() if k in DEFAULTS})
         s = self.settings
         self.table = ActionTable(s.board, s.rules)
         low, high = s.utility_bounds
@@ -94,10 +95,9 @@ class PortobelloGame(pyspiel.Game):
             utility_sum=1.0 if s.returns == "win" else 0.0,
             max_game_length=s.max_game_length,
         )
-        given = {**DEFAULTS, **(params or {})}
-        if given["neutral_stack"]:  # commas would split the game string's parameters
-            given["neutral_stack"] = " ".join(map(str, s.rules.neutral_stack))
-        super().__init__(game_type(s.returns), info, given)
+        if named["neutral_stack"]:  # commas would split the game string's parameters
+            named["neutral_stack"] = " ".join(map(str, s.rules.neutral_stack))
+        super().__init__(game_type(s.returns), info, named)
 
     @classmethod
     def for_engine(cls, board: Board, rules: Rules) -> PortobelloGame:

@@ -62,8 +62,8 @@ def build(folder: Path) -> Path:
     done = subprocess.run([compiler, "-O2", "-o", str(exe), str(SOURCE)],
                           capture_output=True, text=True)
     if done.returncode:
-        raise BenchError(f"{compiler} could not build {SOURCE}: "
-                         f"{done.stderr.strip().splitlines()[-1:]}", field="yardstick")
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise BenchError(f"{compiler} could not build {SOURCE}: {last}", field="yardstick")
     return exe
 
 
