@@ -88,7 +88,16 @@ from sim.fast.transitions import score_district
 @njit(cache=True)
 def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:
     """A game at its start (the known line, if any, shuffled with the game's generator)."""
-    S = np.zeros(B[S_SIZE], np.int64)
+    S = np.empty(B[S_SIZE], np.int64)
+    start_game(B, S, chance_rng)
+    return S
+
+
+@njit(cache=True, _nrt=False)
+def start_game(B: np.ndarray, S: np.ndarray, chance_rng: np.ndarray) -> None:
+    """Set `S` (of size `B[S_SIZE]`) to a game at its start, as `new_game`: a batch of games
+    reuses one state array."""
+    S[:] = 0
     n = B[N_PLAYERS]
     S[SEAT] = B[BOBBY_PLACER]
     S[ROUND] = 1
@@ -121,47 +130,62 @@ def new_game(B: np.ndarray, chance_rng: np.ndarray) -> np.ndarray:
             for i in range(size):
                 S[line + i] = 1 if i < B[N_CITIZENS] else 2
             R.shuffle(chance_rng, S[line:line + size], size)
-    return S
 
 
 # -- queries ------------------------------------------------------------------------------
+@njit(cache=True, inline="always", _nrt=False)
+def stall_and_draw_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
+    """The actions phase's stall placements and customer draw, in `Game.legal_actions`
+    order, written into `out` from `k`; returns the new count."""
+    # The tables' offsets are read once: a write to `out` might alias `B` as far as the
+    # compiler knows, so it would read them again after every write.
+    if S[ACTIONS_LEFT] > 0:
+        if S[B[S_STALLS_LEFT] + S[SEAT]] > 0:
+            at = B[O_DISTRICT_LANES_AT] + S[BOBBY]
+            lanes, counts = B[O_DISTRICT_LANES], B[S_LANE_COUNT]
+            lens, dirs = B[O_LANE_LEN], B[S_LANE_DIR]
+            for i in range(B[at], B[at + 1]):
+                lane = B[lanes + i]
+                c = S[counts + lane]
+                if c < B[lens + lane]:
+                    if c == 0:
+                        out[k] = A.place_stall(lane, 0)
+                        out[k + 1] = A.place_stall(lane, 1)
+                        k += 2
+                    else:
+                        out[k] = A.place_stall(lane, S[dirs + lane])
+                        k += 1
+        if S[CUSTOMERS_LEFT] > 0:
+            out[k] = A.DRAW
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
+    """The actions phase's affordable Bobby moves, in `Game.legal_actions` order, written
+    into `out` from `k`; returns the new count."""
+    seat = S[SEAT]
+    score = S[B[S_SCORES] + seat]
+    # A move costs at most max(1, players - 1) points (`move_cost`): with that many every
+    # move is affordable, and the costs need not be worked out.
+    rich = B[NEGATIVE_SCORES] or score >= max(1, B[N_PLAYERS] - 1)
+    at = B[O_NEIGHBOURS_AT] + S[BOBBY]
+    via, to = B[O_NEIGHBOUR_LANE], B[O_NEIGHBOUR_DISTRICT]
+    for i in range(B[at], B[at + 1]):
+        if rich or move_cost(B, S, B[via + i], seat)[0] <= score:
+            out[k] = A.move_bobby(B[to + i])
+            k += 1
+    return k
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions into `out` in `Game.legal_actions` order; return how many."""
     phase = S[PHASE]
     k = 0
     if phase == ACTIONS:
-        # The tables' offsets are read once: a write to `out` might alias `B` as far as the
-        # compiler knows, so it would read them again after every write.
-        seat = S[SEAT]
-        bobby = S[BOBBY]
-        if S[ACTIONS_LEFT] > 0:
-            if S[B[S_STALLS_LEFT] + seat] > 0:
-                at = B[O_DISTRICT_LANES_AT] + bobby
-                lanes, counts = B[O_DISTRICT_LANES], B[S_LANE_COUNT]
-                lens, dirs = B[O_LANE_LEN], B[S_LANE_DIR]
-                for i in range(B[at], B[at + 1]):
-                    lane = B[lanes + i]
-                    c = S[counts + lane]
-                    if c < B[lens + lane]:
-                        if c == 0:
-                            out[k] = A.place_stall(lane, 0)
-                            out[k + 1] = A.place_stall(lane, 1)
-                            k += 2
-                        else:
-                            out[k] = A.place_stall(lane, S[dirs + lane])
-                            k += 1
-            if S[CUSTOMERS_LEFT] > 0:
-                out[k] = A.DRAW
-                k += 1
-        neg = B[NEGATIVE_SCORES]
-        score = S[B[S_SCORES] + seat]
-        at = B[O_NEIGHBOURS_AT] + bobby
-        via, to = B[O_NEIGHBOUR_LANE], B[O_NEIGHBOUR_DISTRICT]
-        for i in range(B[at], B[at + 1]):
-            if neg or move_cost(B, S, B[via + i], seat)[0] <= score:
-                out[k] = A.move_bobby(B[to + i])
-                k += 1
+        k = bobby_moves(B, S, out, stall_and_draw_actions(B, S, out, 0))
         out[k] = A.END
         return k + 1
     if phase == PLACE:

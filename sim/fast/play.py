@@ -16,8 +16,8 @@ from sim.engine.codes import N_STATS
 from sim.engine.codes import OVER
 from sim.fast import rng as R
 from sim.fast.engine import apply
-from sim.fast.engine import new_game
 from sim.fast.engine import sample_chance
+from sim.fast.engine import start_game
 from sim.fast.layout import ACTION_ROOM
 from sim.fast.layout import BARON_SQUARE
 from sim.fast.layout import END_REASON
@@ -28,6 +28,7 @@ from sim.fast.layout import N_PLAYERS
 from sim.fast.layout import PHASE
 from sim.fast.layout import ROUND
 from sim.fast.layout import S_SCORES
+from sim.fast.layout import S_SIZE
 from sim.fast.layout import S_STALLS_LEFT
 from sim.fast.layout import S_STATS
 from sim.fast.layout import SEAT
@@ -68,34 +69,50 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                agent_restrict: np.ndarray, log_cap: int) -> tuple[np.ndarray, np.ndarray]:
     """Play `len(game_seeds)` games; returns (results, logs): one result row per game (see
     the R_* columns) and, when `log_cap` > 0, each game's record actions (first
-    `results[g, R_LOG_LEN]` entries of `logs[g]`)."""
+    `results[g, R_LOG_LEN]` entries of `logs[g]`).
+
+    Everything the games need is allocated here, once; the games themselves (`_play`)
+    allocate nothing and count no references."""
     n = B[N_PLAYERS]
     g_count = game_seeds.shape[0]
-    results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
-    logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    no_log = np.zeros(0, np.int64)
-    # Generators: the seats' (rows 0..n-1) and the game's own for chance (row n).
-    rngs = np.zeros((n + 1, 625), np.uint32)
-    chance = rngs[n]
-    seeds = np.zeros(n + 1, np.int64)
-    memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
-    WF, WI = new_work(B)
     for a in range(agent_kind.shape[0]):
         if agent_kind[a] != KIND_RANDOM and not board_fits(B):
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
-    buf = np.zeros(B[ACTION_ROOM], np.int64)
-    buf2 = np.zeros(B[ACTION_ROOM], np.int64)
-    for g in range(g_count):
-        seeds[:n] = seat_seeds[g]
+    results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
+    logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
+    # Generators: the seats' (rows 0..n-1) and the game's own for chance (row n).
+    rngs = np.zeros((n + 1, 625), np.uint32)
+    memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
+    WF, WI = new_work(B)
+    _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
+          results, logs, rngs, np.zeros(n + 1, np.int64), memory, WF, WI,
+          np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
+          np.zeros(B[ACTION_ROOM], np.int64), np.zeros(0, np.int64))
+    return results, logs
+
+
+@njit(cache=True, _nrt=False)
+def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
+          seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
+          agent_restrict: np.ndarray, results: np.ndarray, logs: np.ndarray,
+          rngs: np.ndarray, seeds: np.ndarray, memory: np.ndarray, WF: np.ndarray,
+          WI: np.ndarray, S: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
+          no_log: np.ndarray) -> None:
+    """The games of `play_batch`, in the arrays it made (one state `S`, reset per game)."""
+    n = B[N_PLAYERS]
+    chance = rngs[n]
+    for g in range(game_seeds.shape[0]):
+        for seat in range(n):
+            seeds[seat] = seat_seeds[g, seat]
         seeds[n] = game_seeds[g]
         R.seed_rows(rngs, seeds, n + 1)
-        S = new_game(B, chance)
+        start_game(B, S, chance)
         for seat in range(n):
             memory[seat, :] = 0
             memory[seat, M_TURN] = -1  # the random agent's turn / the planner's queue turn
             memory[seat, M_QTURN] = -1
             memory[seat, M_ACTED] = -1
-        log = logs[g] if log_cap > 0 else no_log
+        log = logs[g] if logs.shape[0] else no_log
         decisions = 0
         while S[PHASE] != OVER:
             if S[PHASE] == CHANCE:
@@ -120,7 +137,6 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             row[R_HEAD + n + p] = S[B[S_STALLS_LEFT] + p]
             for k in range(N_STATS):
                 row[R_HEAD + 2 * n + p * N_STATS + k] = S[B[S_STATS] + p * N_STATS + k]
-    return results, logs
 
 
 def random_params(move_chance: float, max_moves: int) -> tuple[float, ...]:

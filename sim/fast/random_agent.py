@@ -14,7 +14,9 @@ from sim.engine.codes import N_KINDS
 from sim.engine.codes import TURN_START
 from sim.fast import actions as A
 from sim.fast import rng as R
+from sim.fast.engine import bobby_moves
 from sim.fast.engine import legal_actions
+from sim.fast.engine import stall_and_draw_actions
 from sim.fast.layout import PHASE
 from sim.fast.layout import S_LANE_COUNT
 from sim.fast.layout import TURN
@@ -65,23 +67,29 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
                   restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
                   buf2: np.ndarray) -> int:
     """`RandomAgent.choose`."""
-    m = agent_legal(B, S, restrict, buf)
     phase = S[PHASE]
     if phase == ACTIONS:
         if S[TURN] != memory[M_TURN]:
             memory[M_TURN] = S[TURN]
             memory[M_MOVES] = 0
-        n_useful = 0
-        for i in range(m):
-            k = A.kind(buf[i])
-            if k in (A.PLACE_STALL, A.DRAW_CUSTOMER):
-                buf2[n_useful] = buf[i]
-                n_useful += 1
-        n_moves = 0
-        for i in range(m):
-            if A.kind(buf[i]) == A.MOVE_BOBBY:
-                buf[n_moves] = buf[i]  # compacts in place: n_moves <= i
-                n_moves += 1
+        if restrict[0] or restrict[1] or restrict[2] or restrict[3]:
+            m = agent_legal(B, S, restrict, buf)
+            n_useful = 0
+            for i in range(m):
+                k = A.kind(buf[i])
+                if k in (A.PLACE_STALL, A.DRAW_CUSTOMER):
+                    buf2[n_useful] = buf[i]
+                    n_useful += 1
+            n_moves = 0
+            for i in range(m):
+                if A.kind(buf[i]) == A.MOVE_BOBBY:
+                    buf[n_moves] = buf[i]  # compacts in place: n_moves <= i
+                    n_moves += 1
+        else:
+            # Unrestricted: the two lists straight from the engine, in the same order, and
+            # the moves only while the agent may still move.
+            n_useful = stall_and_draw_actions(B, S, buf2, 0)
+            n_moves = bobby_moves(B, S, buf, 0) if memory[M_MOVES] < params[P_MAX_MOVES] else 0
         if n_moves and memory[M_MOVES] < params[P_MAX_MOVES] and (
                 n_useful == 0 or R.random(rng) < params[P_MOVE_CHANCE]):
             memory[M_MOVES] += 1
@@ -89,6 +97,7 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
         if n_useful:
             return buf2[R.below(rng, n_useful)]
         return A.END
+    m = agent_legal(B, S, restrict, buf)
     if phase == TURN_START and m > 1:
         # The kinds present, ascending (sorted set): a bit set of kinds, bit k for kind k.
         # Then one action of the chosen kind.
