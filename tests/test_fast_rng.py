@@ -285,11 +285,12 @@ def test_setstate_rejects_wrong_shape():
         fr.setstate_to_python(np.zeros(624, np.uint32))
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 5])
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 8, 9])
 def test_seed_rows_equals_seeding_each_row(count: int) -> None:
     """Seeding several generators side by side gives each the state `random.Random`
     would have (keys of one and two 32-bit words mixed)."""
-    seeds = np.array([0, 2**32 - 1, 2**32, 2**63 - 1, 987654321987654321][:count], np.int64)
+    seeds = np.array([0, 2**32 - 1, 2**32, 2**63 - 1, 987654321987654321, 1, 2**40 + 7, 5,
+                      2**62][:count], np.int64)
     states = np.zeros((count, 625), np.uint32)
     fr.seed_rows(states, seeds, count)
     for row, s in zip(states, seeds, strict=True):

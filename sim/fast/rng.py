@@ -152,69 +152,84 @@ def seed(state: np.ndarray, s: int) -> None:
     init_by_array(state, key)
 
 
-@numba.njit(cache=True)
-def _seed_pair(a: np.ndarray, b: np.ndarray, sa: int, sb: int) -> None:
-    """`seed(a, sa)` and `seed(b, sb)` stepped side by side (non-negative seeds)."""
-    ua, ub = np.uint64(sa), np.uint64(sb)
-    ka0, ka1 = ua & _MASK32, ua >> _S32
-    kb0, kb1 = ub & _MASK32, ub >> _S32
-    ma = _U1 if ka1 != _U0 else _U0  # key index mask: key length 1 or 2
-    mb = _U1 if kb1 != _U0 else _U0
-    a[:N] = _INIT_TABLE
-    b[:N] = _INIT_TABLE
-    pa = np.uint64(a[0])
-    pb = np.uint64(b[0])
+@numba.njit(cache=True, _nrt=False)
+def _seed_four(states: np.ndarray, seeds: np.ndarray, r0: int, r1: int, r2: int,
+               r3: int) -> None:
+    """`seed(states[r], seeds[r])` for the rows r0..r3 (non-negative seeds), stepped side
+    by side; a row may repeat, which only repeats its work."""
+    u0, u1, u2, u3 = (np.uint64(seeds[r0]), np.uint64(seeds[r1]), np.uint64(seeds[r2]),
+                      np.uint64(seeds[r3]))
+    # Key words (low, high) and the key index mask: a key is 1 or 2 words long.
+    lo0, lo1, lo2, lo3 = u0 & _MASK32, u1 & _MASK32, u2 & _MASK32, u3 & _MASK32
+    hi0, hi1, hi2, hi3 = u0 >> _S32, u1 >> _S32, u2 >> _S32, u3 >> _S32
+    m0 = _U1 if hi0 != _U0 else _U0
+    m1 = _U1 if hi1 != _U0 else _U0
+    m2 = _U1 if hi2 != _U0 else _U0
+    m3 = _U1 if hi3 != _U0 else _U0
+    for i in range(N):
+        w = _INIT_TABLE[i]
+        states[r0, i] = w
+        states[r1, i] = w
+        states[r2, i] = w
+        states[r3, i] = w
+    p0 = p1 = p2 = p3 = np.uint64(_INIT_TABLE[0])
     i = 1
-    for t in range(N):  # max(N, key length) steps
-        ja = np.uint64(t) & ma
-        jb = np.uint64(t) & mb
-        ca = (np.uint64(a[i]) ^ ((pa ^ (pa >> _S30)) * _ARRAY_MULT1)) \
-            + (ka1 if ja else ka0) + ja
-        cb = (np.uint64(b[i]) ^ ((pb ^ (pb >> _S30)) * _ARRAY_MULT1)) \
-            + (kb1 if jb else kb0) + jb
-        pa = ca & _MASK32
-        pb = cb & _MASK32
-        a[i] = np.uint32(pa)
-        b[i] = np.uint32(pb)
+    for t in range(N):  # max(N, key length) steps of init_by_array's first loop
+        ut = np.uint64(t)
+        j0, j1, j2, j3 = ut & m0, ut & m1, ut & m2, ut & m3
+        p0 = ((np.uint64(states[r0, i]) ^ ((p0 ^ (p0 >> _S30)) * _ARRAY_MULT1))
+              + (hi0 if j0 else lo0) + j0) & _MASK32
+        p1 = ((np.uint64(states[r1, i]) ^ ((p1 ^ (p1 >> _S30)) * _ARRAY_MULT1))
+              + (hi1 if j1 else lo1) + j1) & _MASK32
+        p2 = ((np.uint64(states[r2, i]) ^ ((p2 ^ (p2 >> _S30)) * _ARRAY_MULT1))
+              + (hi2 if j2 else lo2) + j2) & _MASK32
+        p3 = ((np.uint64(states[r3, i]) ^ ((p3 ^ (p3 >> _S30)) * _ARRAY_MULT1))
+              + (hi3 if j3 else lo3) + j3) & _MASK32
+        states[r0, i] = np.uint32(p0)
+        states[r1, i] = np.uint32(p1)
+        states[r2, i] = np.uint32(p2)
+        states[r3, i] = np.uint32(p3)
         i += 1
         if i >= N:
-            a[0] = a[N - 1]
-            b[0] = b[N - 1]
+            states[r0, 0] = np.uint32(p0)
+            states[r1, 0] = np.uint32(p1)
+            states[r2, 0] = np.uint32(p2)
+            states[r3, 0] = np.uint32(p3)
             i = 1
-    pa = np.uint64(a[i - 1])
-    pb = np.uint64(b[i - 1])
-    for _ in range(N - 1):
+    for _ in range(N - 1):  # the second loop
         ui = np.uint64(i)
-        ca = (np.uint64(a[i]) ^ ((pa ^ (pa >> _S30)) * _ARRAY_MULT2)) - ui
-        cb = (np.uint64(b[i]) ^ ((pb ^ (pb >> _S30)) * _ARRAY_MULT2)) - ui
-        pa = ca & _MASK32
-        pb = cb & _MASK32
-        a[i] = np.uint32(pa)
-        b[i] = np.uint32(pb)
+        p0 = ((np.uint64(states[r0, i]) ^ ((p0 ^ (p0 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
+        p1 = ((np.uint64(states[r1, i]) ^ ((p1 ^ (p1 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
+        p2 = ((np.uint64(states[r2, i]) ^ ((p2 ^ (p2 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
+        p3 = ((np.uint64(states[r3, i]) ^ ((p3 ^ (p3 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
+        states[r0, i] = np.uint32(p0)
+        states[r1, i] = np.uint32(p1)
+        states[r2, i] = np.uint32(p2)
+        states[r3, i] = np.uint32(p3)
         i += 1
         if i >= N:
-            a[0] = a[N - 1]
-            b[0] = b[N - 1]
+            states[r0, 0] = np.uint32(p0)
+            states[r1, 0] = np.uint32(p1)
+            states[r2, 0] = np.uint32(p2)
+            states[r3, 0] = np.uint32(p3)
             i = 1
-    a[0] = np.uint32(0x80000000)
-    b[0] = np.uint32(0x80000000)
-    a[INDEX] = np.uint32(N)
-    b[INDEX] = np.uint32(N)
+    for r in (r0, r1, r2, r3):
+        states[r, 0] = np.uint32(0x80000000)  # MSB is 1, assuring a non-zero initial array
+        states[r, INDEX] = np.uint32(N)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def seed_rows(states: np.ndarray, seeds: np.ndarray, k: int) -> None:
-    """`seed(states[g], seeds[g])` for rows g < k (non-negative int64 seeds), two at a time.
+    """`seed(states[g], seeds[g])` for rows g < k (non-negative int64 seeds), four at a
+    time.
 
-    Seeding is one long chain of dependent multiplications; stepping two chains side by
-    side lets the processor overlap them, so two generators cost little more than one.
+    Seeding is one long chain of dependent multiplications; stepping four chains side by
+    side lets the processor overlap them, so four generators cost little more than one.
+    A last group of fewer than four repeats its last row.
     """
-    g = 0
-    while g + 1 < k:
-        _seed_pair(states[g], states[g + 1], seeds[g], seeds[g + 1])
-        g += 2
-    if g < k:
-        seed(states[g], seeds[g])
+    last = k - 1
+    for g in range(0, k, 4):
+        _seed_four(states, seeds, g, min(g + 1, last), min(g + 2, last), min(g + 3, last))
 
 
 @numba.njit(cache=True)
