@@ -28,10 +28,6 @@ _SIGMA = np.array([
     [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
     [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
 ], dtype=np.int64)
-# The G function's four columns and four diagonals of the 4x4 work matrix.
-_LANES = np.array([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
-                   [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
-                  dtype=np.int64)
 _AGENT = np.frombuffer(b"/agent/", dtype=np.uint8).copy()
 _DIGEST_SIZE = 8
 
@@ -41,37 +37,49 @@ def _rotr(x: np.uint64, n: int) -> np.uint64:
     return (x >> np.uint64(n)) | (x << np.uint64(64 - n))
 
 
+@njit(cache=True, inline="always")
+def _g(a: np.uint64, b: np.uint64, c: np.uint64, d: np.uint64, x: np.uint64,
+       y: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """BLAKE2b's mixing function G on one column or diagonal of the work matrix."""
+    a = a + b + x
+    d = _rotr(d ^ a, 32)
+    c = c + d
+    b = _rotr(b ^ c, 24)
+    a = a + b + y
+    d = _rotr(d ^ a, 16)
+    c = c + d
+    b = _rotr(b ^ c, 63)
+    return a, b, c, d
+
+
 @njit(cache=True)
-def _blake2b_8(block: np.ndarray, length: int, v: np.ndarray, m: np.ndarray) -> np.uint64:
+def _blake2b_8(block: np.ndarray, length: int, m: np.ndarray) -> np.uint64:
     """BLAKE2b, digest size 8, of the first `length` (<= 128) bytes of `block` (the rest
-    zero): the digest as one little-endian word."""
+    zero): the digest as one little-endian word. The work matrix is sixteen local words
+    (kept in registers), not an array."""
     for i in range(16):  # the block as 16 little-endian words
         w = np.uint64(0)
         for b in range(8):
             w |= np.uint64(block[8 * i + b]) << np.uint64(8 * b)
         m[i] = w
     h0 = _IV[0] ^ np.uint64(0x01010000 | _DIGEST_SIZE)
-    v[0] = h0
-    for i in range(1, 8):
-        v[i] = _IV[i]
-    for i in range(8):
-        v[8 + i] = _IV[i]
-    v[12] ^= np.uint64(length)
-    v[14] = ~v[14]  # the last (and only) block
+    v0, v1, v2, v3, v4, v5, v6, v7 = h0, _IV[1], _IV[2], _IV[3], _IV[4], _IV[5], _IV[6], _IV[7]
+    v8, v9, v10, v11 = _IV[0], _IV[1], _IV[2], _IV[3]
+    v12 = _IV[4] ^ np.uint64(length)
+    v13 = _IV[5]
+    v14 = ~_IV[6]  # the last (and only) block
+    v15 = _IV[7]
     for r in range(12):
         s = _SIGMA[r % 10]
-        for j in range(8):
-            a, b, c, d = _LANES[j, 0], _LANES[j, 1], _LANES[j, 2], _LANES[j, 3]
-            x, y = m[s[2 * j]], m[s[2 * j + 1]]
-            v[a] = v[a] + v[b] + x
-            v[d] = _rotr(v[d] ^ v[a], 32)
-            v[c] = v[c] + v[d]
-            v[b] = _rotr(v[b] ^ v[c], 24)
-            v[a] = v[a] + v[b] + y
-            v[d] = _rotr(v[d] ^ v[a], 16)
-            v[c] = v[c] + v[d]
-            v[b] = _rotr(v[b] ^ v[c], 63)
-    return h0 ^ v[0] ^ v[8]
+        v0, v4, v8, v12 = _g(v0, v4, v8, v12, m[s[0]], m[s[1]])  # the columns
+        v1, v5, v9, v13 = _g(v1, v5, v9, v13, m[s[2]], m[s[3]])
+        v2, v6, v10, v14 = _g(v2, v6, v10, v14, m[s[4]], m[s[5]])
+        v3, v7, v11, v15 = _g(v3, v7, v11, v15, m[s[6]], m[s[7]])
+        v0, v5, v10, v15 = _g(v0, v5, v10, v15, m[s[8]], m[s[9]])  # the diagonals
+        v1, v6, v11, v12 = _g(v1, v6, v11, v12, m[s[10]], m[s[11]])
+        v2, v7, v8, v13 = _g(v2, v7, v8, v13, m[s[12]], m[s[13]])
+        v3, v4, v9, v14 = _g(v3, v4, v9, v14, m[s[14]], m[s[15]])
+    return h0 ^ v0 ^ v8
 
 
 @njit(cache=True)
@@ -94,7 +102,6 @@ def seat_seeds_batch(game_seeds: np.ndarray, players: int) -> np.ndarray:
     game seeds must be non-negative (the simulator's are 63-bit)."""
     out = np.empty((game_seeds.shape[0], players), np.int64)
     block = np.zeros(128, np.uint8)
-    v = np.zeros(16, np.uint64)
     m = np.zeros(16, np.uint64)
     for g in range(game_seeds.shape[0]):
         block[:] = 0
@@ -105,5 +112,5 @@ def seat_seeds_batch(game_seeds: np.ndarray, players: int) -> np.ndarray:
         for seat in range(players):
             block[at:at + 4] = 0
             end = _digits(seat, block, at)
-            out[g, seat] = np.int64(_blake2b_8(block, end, v, m) >> np.uint64(1))
+            out[g, seat] = np.int64(_blake2b_8(block, end, m) >> np.uint64(1))
     return out
