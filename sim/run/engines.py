@@ -214,11 +214,11 @@ class CompiledEngine:
             per_seat = self._seeds.seat_seeds_batch(game_seeds, n)
         else:
             per_seat = np.array([seat_seeds(s, n) for s in seeds], np.int64).reshape(g, n)
-        rows: dict[tuple[str, ...], list[int]] = {}  # few distinct line-ups (rotations)
-        seat_agent = np.array([rows.get(key) or rows.setdefault(key, [self.index[s]
-                                                                      for s in key])
-                               for key in map(tuple, lineups)], np.int64).reshape(g, n)
-        return game_seeds, per_seat, seat_agent
+        ids: dict[tuple[str, ...], int] = {}  # few distinct line-ups (rotations)
+        which = np.fromiter((ids.setdefault(key, len(ids)) for key in map(tuple, lineups)),
+                            np.int64, count=g)
+        table = np.array([[self.index[s] for s in key] for key in ids], np.int64)
+        return game_seeds, per_seat, table.reshape(len(ids), n)[which]
 
     def play(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]],
              keep_log: bool = False) -> Results:
