@@ -291,7 +291,13 @@ def test_seed_rows_equals_seeding_each_row(count: int) -> None:
     would have (keys of one and two 32-bit words mixed)."""
     seeds = np.array([0, 2**32 - 1, 2**32, 2**63 - 1, 987654321987654321, 1, 2**40 + 7, 5,
                       2**62][:count], np.int64)
-    states = np.zeros((count, 625), np.uint32)
-    fr.seed_rows(states, seeds, count)
-    for row, s in zip(states, seeds, strict=True):
-        assert np.array_equal(row, fr.getstate_from_python(random.Random(int(s))))
+    for rows in (count, fr.seed_rows_room(count)):  # without and with scratch rows
+        states = np.zeros((rows, 625), np.uint32)
+        fr.seed_rows(states, seeds, count)
+        for row, s in zip(states[:count], seeds, strict=True):
+            assert np.array_equal(row, fr.getstate_from_python(random.Random(int(s))))
+
+
+@pytest.mark.parametrize(("count", "room"), [(1, 4), (3, 4), (4, 4), (5, 8), (9, 12)])
+def test_seed_rows_room_rounds_up_to_four(count: int, room: int) -> None:
+    assert fr.seed_rows_room(count) == room

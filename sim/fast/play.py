@@ -80,8 +80,9 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    # Generators: the seats' (rows 0..n-1) and the game's own for chance (row n).
-    rngs = np.zeros((n + 1, 625), np.uint32)
+    # Generators: the seats' (rows 0..n-1), the game's own for chance (row n), and
+    # scratch rows for seeding them four at a time.
+    rngs = np.zeros((R.seed_rows_room(n + 1), 625), np.uint32)
     memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
     WF, WI = new_work(B)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,

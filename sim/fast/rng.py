@@ -153,19 +153,19 @@ def seed(state: np.ndarray, s: int) -> None:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _seed_four(states: np.ndarray, seeds: np.ndarray, r0: int, r1: int, r2: int,
-               r3: int) -> None:
-    """`seed(states[r], seeds[r])` for the rows r0..r3 (non-negative seeds), stepped side
-    by side; a row may repeat, which only repeats its work."""
-    u0, u1, u2, u3 = (np.uint64(seeds[r0]), np.uint64(seeds[r1]), np.uint64(seeds[r2]),
-                      np.uint64(seeds[r3]))
-    # Key words (low, high) and the key index mask: a key is 1 or 2 words long.
-    lo0, lo1, lo2, lo3 = u0 & _MASK32, u1 & _MASK32, u2 & _MASK32, u3 & _MASK32
-    hi0, hi1, hi2, hi3 = u0 >> _S32, u1 >> _S32, u2 >> _S32, u3 >> _S32
-    m0 = _U1 if hi0 != _U0 else _U0
-    m1 = _U1 if hi1 != _U0 else _U0
-    m2 = _U1 if hi2 != _U0 else _U0
-    m3 = _U1 if hi3 != _U0 else _U0
+def _seed_four(states: np.ndarray, r0: int, r1: int, r2: int, r3: int, s0: int, s1: int,
+               s2: int, s3: int) -> None:
+    """`seed(states[r], s)` for the four rows r0..r3 and their seeds (non-negative),
+    stepped side by side. Rows should differ: two chains writing one row would wait on
+    each other's stores."""
+    u0, u1, u2, u3 = np.uint64(s0), np.uint64(s1), np.uint64(s2), np.uint64(s3)
+    # What each step adds, key[j] + j: a key is one or two words long, so it alternates
+    # between two values (even and odd steps), which are equal for a one-word key.
+    e0, e1, e2, e3 = u0 & _MASK32, u1 & _MASK32, u2 & _MASK32, u3 & _MASK32
+    o0 = (u0 >> _S32) + _U1 if u0 >> _S32 else e0
+    o1 = (u1 >> _S32) + _U1 if u1 >> _S32 else e1
+    o2 = (u2 >> _S32) + _U1 if u2 >> _S32 else e2
+    o3 = (u3 >> _S32) + _U1 if u3 >> _S32 else e3
     for i in range(N):
         w = _INIT_TABLE[i]
         states[r0, i] = w
@@ -175,16 +175,15 @@ def _seed_four(states: np.ndarray, seeds: np.ndarray, r0: int, r1: int, r2: int,
     p0 = p1 = p2 = p3 = np.uint64(_INIT_TABLE[0])
     i = 1
     for t in range(N):  # max(N, key length) steps of init_by_array's first loop
-        ut = np.uint64(t)
-        j0, j1, j2, j3 = ut & m0, ut & m1, ut & m2, ut & m3
+        odd = t & 1
         p0 = ((np.uint64(states[r0, i]) ^ ((p0 ^ (p0 >> _S30)) * _ARRAY_MULT1))
-              + (hi0 if j0 else lo0) + j0) & _MASK32
+              + (o0 if odd else e0)) & _MASK32
         p1 = ((np.uint64(states[r1, i]) ^ ((p1 ^ (p1 >> _S30)) * _ARRAY_MULT1))
-              + (hi1 if j1 else lo1) + j1) & _MASK32
+              + (o1 if odd else e1)) & _MASK32
         p2 = ((np.uint64(states[r2, i]) ^ ((p2 ^ (p2 >> _S30)) * _ARRAY_MULT1))
-              + (hi2 if j2 else lo2) + j2) & _MASK32
+              + (o2 if odd else e2)) & _MASK32
         p3 = ((np.uint64(states[r3, i]) ^ ((p3 ^ (p3 >> _S30)) * _ARRAY_MULT1))
-              + (hi3 if j3 else lo3) + j3) & _MASK32
+              + (o3 if odd else e3)) & _MASK32
         states[r0, i] = np.uint32(p0)
         states[r1, i] = np.uint32(p1)
         states[r2, i] = np.uint32(p2)
@@ -225,11 +224,24 @@ def seed_rows(states: np.ndarray, seeds: np.ndarray, k: int) -> None:
 
     Seeding is one long chain of dependent multiplications; stepping four chains side by
     side lets the processor overlap them, so four generators cost little more than one.
-    A last group of fewer than four repeats its last row.
+    Rows of `states` past k, up to the next multiple of four, are scratch: a last group
+    of fewer than four fills up with them (see `seed_rows_room`) or, without them,
+    repeats its last row (slower).
     """
+    rows = states.shape[0]
     last = k - 1
     for g in range(0, k, 4):
-        _seed_four(states, seeds, g, min(g + 1, last), min(g + 2, last), min(g + 3, last))
+        r1, r2, r3 = (g + 1 if g + 1 < rows else last, g + 2 if g + 2 < rows else last,
+                      g + 3 if g + 3 < rows else last)
+        _seed_four(states, g, r1, r2, r3, seeds[g], seeds[min(g + 1, last)],
+                   seeds[min(g + 2, last)], seeds[min(g + 3, last)])
+
+
+@numba.njit(cache=True)
+def seed_rows_room(k: int) -> int:
+    """How many rows to give `seed_rows` for k generators: k rounded up to a multiple of
+    four, so that every group of four chains writes four different rows."""
+    return -(-k // 4) * 4
 
 
 @numba.njit(cache=True)
