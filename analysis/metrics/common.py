@@ -71,6 +71,19 @@ def groups(df: pd.DataFrame, by: Sequence[str]) -> Any:
     return df.groupby(list(by), observed=True, sort=True)
 
 
+def mean_ci_columns(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, level: float
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """`mean_ci`'s interval for many groups at once, from their means, standard deviations
+    (ddof 1) and sizes: (lo, hi)."""
+    mean, sd, n = (np.asarray(x, float) for x in (mean, sd, n))
+    half = np.full(mean.shape, np.nan)
+    many = n > 1
+    t = st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half[many] = np.where(sd[many] > 0, t[many] * sd[many] / np.sqrt(n[many]), 0.0)
+    return mean - half, mean + half
+
+
 def mean_ci(values: np.ndarray, level: float) -> tuple[float, float, float, float]:
     """Mean, standard deviation and the t interval of the mean."""
     n = len(values)

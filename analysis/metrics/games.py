@@ -17,6 +17,7 @@ from analysis.metrics.common import check_by
 from analysis.metrics.common import check_level
 from analysis.metrics.common import groups
 from analysis.metrics.common import mean_ci
+from analysis.metrics.common import mean_ci_columns
 from analysis.metrics.common import need_columns
 from analysis.metrics.common import wilson_interval
 
@@ -151,23 +152,39 @@ class PointsBySource:
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("PointsBySource", players, [*self.by, "score", "start_score",
                                                  *SOURCE_COLUMNS.values()])
-        # Only the columns used (a copy of the whole table would copy every text column).
-        df = players[[*self.by, "score"]].copy()
-        df["start"] = players["start_score"].astype(float)
-        for name, col in SOURCE_COLUMNS.items():
-            df[name] = players[col].astype(float) * (-1 if name == "bobby paid" else 1)
-        df["_residual"] = (df["score"] - df[list(SOURCES)].sum(axis=1)).abs()
+        # Every group's means, deviations and sizes in one grouped pass over the integer
+        # columns themselves; fees paid count negative (the same deviation).
+        cols = {"start": "start_score", **SOURCE_COLUMNS}
+        books = players["score"].to_numpy(np.int64) - sum(
+            players[col].to_numpy(np.int64) * (-1 if name == "bobby paid" else 1)
+            for name, col in cols.items())
+        df = players[[*self.by, "score", *cols.values()]].assign(_residual=np.abs(books))
+        g = groups(df, self.by)
+        picked = ["score", *cols.values()]
+        means, sds = g[picked].mean(), g[list(cols.values())].std()
+        sizes, resid = g.size(), g["_residual"].max().astype(float)
+        means = means.rename(columns={col: name for name, col in cols.items()})
+        sds = sds.rename(columns={col: name for name, col in cols.items()})
+        means["bobby paid"] = -means["bobby paid"]
+        # The group keys as plain values (as a loop over the groups would give them).
+        keys = [k if isinstance(k, tuple) else (k,) for k in means.index]
+        total = means["score"].to_numpy()
         rows = []
-        for key, grp in groups(df, self.by):
-            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
-            total = float(grp["score"].mean())
-            resid = float(grp["_residual"].max())
-            for source in SOURCES:
-                mean, _, lo, hi = mean_ci(grp[source].to_numpy(), self.level)
-                rows.append({**keys, "source": source, "mean": mean, "lo": lo, "hi": hi,
-                             "share": mean / total if total else float("nan"),
-                             "residual": resid})
-        return pd.DataFrame(rows)
+        for source in SOURCES:
+            lo, hi = mean_ci_columns(means[source], sds[source], sizes, self.level)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                share = np.where(total != 0, means[source].to_numpy() / total, np.nan)
+            part = pd.DataFrame(keys, columns=list(self.by))
+            part["source"] = source
+            part["mean"], part["lo"], part["hi"] = means[source].to_numpy(), lo, hi
+            part["share"], part["residual"] = share, resid.to_numpy()
+            part["_order"] = np.arange(len(part)) * len(SOURCES) + SOURCES.index(source)
+            rows.append(part)
+        if not rows or means.empty:
+            return pd.DataFrame(columns=[*self.by, "source", "mean", "lo", "hi", "share",
+                                         "residual"])
+        out = pd.concat(rows, ignore_index=True).sort_values("_order", kind="stable")
+        return out.drop(columns="_order").reset_index(drop=True)
 
 
 @dataclass(frozen=True)

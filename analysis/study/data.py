@@ -22,6 +22,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import polars as pl
 
@@ -163,8 +164,10 @@ class StudyData:
             lf = c.run.lazy(table)
             if actions is not None:
                 lf = lf.filter(pl.col("action").cast(pl.String).is_in(list(actions)))
-            if table == "games":
-                lf = lf.drop("players")
+            if table == "games":  # the winners as a count: a list per game is big and slow
+                lf = lf.drop("players").with_columns(
+                    pl.col("winners").list.len().cast(pl.Int8).alias("n_winners")
+                ).drop("winners")
             for col in ("action", "lane", "square", "district", "customer", "agent",
                         "end_reason", "customer_order", "neutral_stack", "board", "run_id"):
                 if col in lf.collect_schema().names():
@@ -178,31 +181,28 @@ class StudyData:
                 lf = lf.with_columns(pl.lit(list(self.skill.names).index(c.level),
                                             dtype=pl.Int16).alias("level"))
             if table == "players":
-                # Each seat's own start (rules switch start_scores), seat 0 first.
-                starts = c.run.rules().seat_start_scores
-                lf = lf.with_columns(pl.col("seat").replace_strict(
-                    dict(enumerate(starts)), return_dtype=pl.Int32).alias("start_score"))
-                # The game's seed, joined in the cell (a game id is unique there).
-                lf = lf.join(c.run.lazy("games").select("game_id", "seed"), on="game_id",
-                             how="left", maintain_order="left")
+                lf = _with_start_and_seed(lf, c)
             frames.append(lf)
-        df = pl.concat(frames, how="vertical_relaxed").collect().to_pandas()
+        first = ["variant", "level", "n_players"] if self.skill is not None \
+            else ["variant", "n_players"]
+        whole = pl.concat(frames, how="vertical_relaxed")
+        names = whole.collect_schema().names()
+        # The columns in their final order before the conversion: reordering a pandas
+        # frame afterwards would copy every column.
+        df = _pandas(whole.select(first + [c for c in names if c not in first]).collect())
         df["variant"] = pd.Categorical.from_codes(df["variant"].to_numpy(),
                                                   categories=self.variants, ordered=True)
-        first = ["variant", "n_players"]
         if self.skill is not None:
             df["level"] = pd.Categorical.from_codes(df["level"].to_numpy(),
                                                     categories=list(self.skill.names),
                                                     ordered=True)
-            first = ["variant", "level", "n_players"]
-        return df[first + [c for c in df.columns if c not in first]]
+        return df
 
     def games(self) -> pd.DataFrame:
-        """One row per game (`n_winners` added)."""
+        """One row per game, the winners as their number (`n_winners`; a run's own games
+        table has the list)."""
         if "games" not in self._cache:
-            df = self._frame("games")
-            df["n_winners"] = df["winners"].map(len).astype("int8")
-            self._cache["games"] = df
+            self._cache["games"] = self._frame("games")
         return self._cache["games"]
 
     def players(self) -> pd.DataFrame:
@@ -226,6 +226,36 @@ class StudyData:
         if key not in self._cache:
             self._cache[key] = self._frame("events", actions)
         return self._cache[key]
+
+
+def _with_start_and_seed(players: pl.LazyFrame, cell: CellRun) -> pl.LazyFrame:
+    """A cell's players table with each seat's own start score (rules switch
+    `start_scores`, seat 0 first) and its game's seed."""
+    df = players.collect()
+    starts = np.asarray(cell.run.rules().seat_start_scores, np.int32)
+    df = df.with_columns(pl.Series("start_score", starts[df["seat"].to_numpy()]))
+    games = cell.run.lazy("games").select("game_id", "seed").collect()
+    n = cell.players
+    ids = df["game_id"].to_numpy()
+    if len(ids) == n * games.height and np.array_equal(
+            ids, np.repeat(games["game_id"].to_numpy(), n)):
+        # A run's own order (each game's seats together, games in the same order in both
+        # tables): the seeds repeat, no join needed.
+        return df.with_columns(pl.Series("seed", np.repeat(games["seed"].to_numpy(), n))
+                               ).lazy()
+    # Otherwise joined (a game id is unique in a cell).
+    return df.lazy().join(games.lazy(), on="game_id", how="left", maintain_order="left")
+
+
+def _pandas(df: pl.DataFrame) -> pd.DataFrame:
+    """`df.to_pandas()` column by column: numeric columns are handed over without a copy
+    and the frame is not consolidated, so a million-game table is not held twice."""
+    columns = {}
+    for name, dtype in df.schema.items():
+        s = df.get_column(name)
+        columns[name] = s.to_numpy(writable=True) if (dtype.is_numeric() or dtype == pl.Boolean) \
+            and s.null_count() == 0 else s.to_pandas()
+    return pd.DataFrame(columns, copy=False)
 
 
 def open_study(path: str | Path, allow_partial: bool = False) -> StudyData:
