@@ -5,8 +5,8 @@ from __future__ import annotations
 from sim.engine.errors import PortobelloError
 
 TARGET_BYTES_PER_GAME = 100.0  # games + players on disk
-TARGET_LOAD_SECONDS = 10.0  # load + summarise a 1,000,000-game run
-TARGET_LOAD_MB = 2048.0  # peak memory of that
+TARGET_LOAD_SECONDS = 3.0  # load + summarise a 1,000,000-game run
+TARGET_LOAD_MB = 1024.0  # peak memory of that
 
 
 class BenchError(PortobelloError):
