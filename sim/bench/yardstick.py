@@ -104,15 +104,25 @@ def run_compiled(board: Board, rules: Rules, games: int, seed: int) -> dict[str,
                             for r in ("last_stall", "board_exhausted", "round_limit")}}
 
 
-def bench_yardstick(board: Board, rules: Rules, games: int, seed: int = 0) -> dict[str, Any]:
+def bench_yardstick(board: Board, rules: Rules, games: int, seed: int = 0, rounds: int = 3
+                    ) -> dict[str, Any]:
     """Both rates, their ratio and both sets of averages: `portobello bench yardstick
-    --json`."""
+    --json`. The sides alternate for `rounds` rounds (C, then compiled, the same games each
+    round); the ratio is the median round's, whose figures are the ones given (on a shared
+    machine a single pair can be disturbed on one side only)."""
     if rules.customer_sequence is not None:
         raise BenchError("the yardstick shuffles its own line: give customer_order = "
                          "\"known\" without a customer_sequence", field="rules")
+    if rounds < 1:
+        raise BenchError(f"rounds must be at least 1, got {rounds}", field="rounds")
+    pairs = []
     with tempfile.TemporaryDirectory(prefix="portobello-yardstick-") as tmp:
         exe = build(Path(tmp))
-        c = run_c(exe, board, rules, games, seed)
-    compiled = run_compiled(board, rules, games, seed)
-    return {"players": rules.players, "games": games, "c": c, "compiled": compiled,
-            "ratio": compiled["games_per_second"] / c["games_per_second"]}
+        for _ in range(rounds):
+            c = run_c(exe, board, rules, games, seed)
+            compiled = run_compiled(board, rules, games, seed)
+            pairs.append((compiled["games_per_second"] / c["games_per_second"], c, compiled))
+    ratios = [r for r, _, _ in pairs]
+    ratio, c, compiled = sorted(pairs, key=lambda x: x[0])[(rounds - 1) // 2]
+    return {"players": rules.players, "games": games, "rounds": rounds, "c": c,
+            "compiled": compiled, "ratio": ratio, "ratios": ratios}

@@ -267,7 +267,10 @@ def cmd_mcts(args: argparse.Namespace) -> int:
 # -- yardstick ----------------------------------------------------------------------------------
 def add_yardstick_arguments(p: argparse.ArgumentParser) -> None:
     O.add_players(p)
-    O.add_games(p, 100_000, "games each side plays")
+    O.add_games(p, 100_000, "games each side plays in each round")
+    p.add_argument("--rounds", type=O.Integer(1), default=3, metavar="K",
+                   help="rounds of C then compiled; the median round's ratio is given "
+                        "(default 3)")
     O.add_seed(p, help="seed of the games (the C program's generator, and the compiled "
                "engine's game seeds as in `bench agents`)")
     O.add_board(p)
@@ -280,7 +283,7 @@ def cmd_yardstick(args: argparse.Namespace) -> int:
     from sim.bench.yardstick import bench_yardstick
 
     board, rules = _board_and_rules(args)
-    r = bench_yardstick(board, rules, args.games, args.seed)
+    r = bench_yardstick(board, rules, args.games, args.seed, args.rounds)
 
     def side(name: str, x: dict[str, Any]) -> str:
         scores = ", ".join(f"{s:.1f}" for s in x["mean_scores"])
@@ -288,9 +291,11 @@ def cmd_yardstick(args: argparse.Namespace) -> int:
         return (f"  {name:8} {x['games_per_second']:>10,.0f} games/s ({x['seconds']:.2f} s); "
                 f"mean scores {scores}; mean rounds {x['mean_rounds']:.2f}; {ends}")
 
-    lines = [f"random games, {r['players']} players, {r['games']:,} each, one core",
+    rounds = ", ".join(f"{x:.3f}" for x in r["ratios"])
+    lines = [f"random games, {r['players']} players, {r['games']:,} each, one core, "
+             f"{r['rounds']} rounds (the median round shown)",
              side("C", r["c"]), side("compiled", r["compiled"]),
-             f"  compiled / C: {r['ratio']:.3f}"]
+             f"  compiled / C: {r['ratio']:.3f} (rounds: {rounds})"]
     return emit(args, r, lines)
 
 
