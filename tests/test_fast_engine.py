@@ -212,3 +212,23 @@ def test_seat_seeds_are_derive_seed() -> None:
     for game_seed in (0, 7, 2**63 - 1, derive_seed("x", 1)):
         assert seat_seeds(game_seed, 4) == [derive_seed(game_seed, "agent", p)
                                             for p in range(4)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("tie", ["pay_co_leaders", "pay_bank"])
+def test_no_bobby_move_costs_more_than_players_minus_one(players: int, tie: str) -> None:
+    """The compiled legal actions skip the move costs for a seat with at least
+    max(1, players - 1) points; that holds only if no move costs more. By the rules
+    (docs/rules.md): an empty lane costs 1, leading alone 0, co-leading 1 to the bank or 1
+    to each other co-leader (at most players - 1), and trailing 1 to each leader (at most
+    players - 1, the mover not among them). Every count vector of one lane, 0 to 3 stalls
+    a seat, every mover, in the reference engine's own `move_cost`."""
+    import itertools
+
+    game = Game(load_board("standard"), Rules(players=players, bobby_tie=tie))
+    worst = 0
+    for counts in itertools.product(range(4), repeat=players):
+        game.lane_seat[:players] = list(counts)
+        for mover in range(players):
+            worst = max(worst, game.move_cost(0, mover)[0])
+    assert worst == max(1, players - 1)  # the bound, and reached
