@@ -89,8 +89,5 @@ def mean_ci(values: np.ndarray, level: float) -> tuple[float, float, float, floa
     n = len(values)
     mean = float(np.mean(values)) if n else float("nan")
     sd = float(np.std(values, ddof=1)) if n > 1 else float("nan")
-    if n > 1 and sd > 0:
-        half = float(st.t.ppf(0.5 + level / 2, n - 1)) * sd / np.sqrt(n)
-    else:
-        half = 0.0 if n > 1 else float("nan")
-    return mean, sd, mean - half, mean + half
+    lo, hi = mean_ci_columns(np.array([mean]), np.array([sd]), np.array([n]), level)
+    return mean, sd, float(lo[0]), float(hi[0])

@@ -166,25 +166,24 @@ class PointsBySource:
         means = means.rename(columns={col: name for name, col in cols.items()})
         sds = sds.rename(columns={col: name for name, col in cols.items()})
         means["bobby paid"] = -means["bobby paid"]
-        # The group keys as plain values (as a loop over the groups would give them).
-        keys = [k if isinstance(k, tuple) else (k,) for k in means.index]
-        total = means["score"].to_numpy()
-        rows = []
-        for source in SOURCES:
-            lo, hi = mean_ci_columns(means[source], sds[source], sizes, self.level)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                share = np.where(total != 0, means[source].to_numpy() / total, np.nan)
-            part = pd.DataFrame(keys, columns=list(self.by))
-            part["source"] = source
-            part["mean"], part["lo"], part["hi"] = means[source].to_numpy(), lo, hi
-            part["share"], part["residual"] = share, resid.to_numpy()
-            part["_order"] = np.arange(len(part)) * len(SOURCES) + SOURCES.index(source)
-            rows.append(part)
-        if not rows or means.empty:
+        if means.empty:
             return pd.DataFrame(columns=[*self.by, "source", "mean", "lo", "hi", "share",
                                          "residual"])
-        out = pd.concat(rows, ignore_index=True).sort_values("_order", kind="stable")
-        return out.drop(columns="_order").reset_index(drop=True)
+        # One row per group and source, groups in order and the sources in theirs; the
+        # group keys as plain values (as a loop over the groups would give them).
+        k = len(SOURCES)
+        out = pd.DataFrame([key if isinstance(key, tuple) else (key,)
+                            for key in means.index for _ in SOURCES], columns=list(self.by))
+        out["source"] = list(SOURCES) * len(means)
+        mean = means[list(SOURCES)].to_numpy().ravel()
+        out["mean"] = mean
+        out["lo"], out["hi"] = mean_ci_columns(mean, sds[list(SOURCES)].to_numpy().ravel(),
+                                               np.repeat(sizes.to_numpy(), k), self.level)
+        total = np.repeat(means["score"].to_numpy(), k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out["share"] = np.where(total != 0, mean / total, np.nan)
+        out["residual"] = np.repeat(resid.to_numpy(), k)
+        return out
 
 
 @dataclass(frozen=True)

@@ -248,8 +248,9 @@ def _with_start_and_seed(players: pl.LazyFrame, cell: CellRun) -> pl.LazyFrame:
 
 
 def _pandas(df: pl.DataFrame) -> pd.DataFrame:
-    """`df.to_pandas()` column by column: numeric columns are handed over without a copy
-    and the frame is not consolidated, so a million-game table is not held twice."""
+    """`df.to_pandas()` column by column: each numeric column is copied once into its own
+    writable array and the frame is not consolidated into a second copy, so a
+    million-game table is not held twice."""
     columns = {}
     for name, dtype in df.schema.items():
         s = df.get_column(name)

@@ -61,7 +61,6 @@ _S15 = np.uint64(15)
 _S18 = np.uint64(18)
 _S30 = np.uint64(30)
 _S32 = np.uint64(32)
-_INIT_MULT = np.uint64(1812433253)
 _ARRAY_MULT1 = np.uint64(1664525)
 _ARRAY_MULT2 = np.uint64(1566083941)
 _INIT_SEED = np.uint64(19650218)
@@ -72,19 +71,9 @@ def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, np.uint32)
 
 
-@numba.njit(cache=True)
-def _init_genrand(state: np.ndarray, s: np.uint64) -> None:
-    """CPython `init_genrand`: fill the words from one 32-bit value, index = 624."""
-    state[0] = np.uint32(s & _MASK32)
-    prev = s & _MASK32
-    for i in range(1, N):
-        prev = (_INIT_MULT * (prev ^ (prev >> _S30)) + np.uint64(i)) & _MASK32
-        state[i] = np.uint32(prev)
-    state[INDEX] = np.uint32(N)
-
-
 def _initial_table() -> np.ndarray:
-    """The words `_init_genrand(19650218)` leaves: every seeding starts from them."""
+    """The words CPython's `init_genrand(19650218)` leaves (index 624 aside): every int
+    seeding starts from them."""
     state = np.zeros(STATE_SIZE, np.uint32)
     prev = 19650218
     state[0] = prev
@@ -101,7 +90,7 @@ _INIT_TABLE = _initial_table()
 def init_by_array(state: np.ndarray, key: np.ndarray) -> None:
     """CPython `init_by_array` with a non-empty array of 32-bit key words."""
     key_length = key.shape[0]
-    state[:N] = _INIT_TABLE  # `_init_genrand(state, 19650218)`, computed once
+    state[:N] = _INIT_TABLE  # CPython's `init_genrand(state, 19650218)`, computed once
     state[INDEX] = np.uint32(N)
     # The previous word is carried in a register: each step depends on the last one, so
     # reloading it from memory would put a store-to-load delay on the critical path.
