@@ -25,6 +25,7 @@ from analysis.metrics.common import check_level
 from analysis.metrics.common import groups
 from analysis.metrics.common import mean_ci
 from analysis.metrics.common import need_columns
+from analysis.metrics.grouping import grouping
 
 # What is known of real play, in one place. Each entry: the number, the player counts it is
 # about, and its source. Only turns per player can be compared with simulated games; the
@@ -88,7 +89,9 @@ class Calibration:
         need_columns("Calibration", games, [*self.by, "game_id", "turns", "rounds",
                                             "end_reason", "n_players"])
         need_columns("Calibration", players, [*self.by, *ACTIONS.values()])
-        acts = groups(players, self.by)[list(ACTIONS.values())].agg(["sum", "mean"])
+        cells = grouping(players, self.by)
+        acts = cells.indexed(cells.grouped(players[list(ACTIONS.values())])
+                             .agg(["sum", "mean"]))
         rows = []
         for key, grp in groups(games, self.by):
             keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))

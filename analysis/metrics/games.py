@@ -20,6 +20,8 @@ from analysis.metrics.common import mean_ci
 from analysis.metrics.common import mean_ci_columns
 from analysis.metrics.common import need_columns
 from analysis.metrics.common import wilson_interval
+from analysis.metrics.grouping import ascending
+from analysis.metrics.grouping import grouping
 
 
 @dataclass(frozen=True)
@@ -42,11 +44,18 @@ class Describe:
 
     def __call__(self, df: pd.DataFrame) -> pd.DataFrame:
         need_columns("Describe", df, [*self.by, *self.columns])
+        cells = grouping(df, self.by)
+        # Each column cut once into its groups' values (in table order, missing ones left
+        # out), instead of a copy of every group's rows.
+        split = {col: cells.split(df[col].to_numpy(dtype=float, na_value=np.nan))
+                 for col in self.columns}
         rows = []
-        for key, grp in groups(df, self.by):
-            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
+        for i, key in enumerate(cells.keys):
+            keys = dict(zip(self.by, key, strict=True))
             for col in self.columns:
-                v = grp[col].dropna().to_numpy(dtype=float)
+                v = split[col][i]
+                if np.isnan(v).any():
+                    v = v[~np.isnan(v)]
                 mean, sd, lo, hi = mean_ci(v, self.level)
                 q = np.quantile(v, [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) if len(v) else [np.nan] * 7
                 rows.append({**keys, "measure": col, "n": len(v), "mean": mean, "sd": sd,
@@ -120,13 +129,9 @@ def _ordered_group_size(df: pd.DataFrame, keys: list[str]) -> int:
             if values.dtype.kind not in "iub":
                 return 0
         cols.append(values)
-    # Rows i and i+1: equal on every key so far, or greater at the first key that differs.
-    equal = np.ones(n - 1, bool)
-    for values in cols:
-        a, b = values[:-1], values[1:]
-        if (equal & (b < a)).any():
-            return 0
-        equal &= a == b
+    equal = ascending(cols)
+    if equal is None:
+        return 0
     sizes = np.diff(np.concatenate(([0], np.flatnonzero(~equal) + 1, [n])))
     k = int(sizes[0])
     return k if k >= 2 and (sizes == k).all() else 0
@@ -158,11 +163,13 @@ class PointsBySource:
         books = players["score"].to_numpy(np.int64) - sum(
             players[col].to_numpy(np.int64) * (-1 if name == "bobby paid" else 1)
             for name, col in cols.items())
-        df = players[[*self.by, "score", *cols.values()]].assign(_residual=np.abs(books))
-        g = groups(df, self.by)
         picked = ["score", *cols.values()]
-        means, sds = g[picked].mean(), g[list(cols.values())].std()
-        sizes, resid = g.size(), g["_residual"].max().astype(float)
+        cells = grouping(players, self.by)
+        g = cells.grouped(players[picked].assign(_residual=np.abs(books)))
+        means = cells.indexed(g[picked].mean())
+        sds = cells.indexed(g[list(cols.values())].std())
+        sizes = cells.indexed(g.size())
+        resid = cells.indexed(g["_residual"].max().astype(float))
         means = means.rename(columns={col: name for name, col in cols.items()})
         sds = sds.rename(columns={col: name for name, col in cols.items()})
         means["bobby paid"] = -means["bobby paid"]

@@ -13,9 +13,10 @@ from analysis.metrics.common import BY
 from analysis.metrics.common import StatError
 from analysis.metrics.common import check_by
 from analysis.metrics.common import check_level
-from analysis.metrics.common import groups
 from analysis.metrics.common import need_columns
 from analysis.metrics.common import wilson_interval
+from analysis.metrics.grouping import distinct_per_group
+from analysis.metrics.grouping import grouping
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,12 @@ class WinShare:
 
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("WinShare", players, [*self.by, "seat", "win_share", "n_players"])
-        g = groups(players, [*self.by, "seat"])
-        extra = {} if "n_players" in self.by else {"n_players": ("n_players", "first")}
-        out = g.agg(games=("win_share", "size"), wins=("win_share", "sum"),
-                    **extra).reset_index()
+        seats = grouping(players, [*self.by, "seat"])
+        g = seats.grouped(players[["win_share", "n_players"]])
+        out = pd.DataFrame({"games": g.size(), "wins": g["win_share"].sum()})
+        if "n_players" not in self.by:
+            out["n_players"] = g["n_players"].first()
+        out = seats.indexed(out).reset_index()
         out["share"] = out["wins"] / out["games"]
         out["lo"], out["hi"] = wilson_interval(out["wins"], out["games"], self.level)
         out["half_width"] = (out["hi"] - out["lo"]) / 2
@@ -65,16 +68,23 @@ class SeatBalance:
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("SeatBalance", players, [*self.by, "seat", "win_share", "game_id"])
         rows = []
-        for key, grp in groups(players, self.by):
-            wins = grp.groupby("seat")["win_share"].sum().sort_index()
-            games = grp["game_id"].nunique()
+        cells = grouping(players, self.by)
+        seats = grouping(players, [*self.by, "seat"])
+        seat_wins = seats.indexed(seats.grouped(players["win_share"]).sum())
+        seat_cells = seats.parents(cells)
+        n_games = distinct_per_group(cells, players["game_id"])
+        for i, (key, games) in enumerate(zip(cells.keys, n_games, strict=True)):
+            # The group's seats and their summed shares as its own groupby by seat gives
+            # them: seats ascending, each a float32 sum of its rows in table order.
+            wins = seat_wins[seat_cells == i]
+            wins.index = wins.index.get_level_values("seat")
+            games = int(games)
             k = len(wins)
             expected = games / k
             chi2 = float(((wins - expected) ** 2 / expected).sum())
             p = float(st.chi2.sf(chi2, k - 1))
             share = wins / games
-            rows.append({**dict(zip(self.by, key if isinstance(key, tuple) else (key,),
-                                    strict=True)),
+            rows.append({**dict(zip(self.by, key, strict=True)),
                          "games": games, "seats": k, "chi2": chi2, "dof": k - 1, "p_value": p,
                          "best_seat": int(share.idxmax()), "best_share": float(share.max()),
                          "worst_seat": int(share.idxmin()), "worst_share": float(share.min()),
