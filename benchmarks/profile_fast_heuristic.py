@@ -37,7 +37,6 @@ from sim.engine.codes import PLACE
 from sim.engine.codes import TURN_START
 from sim.engine.rules import Rules
 from sim.fast import play as FP
-from sim.fast import rng as R
 from sim.fast.engine import apply
 from sim.fast.engine import sample_chance
 from sim.fast.engine import start_game
@@ -88,8 +87,9 @@ def _profiled(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     nanos = np.zeros(len(PARTS), np.int64)
     counts = np.zeros(len(PARTS), np.int64)
     scores = np.zeros((game_seeds.shape[0], n), np.int64)
+    rows = FP.SEEDED_TOGETHER * (n + 1)
     _games(B, game_seeds, seat_seeds, params, restrict,
-           np.zeros((R.seed_rows_room(n + 1), 625), np.uint32), np.zeros(n + 1, np.int64),
+           np.zeros((rows, 625), np.uint32), np.zeros(rows, np.int64),
            memory, WF, WI, np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
            np.zeros(0, np.int64), nanos, counts, scores, np.zeros(2, np.int64))
     return nanos, counts, scores
@@ -107,11 +107,11 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
     L1 = uncounted_level(B, WF, WI, 1)
     for g in range(game_seeds.shape[0]):
         t0 = _now(ts)
-        for seat in range(n):
-            seeds[seat] = seat_seeds[g, seat]
-        seeds[n] = game_seeds[g]
-        R.seed_rows(rngs, seeds, n + 1)
-        start_game(B, S, rngs[n])
+        if g % FP.SEEDED_TOGETHER == 0:
+            FP.seed_games(rngs, seeds, game_seeds, seat_seeds, g)
+        base = (g % FP.SEEDED_TOGETHER) * (n + 1)
+        chance = rngs[base + n]
+        start_game(B, S, chance)
         for seat in range(n):
             memory[seat, :] = 0
             memory[seat, M_QTURN] = -1
@@ -122,7 +122,7 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
             phase = S[PHASE]
             if phase == CHANCE:
                 t0 = _now(ts)
-                apply(B, S, sample_chance(S, rngs[n]), no_log)
+                apply(B, S, sample_chance(S, chance), no_log)
                 nanos[7] += _now(ts) - t0
                 counts[7] += 1
                 continue
@@ -138,7 +138,7 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
             else:
                 part = 3  # the Bobby's placement: priced from scratch
             t0 = _now(ts)
-            action = choose_planner(B, S, rngs[seat], params, restrict, mem, buf, WF, WI)
+            action = choose_planner(B, S, rngs[base + seat], params, restrict, mem, buf, WF, WI)
             t1 = _now(ts)
             apply(B, S, action, no_log)
             nanos[6] += _now(ts) - t1

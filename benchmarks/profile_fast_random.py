@@ -6,7 +6,7 @@ fastest of three runs of each):
 
 - `prep`: `CompiledEngine.prepare`, the work before the compiled batch (the seats' seeds
   by compiled BLAKE2b, the line-up table);
-- `seeding`: CPython-exact seeding of the n + 1 generators of every game (`seed_rows`);
+- `seeding`: CPython-exact seeding of the n + 1 generators of every game (`seed_games`);
 - `first twist`: the first 624-word regeneration every seeded generator does on its first
   draw (one per generator: no random game draws 624 numbers from one generator);
 - `new game`: allocating and filling a game's state array;
@@ -37,6 +37,7 @@ from sim.engine.codes import ACTIONS
 from sim.engine.codes import CHANCE
 from sim.engine.codes import OVER
 from sim.engine.rules import Rules
+from sim.fast import play as FP
 from sim.fast import rng as R
 from sim.fast.engine import apply
 from sim.fast.engine import bobby_moves
@@ -49,19 +50,18 @@ from sim.run.engines import CompiledEngine
 
 
 @njit(cache=False)
-def _seeding(seeds: np.ndarray, n: int, draw: bool) -> int:
-    """Seed every game's n + 1 generators; with `draw`, draw once from each (its first
-    twist)."""
-    rngs = np.zeros((R.seed_rows_room(n + 1), 625), np.uint32)
-    row = np.zeros(n + 1, np.int64)
+def _seeding(game_seeds: np.ndarray, seat_seeds: np.ndarray, draw: bool) -> int:
+    """Seed every game's n + 1 generators as `play_batch` does (`seed_games`, four games at
+    a time); with `draw`, draw once from each (its first twist)."""
+    n = seat_seeds.shape[1]
+    rngs = np.zeros((FP.SEEDED_TOGETHER * (n + 1), 625), np.uint32)
+    scratch = np.zeros(rngs.shape[0], np.int64)
     total = 0
-    for g in range(seeds.shape[0]):
-        row[:n] = seeds[g]
-        row[n] = seeds[g, 0] ^ 1
-        R.seed_rows(rngs, row, n + 1)
+    for g in range(0, game_seeds.shape[0], FP.SEEDED_TOGETHER):
+        FP.seed_games(rngs, scratch, game_seeds, seat_seeds, g)
         total += rngs[0, 1]
         if draw:
-            for k in range(n + 1):
+            for k in range(rngs.shape[0]):
                 total += R.next_u32(rngs[k])
     return total
 
@@ -117,7 +117,7 @@ def breakdown(players: int, games: int) -> dict[str, float]:
     fast.prepare(seeds[:2], [specs] * 2)
     lineups = [specs] * games
     prep = _timed(fast.prepare, seeds, lineups)
-    _, per_seat, _ = fast.prepare(seeds, lineups)
+    gs, per_seat, _ = fast.prepare(seeds, lineups)
     whole = _timed(fast.play, seeds, lineups)
     res = fast.play(seeds, [specs] * games, keep_log=True)
     width = max(len(x) for x in res.logs)
@@ -126,16 +126,16 @@ def breakdown(players: int, games: int) -> dict[str, float]:
     for i, x in enumerate(res.logs):
         logs[i, :len(x)] = x
     # Compile every part on two games first.
-    _seeding(per_seat[:2], players, False)
-    _seeding(per_seat[:2], players, True)
+    _seeding(gs[:2], per_seat[:2], False)
+    _seeding(gs[:2], per_seat[:2], True)
     _new_games(fast.B, 2)
     _replay(fast.B, logs[:2], lengths[:2], False)
     _replay(fast.B, logs[:2], lengths[:2], True)
     parts = {
         "prep": prep,
-        "seeding": _timed(_seeding, per_seat, players, False),
-        "first twist": (_timed(_seeding, per_seat, players, True)
-                        - _timed(_seeding, per_seat, players, False)),
+        "seeding": _timed(_seeding, gs, per_seat, False),
+        "first twist": (_timed(_seeding, gs, per_seat, True)
+                        - _timed(_seeding, gs, per_seat, False)),
         "new game": _timed(_new_games, fast.B, games),
     }
     replay = _timed(_replay, fast.B, logs, lengths, False)

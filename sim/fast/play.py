@@ -45,11 +45,32 @@ from sim.fast.random_agent import choose_random
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
 N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)
+SEEDED_TOGETHER = 4  # games whose generators are seeded in one call (`seed_games`)
 N_MEMORY = 8  # per-seat memory slots, plus the planner's queue (see `play_batch`)
 
 # Columns of a result row: then scores[n], stalls_left[n], stats[n * N_STATS].
 R_END, R_ROUNDS, R_TURNS, R_BARON_SQ, R_DECISIONS, R_LOG_LEN, R_OVERFLOW = range(7)
 R_HEAD = 7
+
+
+@njit(cache=True, _nrt=False)
+def seed_games(rngs: np.ndarray, seeds: np.ndarray, game_seeds: np.ndarray,
+               seat_seeds: np.ndarray, g0: int) -> None:
+    """Seed the generators of games g0 .. g0 + SEEDED_TOGETHER - 1 (those there are) into
+    `rngs`: game g0 + b's seat p in row b (n + 1) + p, its chance generator in row
+    b (n + 1) + n; `seeds` is scratch of the same number of rows.
+
+    Seeding steps four generators side by side (`sim.fast.rng.seed_rows`); four games hold
+    4 (n + 1) of them, a multiple of four whatever the player count, so no chain is wasted
+    (one game's n + 1 would leave one of four idle at 2 players, three of eight at 4)."""
+    n = seat_seeds.shape[1]
+    k = 0
+    for g in range(g0, min(g0 + SEEDED_TOGETHER, game_seeds.shape[0])):
+        for seat in range(n):
+            seeds[k + seat] = seat_seeds[g, seat]
+        seeds[k + n] = game_seeds[g]
+        k += n + 1
+    R.seed_rows(rngs, seeds, k)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -80,13 +101,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    # Generators: the seats' (rows 0..n-1), the game's own for chance (row n), and
-    # scratch rows for seeding them four at a time.
-    rngs = np.zeros((R.seed_rows_room(n + 1), 625), np.uint32)
+    rngs = np.zeros((SEEDED_TOGETHER * (n + 1), 625), np.uint32)  # see `seed_games`
     memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
     WF, WI = new_work(B)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
-          results, logs, rngs, np.zeros(n + 1, np.int64), memory, WF, WI,
+          results, logs, rngs, np.zeros(SEEDED_TOGETHER * (n + 1), np.int64), memory, WF, WI,
           np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
           np.zeros(B[ACTION_ROOM], np.int64), np.zeros(0, np.int64))
     return results, logs
@@ -101,12 +120,11 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
           no_log: np.ndarray) -> None:
     """The games of `play_batch`, in the arrays it made (one state `S`, reset per game)."""
     n = B[N_PLAYERS]
-    chance = rngs[n]
     for g in range(game_seeds.shape[0]):
-        for seat in range(n):
-            seeds[seat] = seat_seeds[g, seat]
-        seeds[n] = game_seeds[g]
-        R.seed_rows(rngs, seeds, n + 1)
+        if g % SEEDED_TOGETHER == 0:
+            seed_games(rngs, seeds, game_seeds, seat_seeds, g)
+        base = (g % SEEDED_TOGETHER) * (n + 1)
+        chance = rngs[base + n]
         start_game(B, S, chance)
         for seat in range(n):
             memory[seat, :] = 0
@@ -121,7 +139,7 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                 continue
             seat = S[SEAT]
             a = seat_agent[g, seat]
-            action = choose(agent_kind[a], B, S, rngs[seat], agent_params[a],
+            action = choose(agent_kind[a], B, S, rngs[base + seat], agent_params[a],
                             agent_restrict[a], memory[seat], buf, buf2, WF, WI)
             apply(B, S, action, log)
             decisions += 1

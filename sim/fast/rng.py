@@ -141,66 +141,96 @@ def seed(state: np.ndarray, s: int) -> None:
     init_by_array(state, key)
 
 
+@numba.njit(cache=True, _nrt=False, inline="always")
+def _mix1(word: np.uint64, prev: np.uint64, add: np.uint64) -> np.uint64:
+    """One step of init_by_array's first loop: the new word from the old one, the word
+    before it and what the step adds (key[j] + j)."""
+    return ((word ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT1)) + add) & _MASK32
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def _mix2(word: np.uint64, prev: np.uint64, i: np.uint64) -> np.uint64:
+    """One step of init_by_array's second loop at index i."""
+    return ((word ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT2)) - i) & _MASK32
+
+
 @numba.njit(cache=True, _nrt=False)
 def _seed_four(states: np.ndarray, r0: int, r1: int, r2: int, r3: int, s0: int, s1: int,
                s2: int, s3: int) -> None:
     """`seed(states[r], s)` for the four rows r0..r3 and their seeds (non-negative),
     stepped side by side. Rows should differ: two chains writing one row would wait on
-    each other's stores."""
+    each other's stores.
+
+    init_by_array's loops are laid out by where their index wraps, so that no step tests
+    for it: the first loop (N steps) runs over words 1..N-1 of the initial table (still
+    untouched, so read from the table itself), wraps and takes word 1 once more; the
+    second (N - 1 steps) runs over words 2..N-1, wraps and ends on word 1. Each step adds
+    key[j] + j, which for a key of one or two words alternates between two values (even
+    and odd steps, equal for one word): the first loop is unrolled by two to add them
+    without a test."""
     u0, u1, u2, u3 = np.uint64(s0), np.uint64(s1), np.uint64(s2), np.uint64(s3)
-    # What each step adds, key[j] + j: a key is one or two words long, so it alternates
-    # between two values (even and odd steps), which are equal for a one-word key.
     e0, e1, e2, e3 = u0 & _MASK32, u1 & _MASK32, u2 & _MASK32, u3 & _MASK32
     o0 = (u0 >> _S32) + _U1 if u0 >> _S32 else e0
     o1 = (u1 >> _S32) + _U1 if u1 >> _S32 else e1
     o2 = (u2 >> _S32) + _U1 if u2 >> _S32 else e2
     o3 = (u3 >> _S32) + _U1 if u3 >> _S32 else e3
-    for i in range(N):
-        w = _INIT_TABLE[i]
-        states[r0, i] = w
-        states[r1, i] = w
-        states[r2, i] = w
-        states[r3, i] = w
     p0 = p1 = p2 = p3 = np.uint64(_INIT_TABLE[0])
-    i = 1
-    for t in range(N):  # max(N, key length) steps of init_by_array's first loop
-        odd = t & 1
-        p0 = ((np.uint64(states[r0, i]) ^ ((p0 ^ (p0 >> _S30)) * _ARRAY_MULT1))
-              + (o0 if odd else e0)) & _MASK32
-        p1 = ((np.uint64(states[r1, i]) ^ ((p1 ^ (p1 >> _S30)) * _ARRAY_MULT1))
-              + (o1 if odd else e1)) & _MASK32
-        p2 = ((np.uint64(states[r2, i]) ^ ((p2 ^ (p2 >> _S30)) * _ARRAY_MULT1))
-              + (o2 if odd else e2)) & _MASK32
-        p3 = ((np.uint64(states[r3, i]) ^ ((p3 ^ (p3 >> _S30)) * _ARRAY_MULT1))
-              + (o3 if odd else e3)) & _MASK32
+    for i in range(1, N - 1, 2):  # steps t = i - 1 (even) and t = i (odd)
+        w = np.uint64(_INIT_TABLE[i])
+        p0 = _mix1(w, p0, e0)
+        p1 = _mix1(w, p1, e1)
+        p2 = _mix1(w, p2, e2)
+        p3 = _mix1(w, p3, e3)
         states[r0, i] = np.uint32(p0)
         states[r1, i] = np.uint32(p1)
         states[r2, i] = np.uint32(p2)
         states[r3, i] = np.uint32(p3)
-        i += 1
-        if i >= N:
-            states[r0, 0] = np.uint32(p0)
-            states[r1, 0] = np.uint32(p1)
-            states[r2, 0] = np.uint32(p2)
-            states[r3, 0] = np.uint32(p3)
-            i = 1
-    for _ in range(N - 1):  # the second loop
+        w = np.uint64(_INIT_TABLE[i + 1])
+        p0 = _mix1(w, p0, o0)
+        p1 = _mix1(w, p1, o1)
+        p2 = _mix1(w, p2, o2)
+        p3 = _mix1(w, p3, o3)
+        states[r0, i + 1] = np.uint32(p0)
+        states[r1, i + 1] = np.uint32(p1)
+        states[r2, i + 1] = np.uint32(p2)
+        states[r3, i + 1] = np.uint32(p3)
+    w = np.uint64(_INIT_TABLE[N - 1])  # step N - 2 (even: N is even), the last word
+    p0 = _mix1(w, p0, e0)
+    p1 = _mix1(w, p1, e1)
+    p2 = _mix1(w, p2, e2)
+    p3 = _mix1(w, p3, e3)
+    states[r0, N - 1] = np.uint32(p0)
+    states[r1, N - 1] = np.uint32(p1)
+    states[r2, N - 1] = np.uint32(p2)
+    states[r3, N - 1] = np.uint32(p3)
+    # The wrap (word 0 := word N - 1, carried in p), then step N - 1 (odd) on word 1.
+    p0 = _mix1(np.uint64(states[r0, 1]), p0, o0)
+    p1 = _mix1(np.uint64(states[r1, 1]), p1, o1)
+    p2 = _mix1(np.uint64(states[r2, 1]), p2, o2)
+    p3 = _mix1(np.uint64(states[r3, 1]), p3, o3)
+    states[r0, 1] = np.uint32(p0)
+    states[r1, 1] = np.uint32(p1)
+    states[r2, 1] = np.uint32(p2)
+    states[r3, 1] = np.uint32(p3)
+    for i in range(2, N):
         ui = np.uint64(i)
-        p0 = ((np.uint64(states[r0, i]) ^ ((p0 ^ (p0 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
-        p1 = ((np.uint64(states[r1, i]) ^ ((p1 ^ (p1 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
-        p2 = ((np.uint64(states[r2, i]) ^ ((p2 ^ (p2 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
-        p3 = ((np.uint64(states[r3, i]) ^ ((p3 ^ (p3 >> _S30)) * _ARRAY_MULT2)) - ui) & _MASK32
+        p0 = _mix2(np.uint64(states[r0, i]), p0, ui)
+        p1 = _mix2(np.uint64(states[r1, i]), p1, ui)
+        p2 = _mix2(np.uint64(states[r2, i]), p2, ui)
+        p3 = _mix2(np.uint64(states[r3, i]), p3, ui)
         states[r0, i] = np.uint32(p0)
         states[r1, i] = np.uint32(p1)
         states[r2, i] = np.uint32(p2)
         states[r3, i] = np.uint32(p3)
-        i += 1
-        if i >= N:
-            states[r0, 0] = np.uint32(p0)
-            states[r1, 0] = np.uint32(p1)
-            states[r2, 0] = np.uint32(p2)
-            states[r3, 0] = np.uint32(p3)
-            i = 1
+    # The wrap again, and the last step on word 1.
+    p0 = _mix2(np.uint64(states[r0, 1]), p0, _U1)
+    p1 = _mix2(np.uint64(states[r1, 1]), p1, _U1)
+    p2 = _mix2(np.uint64(states[r2, 1]), p2, _U1)
+    p3 = _mix2(np.uint64(states[r3, 1]), p3, _U1)
+    states[r0, 1] = np.uint32(p0)
+    states[r1, 1] = np.uint32(p1)
+    states[r2, 1] = np.uint32(p2)
+    states[r3, 1] = np.uint32(p3)
     for r in (r0, r1, r2, r3):
         states[r, 0] = np.uint32(0x80000000)  # MSB is 1, assuring a non-zero initial array
         states[r, INDEX] = np.uint32(N)
