@@ -154,6 +154,31 @@ def _mix2(word: np.uint64, prev: np.uint64, i: np.uint64) -> np.uint64:
     return ((word ^ ((prev ^ (prev >> _S30)) * _ARRAY_MULT2)) - i) & _MASK32
 
 
+@numba.njit(cache=True, _nrt=False, inline="always")
+def _put(states: np.ndarray, r0: int, r1: int, r2: int, r3: int, i: int, p0: np.uint64,
+         p1: np.uint64, p2: np.uint64, p3: np.uint64) -> None:
+    """Word i of the four rows r0..r3."""
+    states[r0, i] = np.uint32(p0)
+    states[r1, i] = np.uint32(p1)
+    states[r2, i] = np.uint32(p2)
+    states[r3, i] = np.uint32(p3)
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def _second(states: np.ndarray, r0: int, r1: int, r2: int, r3: int, i: int, p0: np.uint64,
+            p1: np.uint64, p2: np.uint64,
+            p3: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """One step of init_by_array's second loop on word i of the four rows, from the words
+    before them (p0..p3); returns the new words."""
+    ui = np.uint64(i)
+    p0 = _mix2(np.uint64(states[r0, i]), p0, ui)
+    p1 = _mix2(np.uint64(states[r1, i]), p1, ui)
+    p2 = _mix2(np.uint64(states[r2, i]), p2, ui)
+    p3 = _mix2(np.uint64(states[r3, i]), p3, ui)
+    _put(states, r0, r1, r2, r3, i, p0, p1, p2, p3)
+    return p0, p1, p2, p3
+
+
 @numba.njit(cache=True, _nrt=False)
 def _seed_four(states: np.ndarray, r0: int, r1: int, r2: int, r3: int, s0: int, s1: int,
                s2: int, s3: int) -> None:
@@ -181,56 +206,28 @@ def _seed_four(states: np.ndarray, r0: int, r1: int, r2: int, r3: int, s0: int, 
         p1 = _mix1(w, p1, e1)
         p2 = _mix1(w, p2, e2)
         p3 = _mix1(w, p3, e3)
-        states[r0, i] = np.uint32(p0)
-        states[r1, i] = np.uint32(p1)
-        states[r2, i] = np.uint32(p2)
-        states[r3, i] = np.uint32(p3)
+        _put(states, r0, r1, r2, r3, i, p0, p1, p2, p3)
         w = np.uint64(_INIT_TABLE[i + 1])
         p0 = _mix1(w, p0, o0)
         p1 = _mix1(w, p1, o1)
         p2 = _mix1(w, p2, o2)
         p3 = _mix1(w, p3, o3)
-        states[r0, i + 1] = np.uint32(p0)
-        states[r1, i + 1] = np.uint32(p1)
-        states[r2, i + 1] = np.uint32(p2)
-        states[r3, i + 1] = np.uint32(p3)
+        _put(states, r0, r1, r2, r3, i + 1, p0, p1, p2, p3)
     w = np.uint64(_INIT_TABLE[N - 1])  # step N - 2 (even: N is even), the last word
     p0 = _mix1(w, p0, e0)
     p1 = _mix1(w, p1, e1)
     p2 = _mix1(w, p2, e2)
     p3 = _mix1(w, p3, e3)
-    states[r0, N - 1] = np.uint32(p0)
-    states[r1, N - 1] = np.uint32(p1)
-    states[r2, N - 1] = np.uint32(p2)
-    states[r3, N - 1] = np.uint32(p3)
+    _put(states, r0, r1, r2, r3, N - 1, p0, p1, p2, p3)
     # The wrap (word 0 := word N - 1, carried in p), then step N - 1 (odd) on word 1.
     p0 = _mix1(np.uint64(states[r0, 1]), p0, o0)
     p1 = _mix1(np.uint64(states[r1, 1]), p1, o1)
     p2 = _mix1(np.uint64(states[r2, 1]), p2, o2)
     p3 = _mix1(np.uint64(states[r3, 1]), p3, o3)
-    states[r0, 1] = np.uint32(p0)
-    states[r1, 1] = np.uint32(p1)
-    states[r2, 1] = np.uint32(p2)
-    states[r3, 1] = np.uint32(p3)
+    _put(states, r0, r1, r2, r3, 1, p0, p1, p2, p3)
     for i in range(2, N):
-        ui = np.uint64(i)
-        p0 = _mix2(np.uint64(states[r0, i]), p0, ui)
-        p1 = _mix2(np.uint64(states[r1, i]), p1, ui)
-        p2 = _mix2(np.uint64(states[r2, i]), p2, ui)
-        p3 = _mix2(np.uint64(states[r3, i]), p3, ui)
-        states[r0, i] = np.uint32(p0)
-        states[r1, i] = np.uint32(p1)
-        states[r2, i] = np.uint32(p2)
-        states[r3, i] = np.uint32(p3)
-    # The wrap again, and the last step on word 1.
-    p0 = _mix2(np.uint64(states[r0, 1]), p0, _U1)
-    p1 = _mix2(np.uint64(states[r1, 1]), p1, _U1)
-    p2 = _mix2(np.uint64(states[r2, 1]), p2, _U1)
-    p3 = _mix2(np.uint64(states[r3, 1]), p3, _U1)
-    states[r0, 1] = np.uint32(p0)
-    states[r1, 1] = np.uint32(p1)
-    states[r2, 1] = np.uint32(p2)
-    states[r3, 1] = np.uint32(p3)
+        p0, p1, p2, p3 = _second(states, r0, r1, r2, r3, i, p0, p1, p2, p3)
+    _second(states, r0, r1, r2, r3, 1, p0, p1, p2, p3)  # the wrap again, then word 1
     for r in (r0, r1, r2, r3):
         states[r, 0] = np.uint32(0x80000000)  # MSB is 1, assuring a non-zero initial array
         states[r, INDEX] = np.uint32(N)
