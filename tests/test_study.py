@@ -131,6 +131,33 @@ def test_cells_share_game_seeds_and_resume(tmp_path: Path) -> None:
         run_study(spec.with_overrides(games=6), out, quiet=True)
 
 
+def test_players_take_their_seeds_from_the_games_read_or_their_shards(tmp_path: Path) -> None:
+    """Each seat's seed is its game's, in every cell, whether the games table was read
+    first (its seeds kept) or not (read from the games shards)."""
+    from pandas.testing import assert_frame_equal
+
+    from analysis.study import cells_from_runs
+    from sim.engine.board import load_board
+    from sim.engine.rules import Rules
+    from sim.run.runner import Run
+    from sim.run.runner import RunConfig
+
+    paths = []
+    for n, seed in ((2, 1), (3, 2)):  # cells with different seeds for the same game ids
+        paths.append(tmp_path / f"run{n}")
+        Run(RunConfig(board=load_board("standard"), board_ref="standard",
+                      rules=Rules(players=n), agents=("random",) * n, games=30, seed=seed,
+                      shard_size=7), paths[-1]).execute(quiet=True)
+    data = cells_from_runs(paths)
+    games, after = data.games(), data.players()
+    assert_frame_equal(after, cells_from_runs(paths).players())
+    keys = ["variant", "n_players", "game_id"]
+    seeds = after.merge(games[[*keys, "seed"]], on=keys, suffixes=("", "_game"))
+    assert len(seeds) == 30 * 5 and (seeds["seed"] == seeds["seed_game"]).all()
+    by_cell = games.groupby("n_players")["seed"].apply(tuple)
+    assert by_cell[2] != by_cell[3]
+
+
 class BrokenAgent(RandomAgent):
     """Raises in its tenth decision."""
 

@@ -89,6 +89,9 @@ class StudyData:
     failed: list[dict[str, Any]] = field(default_factory=list)
     sweep: SweepInfo | None = None
     _cache: dict[str, pd.DataFrame] = field(default_factory=dict)
+    # Each cell's game ids and seeds, kept from reading its games table: the players table
+    # takes its seeds from there instead of reading every games shard again.
+    _seeds: dict[int, pl.DataFrame] = field(default_factory=dict)
     # The study's skill levels (None without levels, and in one level's data), and the
     # level this data holds when it is one level of such a study (`at_level`).
     skill: SkillInfo | None = None
@@ -160,7 +163,7 @@ class StudyData:
     def _frame(self, table: str, actions: Sequence[str] | None = None) -> pd.DataFrame:
         """One table of every cell, text columns as strings, with variant and n_players."""
         frames = []
-        for c in self.cells:
+        for i, c in enumerate(self.cells):
             lf = c.run.lazy(table)
             if actions is not None:
                 lf = lf.filter(pl.col("action").cast(pl.String).is_in(list(actions)))
@@ -180,8 +183,12 @@ class StudyData:
             if self.skill is not None:
                 lf = lf.with_columns(pl.lit(list(self.skill.names).index(c.level),
                                             dtype=pl.Int16).alias("level"))
-            if table == "players":
-                lf = _with_start_and_seed(lf, c)
+            if table == "games":
+                cell = lf.collect()
+                self._seeds[i] = cell.select("game_id", "seed")
+                lf = cell.lazy()
+            elif table == "players":
+                lf = _with_start_and_seed(lf, c, self._seeds.get(i))
             frames.append(lf)
         first = ["variant", "level", "n_players"] if self.skill is not None \
             else ["variant", "n_players"]
@@ -228,13 +235,16 @@ class StudyData:
         return self._cache[key]
 
 
-def _with_start_and_seed(players: pl.LazyFrame, cell: CellRun) -> pl.LazyFrame:
+def _with_start_and_seed(players: pl.LazyFrame, cell: CellRun,
+                         games: pl.DataFrame | None = None) -> pl.LazyFrame:
     """A cell's players table with each seat's own start score (rules switch
-    `start_scores`, seat 0 first) and its game's seed."""
+    `start_scores`, seat 0 first) and its game's seed, from `games` (the cell's game ids
+    and seeds; read from its games table when not given)."""
     df = players.collect()
     starts = np.asarray(cell.run.rules().seat_start_scores, np.int32)
     df = df.with_columns(pl.Series("start_score", starts[df["seat"].to_numpy()]))
-    games = cell.run.lazy("games").select("game_id", "seed").collect()
+    if games is None:
+        games = cell.run.lazy("games").select("game_id", "seed").collect()
     n = cell.players
     ids = df["game_id"].to_numpy()
     if len(ids) == n * games.height and np.array_equal(
