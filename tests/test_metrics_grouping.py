@@ -148,3 +148,19 @@ def test_statistics_equal_their_grouped_computation(shuffled: tuple[pd.DataFrame
     calibration = Calibration()(games, players)
     means = groups(players, by)["stalls_placed"].mean().to_numpy()
     assert calibration["stalls_per_player"].tolist() == means.tolist()
+
+
+def test_top_two_of_integer_rows_is_what_sorting_gives() -> None:
+    """Ties for the top, ties below it, negative scores and the extreme values."""
+    from analysis.metrics.games import _top_two
+
+    rng = np.random.default_rng(3)
+    low = np.iinfo(np.int32).min
+    scores = np.concatenate([rng.integers(-3, 4, (500, 3)), rng.integers(-2, 2, (500, 3)),
+                             [[low, low, 0], [5, 5, 5], [low, low, low], [7, 1, 1]]]
+                            ).astype(np.int32)
+    for k in (2, 3):
+        ranked = -np.sort(-scores[:, :k].astype(np.int64), axis=1)
+        first, second = _top_two(scores[:, :k])
+        assert first.tolist() == ranked[:, 0].tolist()
+        assert second.tolist() == ranked[:, 1].tolist()

@@ -22,7 +22,6 @@ import pandas as pd
 from analysis.metrics.common import BY
 from analysis.metrics.common import check_by
 from analysis.metrics.common import check_level
-from analysis.metrics.common import groups
 from analysis.metrics.common import mean_ci
 from analysis.metrics.common import need_columns
 from analysis.metrics.grouping import grouping
@@ -93,16 +92,22 @@ class Calibration:
         acts = cells.indexed(cells.grouped(players[list(ACTIONS.values())])
                              .agg(["sum", "mean"]))
         rows = []
-        for key, grp in groups(games, self.by):
-            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
-            n = int(grp["n_players"].iloc[0])
-            tpp = grp["turns"].to_numpy(dtype=float) / n
+        cells = grouping(games, self.by)
+        # The games' columns cut into their groups once, not a copy of each group's rows.
+        split = {col: cells.split(values) for col, values in (
+            ("n_players", games["n_players"].to_numpy()),
+            ("turns", games["turns"].to_numpy(dtype=float)),
+            ("rounds", games["rounds"].to_numpy()),
+            ("round_limit", (games["end_reason"].astype(str) == "round_limit").to_numpy()))}
+        for i, key in enumerate(cells.keys):
+            n = int(split["n_players"][i][0])
+            tpp = split["turns"][i] / n
             mean, _, lo, hi = mean_ci(tpp, self.level)
-            row: dict[str, Any] = {**keys, "games": len(grp), "turns_per_player": mean,
-                                   "tpp_lo": lo, "tpp_hi": hi,
-                                   "rounds": float(grp["rounds"].mean()),
+            row: dict[str, Any] = {**dict(zip(self.by, key, strict=True)), "games": len(tpp),
+                                   "turns_per_player": mean, "tpp_lo": lo, "tpp_hi": hi,
+                                   "rounds": float(pd.Series(split["rounds"][i]).mean()),
                                    "round_limit_share": float(
-                                       (grp["end_reason"].astype(str) == "round_limit").mean())}
+                                       pd.Series(split["round_limit"][i]).mean())}
             a = acts.loc[key]
             total = sum(float(a[(col, "sum")]) for col in ACTIONS.values())
             for name, col in ACTIONS.items():

@@ -100,14 +100,26 @@ class Margins:
         """The same table for players already in key order with `size` rows a game (how
         runs load): no sort and no groupby, each game's scores a row of a matrix."""
         scores = players["score"].to_numpy().reshape(-1, size)
-        ranked = -np.sort(-scores, axis=1)
+        first, second = _top_two(scores)
         out = players[keys].iloc[::size].reset_index(drop=True)
-        out["winning_score"] = ranked[:, 0].astype(int)
-        out["runner_up"] = ranked[:, 1].astype(int)
+        out["winning_score"] = first.astype(int)
+        out["runner_up"] = second.astype(int)
         out["margin"] = out["winning_score"] - out["runner_up"]
         out["tied"] = out["margin"] == 0
         out["mean_score"] = scores.sum(axis=1, dtype=np.float64) / size
         return out
+
+
+def _top_two(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's highest and second-highest value (the same when the top is tied), as
+    sorting each row in descending order gives them; for integers without the sort."""
+    if scores.dtype.kind != "i":
+        ranked = -np.sort(-scores, axis=1)
+        return ranked[:, 0], ranked[:, 1]
+    first = scores.max(axis=1)
+    top = scores == first[:, None]
+    below = np.where(top, np.iinfo(scores.dtype).min, scores).max(axis=1)
+    return first, np.where(top.sum(axis=1) > 1, first, below)
 
 
 def _ordered_group_size(df: pd.DataFrame, keys: list[str]) -> int:
@@ -248,30 +260,38 @@ class Anomalies:
     def __call__(self, games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
         need_columns("Anomalies", games, [*self.by, "game_id", "seed", "end_reason"])
         need_columns("Anomalies", players, [*self.by, "game_id", "score"])
-        flags = games[[*self.by, "game_id", "seed"]].copy()
+        keys = [*self.by, "game_id"]
+        flags = games[[*keys, "seed"]].copy()
         flags["round limit reached"] = games["end_reason"] == "round_limit"
         flags["board exhausted"] = games["end_reason"] == "board_exhausted"
-        neg = players[players["score"] < 0][[*self.by, "game_id"]].drop_duplicates()
-        flags = flags.merge(neg.assign(_neg=True), on=[*self.by, "game_id"], how="left")
-        flags["negative score"] = flags.pop("_neg").astype("boolean").fillna(False).astype(bool)
+        flags["negative score"] = _games_with(flags, players[players["score"] < 0], keys)
         if {"start_score", *SOURCE_COLUMNS.values()} <= set(players.columns):
             resid = (players["score"] - players["start_score"] - players["lane_points"]
                      - players["district_points"] - players["baron_points"]
                      - players["bobby_received"] + players["bobby_paid"])
-            bad = players[resid != 0][[*self.by, "game_id"]].drop_duplicates()
-            flags = flags.merge(bad.assign(_bad=True), on=[*self.by, "game_id"], how="left")
-            flags["score does not add up"] = (flags.pop("_bad").astype("boolean")
-                                              .fillna(False).astype(bool))
-        kinds = [c for c in flags.columns if c not in (*self.by, "game_id", "seed")]
+            flags["score does not add up"] = _games_with(flags, players[resid != 0], keys)
+        kinds = [c for c in flags.columns if c not in (*keys, "seed")]
+        cells = grouping(flags, self.by)
+        ids, seeds = flags["game_id"].to_numpy(), flags["seed"].to_numpy()
         rows = []
-        for key, grp in groups(flags, self.by):
-            keys = dict(zip(self.by, key if isinstance(key, tuple) else (key,), strict=True))
+        for key, grp in zip(cells.keys, cells.split(np.arange(len(flags))), strict=True):
             for kind in kinds:
-                hit = grp[grp[kind]]
+                hit = grp[flags[kind].to_numpy()[grp]]
                 if len(hit):
                     ex = ", ".join(f"{g} (seed {s})" for g, s in
-                                   zip(hit["game_id"][: self.examples],
-                                       hit["seed"][: self.examples], strict=True))
-                    rows.append({**keys, "kind": kind, "games": len(hit),
-                                 "share": len(hit) / len(grp), "examples": ex})
+                                   zip(ids[hit[: self.examples]], seeds[hit[: self.examples]],
+                                       strict=True))
+                    rows.append({**dict(zip(self.by, key, strict=True)), "kind": kind,
+                                 "games": len(hit), "share": len(hit) / len(grp),
+                                 "examples": ex})
         return pd.DataFrame(rows, columns=[*self.by, "kind", "games", "share", "examples"])
+
+
+def _games_with(games: pd.DataFrame, rows: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Whether each game (a row of `games`) has a row in `rows` (some players' rows),
+    matched on `keys`; without such rows (the usual case) no game needs matching."""
+    if rows.empty:
+        return np.zeros(len(games), bool)
+    found = rows[keys].drop_duplicates().assign(_found=True)
+    merged = games[keys].merge(found, on=keys, how="left")
+    return merged["_found"].astype("boolean").fillna(False).to_numpy(bool)
