@@ -116,10 +116,14 @@ def _top_two(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if scores.dtype.kind != "i":
         ranked = -np.sort(-scores, axis=1)
         return ranked[:, 0], ranked[:, 1]
-    first = scores.max(axis=1)
-    top = scores == first[:, None]
-    below = np.where(top, np.iinfo(scores.dtype).min, scores).max(axis=1)
-    return first, np.where(top.sum(axis=1) > 1, first, below)
+    # Column by column: a value above the best so far pushes the best down to second.
+    first = scores[:, 0].copy()
+    second = np.full(len(scores), np.iinfo(scores.dtype).min, scores.dtype)
+    for j in range(1, scores.shape[1]):
+        column = scores[:, j]
+        np.maximum(second, np.minimum(first, column), out=second)
+        np.maximum(first, column, out=first)
+    return first, second
 
 
 def _ordered_group_size(df: pd.DataFrame, keys: list[str]) -> int:
