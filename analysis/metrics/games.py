@@ -176,9 +176,12 @@ class PointsBySource:
         # Every group's means, deviations and sizes in one grouped pass over the integer
         # columns themselves; fees paid count negative (the same deviation).
         cols = {"start": "start_score", **SOURCE_COLUMNS}
-        books = players["score"].to_numpy(np.int64) - sum(
-            players[col].to_numpy(np.int64) * (-1 if name == "bobby paid" else 1)
-            for name, col in cols.items())
+        books = np.array(players["score"], dtype=np.int64)
+        for name, col in cols.items():  # in place: no temporary column a source
+            if name == "bobby paid":
+                books += players[col].to_numpy()
+            else:
+                books -= players[col].to_numpy()
         picked = ["score", *cols.values()]
         cells = grouping(players, self.by)
         g = cells.grouped(players[picked].assign(_residual=np.abs(books)))
