@@ -120,15 +120,19 @@ def test_random_agents_on_random_boards(data: st.DataObject) -> None:
     both_paths(board, rules, specs, data.draw(st.integers(0, 2**63 - 1)))
 
 
-def test_many_games_in_one_batch_match_one_by_one() -> None:
-    """A batch reuses its generators and buffers: games must not leak into each other."""
-    rules = Rules(players=3)
-    specs = ["random", "no-bobby(random)", "first-end(random)"]
-    seeds = [derive_seed("batch", i) for i in range(40)]
-    lineups = [specs[i % 3:] + specs[:i % 3] for i in range(40)]
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_many_games_in_one_batch_match_one_by_one(players: int) -> None:
+    """A batch reuses its generators and buffers: games must not leak into each other.
+    Four games' generators are seeded together (`sim.fast.play.seed_games`): games in
+    every place of a group of four, and the lone game of a last group (41 games), play as
+    they do alone."""
+    rules = Rules(players=players)
+    specs = ["random", "no-bobby(random)", "first-end(random)", "random"][:players]
+    seeds = [derive_seed("batch", i) for i in range(41)]
+    lineups = [specs[i % players:] + specs[:i % players] for i in range(41)]
     fast = CompiledEngine(STANDARD, rules, specs)
     whole = fast.play(seeds, lineups, keep_log=True)
-    for i in (0, 17, 39):
+    for i in (0, 1, 2, 3, 17, 39, 40):
         one = fast.play([seeds[i]], [lineups[i]], keep_log=True)
         assert one.logs is not None and whole.logs is not None
         assert one.logs[0] == whole.logs[i]
