@@ -10,6 +10,8 @@ was:
 - `actions (planned)` / `place (planned)`: a position the turn's plan has seen, decided
   from its slot;
 - `actions (fresh)` / `place (fresh)`: a position it has not, priced from scratch;
+- `end of turn`: an actions-phase position without actions left, which the plan never
+  reaches (only ending the turn, perhaps after a last Bobby move, is priced);
 - `apply`, `chance`, `seeding`: the engine's part.
 
 The choices are the very ones of `portobello simulate` (the same seeds and agents; the
@@ -41,6 +43,7 @@ from sim.fast.engine import apply
 from sim.fast.engine import sample_chance
 from sim.fast.engine import start_game
 from sim.fast.layout import ACTION_ROOM
+from sim.fast.layout import ACTIONS_LEFT
 from sim.fast.layout import N_DISTRICTS
 from sim.fast.layout import N_PLAYERS
 from sim.fast.layout import PHASE
@@ -59,8 +62,8 @@ from sim.fast.planner import choose_planner
 from sim.fast.planner import memory_size
 from sim.run.engines import CompiledEngine
 
-PARTS = ("queued", "turn start", "actions (planned)", "actions (fresh)", "place (planned)",
-         "place (fresh)", "apply", "chance", "seeding")
+PARTS = ("queued", "turn start", "actions (planned)", "actions (fresh)", "end of turn",
+         "place (planned)", "place (fresh)", "apply", "chance", "seeding")
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _clock_gettime = _libc.clock_gettime
 _clock_gettime.argtypes = (ctypes.c_int, ctypes.c_void_p)
@@ -116,15 +119,15 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
             memory[seat, :] = 0
             memory[seat, M_QTURN] = -1
             memory[seat, M_ACTED] = -1
-        nanos[8] += _now(ts) - t0
-        counts[8] += 1
+        nanos[9] += _now(ts) - t0
+        counts[9] += 1
         while S[PHASE] != OVER:
             phase = S[PHASE]
             if phase == CHANCE:
                 t0 = _now(ts)
                 apply(B, S, sample_chance(S, chance), no_log)
-                nanos[7] += _now(ts) - t0
-                counts[7] += 1
+                nanos[8] += _now(ts) - t0
+                counts[8] += 1
                 continue
             seat = S[SEAT]
             mem = memory[seat]
@@ -134,15 +137,18 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
                 part = 1
             elif phase in (ACTIONS, PLACE):
                 hit = find_slot(B, S, L1, phase) >= 0
-                part = (2 if hit else 3) if phase == ACTIONS else (4 if hit else 5)
+                if phase == ACTIONS:
+                    part = 2 if hit else (3 if S[ACTIONS_LEFT] > 0 else 4)
+                else:
+                    part = 5 if hit else 6
             else:
                 part = 3  # the Bobby's placement: priced from scratch
             t0 = _now(ts)
             action = choose_planner(B, S, rngs[base + seat], params, restrict, mem, buf, WF, WI)
             t1 = _now(ts)
             apply(B, S, action, no_log)
-            nanos[6] += _now(ts) - t1
-            counts[6] += 1
+            nanos[7] += _now(ts) - t1
+            counts[7] += 1
             nanos[part] += t1 - t0
             counts[part] += 1
         for p in range(n):
