@@ -90,7 +90,7 @@ def _profiled(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     nanos = np.zeros(len(PARTS), np.int64)
     counts = np.zeros(len(PARTS), np.int64)
     scores = np.zeros((game_seeds.shape[0], n), np.int64)
-    rows = FP.SEEDED_TOGETHER * (n + 1)
+    rows = FP.generator_rows(n)
     _games(B, game_seeds, seat_seeds, params, restrict,
            np.zeros((rows, 625), np.uint32), np.zeros(rows, np.int64),
            memory, WF, WI, np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),

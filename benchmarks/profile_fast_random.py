@@ -54,7 +54,7 @@ def _seeding(game_seeds: np.ndarray, seat_seeds: np.ndarray, draw: bool) -> int:
     """Seed every game's n + 1 generators as `play_batch` does (`seed_games`, four games at
     a time); with `draw`, draw once from each (its first twist)."""
     n = seat_seeds.shape[1]
-    rngs = np.zeros((FP.SEEDED_TOGETHER * (n + 1), 625), np.uint32)
+    rngs = np.zeros((FP.generator_rows(n), 625), np.uint32)
     scratch = np.zeros(rngs.shape[0], np.int64)
     total = 0
     for g in range(0, game_seeds.shape[0], FP.SEEDED_TOGETHER):

@@ -54,6 +54,13 @@ R_HEAD = 7
 
 
 @njit(cache=True, _nrt=False)
+def generator_rows(n: int) -> int:
+    """Rows of the generators array `seed_games` fills for n players (also the length of
+    its scratch of seeds)."""
+    return SEEDED_TOGETHER * (n + 1)
+
+
+@njit(cache=True, _nrt=False)
 def seed_games(rngs: np.ndarray, seeds: np.ndarray, game_seeds: np.ndarray,
                seat_seeds: np.ndarray, g0: int) -> None:
     """Seed the generators of games g0 .. g0 + SEEDED_TOGETHER - 1 (those there are) into
@@ -101,11 +108,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    rngs = np.zeros((SEEDED_TOGETHER * (n + 1), 625), np.uint32)  # see `seed_games`
+    rngs = np.zeros((generator_rows(n), 625), np.uint32)  # see `seed_games`
     memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
     WF, WI = new_work(B)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
-          results, logs, rngs, np.zeros(SEEDED_TOGETHER * (n + 1), np.int64), memory, WF, WI,
+          results, logs, rngs, np.zeros(generator_rows(n), np.int64), memory, WF, WI,
           np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
           np.zeros(B[ACTION_ROOM], np.int64), np.zeros(0, np.int64))
     return results, logs
