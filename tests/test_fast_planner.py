@@ -23,6 +23,7 @@ from strategies import boards
 from strategies import rules_for
 
 from sim.agents.registry import make_agent
+from sim.engine.actions import END as A_END
 from sim.engine.board import Board
 from sim.engine.board import board_from_dict
 from sim.engine.board import load_board
@@ -164,6 +165,59 @@ def test_value_margins_and_options_match_the_reference() -> None:
             checked += 1
         game.apply(agents[game.seat].choose(game))
     assert checked > 100
+
+
+@pytest.mark.parametrize("weights", [{}, {"bobby": 2.0}, {"bobby": 1.0, "rival": -0.5},
+                                     {"bobby": 3.0, "rival": 0.0}])
+def test_leave_option_matches_the_reference(weights: dict[str, float]) -> None:
+    """`leave_option` (ending the turn after a last Bobby move) gives the reference's value
+    and moves at every actions position of two games, with the paths found before it or by
+    it. It skips districts that cannot beat the best so far and, with `rival` >= 0, skips
+    the paths when nothing can be won where the Bobby stands: weights that make moves
+    worth more (bobby 2 and 3), or a rival weight below 0 (moves can then raise the
+    mover's margin), must not change the answer."""
+    from sim.agents.evaluate import Evaluator
+    from sim.agents.evaluate import Weights
+    from sim.agents.evaluate import compiled_params
+    from sim.agents.planning import Planner
+    from sim.engine.codes import ACTIONS
+    from sim.engine.codes import CHANCE
+    from sim.engine.game import Game
+    from sim.fast import plan_options as PO
+    from sim.fast.convert import state_from_game
+
+    rules = Rules(players=3)
+    B = pack(STANDARD, rules)
+    WF, WI = PW.new_work(B)
+    free = np.zeros(4, np.int64)
+    ev = Evaluator(STANDARD, rules, Weights(**weights))
+    planner = Planner(ev)
+    row = compiled_params(Weights(**weights))
+    moved = stayed = 0
+    for g in range(2):
+        game = Game(STANDARD, rules, seed=derive_seed("leave", g))
+        agents = [make_agent("heuristic", seed=p) for p in range(3)]
+        while not game.is_over:
+            if game.phase == CHANCE:
+                game.apply(game.sample_chance())
+                continue
+            if game.phase == ACTIONS:
+                want = planner.leave_option(game, ev.state(game), game.seat)
+                S = state_from_game(B, game)
+                for have_paths in (False, True):
+                    L0 = PW.level(B, WF, WI, 0)
+                    EV.state(B, S, row, L0[0], L0[1])
+                    if have_paths:
+                        PB.paths(B, S, row, free, game.seat, L0[2], L0[3])
+                    value, d = PO.leave_option(B, S, row, free, game.seat, L0, have_paths)
+                    buf = np.zeros(64, np.int64)
+                    m = PB.path_moves(B, L0[3], d, buf, 0) if d >= 0 else 0
+                    got = (*(int(a) for a in buf[:m]), int(A_END))
+                    assert (value, got) == (want.value, want.steps)
+                moved += want.value > 0
+                stayed += want.value == 0
+            game.apply(agents[game.seat].choose(game))
+    assert moved > 5 and stayed > 5
 
 
 def _steps(B: np.ndarray, L: PW.Level, i: int) -> tuple[int, ...]:

@@ -162,7 +162,14 @@ def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, 
 def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                  L: Level, have_paths: bool) -> tuple[float, int]:
     """`Planner.leave_option`: (value, route) of ending the turn, first moving the Bobby
-    along the path to district `route` (-1: where it stands)."""
+    along the path to district `route` (-1: where it stands).
+
+    A lane's chance (the next seat's best stall gain there) is priced when a district
+    bordering it is first looked at. A move's value is `here` less the path's cost less a
+    chance (a chance is at least 0, and so is a cost when `rival` >= 0: a move never raises
+    the mover's margin). So a district whose `here` less cost cannot beat the best so far
+    is passed by unpriced, and when `here` is within EPS of 0 no move can win and the
+    paths are not even found: the same answer as the reference's, found sooner."""
     if P[P_LEAVE] == 0.0 or Rs[R_BOBBY] or P[W_BOBBY] <= 0 or P[P_IMMEDIATE] != 0.0:
         return 0.0, -1
     n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
@@ -170,49 +177,66 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
     if nxt == seat or S[B[S_STALLS_LEFT] + nxt] <= 0:
         return 0.0, -1
     ef, ei, pf, pi, xf, xi = L[0], L[1], L[2], L[3], L[6], L[7]
-    rival = P[W_RIVAL]
     for lane in range(nl):
-        xf[n + lane] = 0.0
-        count = S[B[S_LANE_COUNT] + lane]
-        if count == B[B[O_LANE_LEN] + lane]:
-            continue
-        if count:
-            e0 = S[B[S_LANE_DIR] + lane]
-            e1 = e0
-        else:
-            e0 = 0
-            e1 = 1
-        best = 0.0
-        for end in range(e0, e1 + 1):
-            stall_delta(B, S, P, ef, ei, nxt, lane, end, xf, xi)
-            v = margin(xf, n, nxt, rival)
-            if end == e0 or v > best:
-                best = v
-        xf[n + lane] = best if best > 0.0 else 0.0
+        xf[n + lane] = -1.0  # not priced yet (a chance is at least 0)
     weight = P[W_BOBBY]
     bobby = S[BOBBY]
-    here = weight * _max_chance(B, xf, n, bobby)
+    here = weight * _max_chance(B, S, P, ef, ei, nxt, xf, xi, bobby)
+    if here <= EPS and P[W_RIVAL] >= 0.0:
+        return 0.0, -1
     if not have_paths:
         paths(B, S, P, Rs, seat, pf, pi)
     best_value = 0.0
     best_d = -1
     for d in range(nd):
-        if not pi[d] or pi[2 * nd + d] == 0:
-            continue
-        value = here - pf[d] - weight * _max_chance(B, xf, n, d)
+        if not pi[d] or pi[2 * nd + d] == 0 or here - pf[d] <= best_value + EPS:
+            continue  # (the value is at most here - pf[d])
+        value = here - pf[d] - weight * _max_chance(B, S, P, ef, ei, nxt, xf, xi, d)
         if value > best_value + EPS:
             best_value = value
             best_d = d
     return best_value, best_d
 
 
-@njit(cache=True, _nrt=False)
-def _max_chance(B: np.ndarray, xf: np.ndarray, n: int, d: int) -> float:
-    """The best per-lane chance (xf[n + lane]) over the lanes bordering district d."""
+@njit(cache=True, _nrt=False, inline='always')
+def _chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
+            nxt: int, lane: int, xf: np.ndarray, xi: np.ndarray) -> float:
+    """The next seat's best stall gain in `lane` (0 when full or negative)."""
+    count = S[B[S_LANE_COUNT] + lane]
+    if count == B[B[O_LANE_LEN] + lane]:
+        return 0.0
+    if count:
+        e0 = S[B[S_LANE_DIR] + lane]
+        e1 = e0
+    else:
+        e0 = 0
+        e1 = 1
+    n = B[N_PLAYERS]
+    rival = P[W_RIVAL]
     best = 0.0
-    for i in range(B[B[O_DISTRICT_LANES_AT] + d], B[B[O_DISTRICT_LANES_AT] + d + 1]):
-        v = xf[n + B[B[O_DISTRICT_LANES] + i]]
-        if i == B[B[O_DISTRICT_LANES_AT] + d] or v > best:
+    for end in range(e0, e1 + 1):
+        stall_delta(B, S, P, ef, ei, nxt, lane, end, xf, xi)
+        v = margin(xf, n, nxt, rival)
+        if end == e0 or v > best:
+            best = v
+    return best if best > 0.0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _max_chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
+                nxt: int, xf: np.ndarray, xi: np.ndarray, d: int) -> float:
+    """The best chance over the lanes bordering district d (priced into xf[n + lane] the
+    first time a lane is seen)."""
+    n = B[N_PLAYERS]
+    lo, hi = B[B[O_DISTRICT_LANES_AT] + d], B[B[O_DISTRICT_LANES_AT] + d + 1]
+    best = 0.0
+    for i in range(lo, hi):
+        lane = B[B[O_DISTRICT_LANES] + i]
+        v = xf[n + lane]
+        if v < 0.0:
+            v = _chance(B, S, P, ef, ei, nxt, lane, xf, xi)
+            xf[n + lane] = v
+        if i == lo or v > best:
             best = v
     return best
 
