@@ -189,9 +189,12 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
     best_value = 0.0
     best_d = -1
     for d in range(nd):
-        if not pi[d] or pi[2 * nd + d] == 0 or here - pf[d] <= best_value + EPS:
-            continue  # (the value is at most here - pf[d])
-        value = here - pf[d] - weight * _max_chance(B, S, P, ef, ei, nxt, xf, xi, d)
+        if not pi[d] or pi[2 * nd + d] == 0:
+            continue
+        upper = here - pf[d]  # the value less the chance there: at least the value
+        if upper <= best_value + EPS:
+            continue
+        value = upper - weight * _max_chance(B, S, P, ef, ei, nxt, xf, xi, d)
         if value > best_value + EPS:
             best_value = value
             best_d = d
