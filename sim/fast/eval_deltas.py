@@ -69,6 +69,7 @@ from sim.fast.layout import S_SQUARE_CUSTOMER
 from sim.fast.layout import S_STALLS_LEFT
 from sim.fast.layout import WITH_BARON
 from sim.fast.params import P_IMMEDIATE
+from sim.fast.params import W_GROWTH
 from sim.fast.params import W_LANE
 from sim.fast.params import W_MAJORITY
 from sim.fast.params import W_RIVAL
@@ -77,13 +78,19 @@ from sim.fast.transitions import move_cost
 
 @njit(cache=True, _nrt=False, inline='always')
 def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
-                      ei: np.ndarray, seat: int, lane: int, tmp: np.ndarray) -> float:
+                      ei: np.ndarray, seat: int, lane: int) -> float:
     """`Evaluator._bumped_potential`: the seat's potential with one more stall in `lane`
-    (memoised per position, like the reference)."""
+    (memoised per position, like the reference).
+
+    The reference sorts the bumped counts of the seat's top districts; the sorted prefix its
+    tokens pair with is found here without sorting (the same counts, so the very same sum):
+    raising one count c of a descending list changes only the first entry equal to c (to
+    c + 1), and raising two equal counts changes the first two. (A lane borders two
+    different districts, one or none: a board lists a lane once per district.)"""
     ntok = ei[ei[I_NDTOK] + seat]
     if ntok == 0:
         return 0.0
-    n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
+    nl, nd, t = B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     key = seat * nl + lane
     gen = ei[I_GEN]
     if ei[ei[I_STAMP] + key] == gen:
@@ -91,33 +98,39 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
     d0 = B[B[O_LANE_DISTRICT0] + lane]
     d1 = B[B[O_LANE_DISTRICT1] + lane]
     row = seat * nd
-    top, topc, rank = ei[I_TOP] + row, ei[I_TOPC] + row, ei[I_RANK] + row
-    k = min(ntok + 2, ei[ei[I_NTOP] + seat])
-    cnt = 0
-    for j in range(k):
-        d = ei[top + j]
-        c = ei[topc + j]
-        tmp[cnt] = c + 1 if d in (d0, d1) else c
-        cnt += 1
+    topc, rank = ei[I_TOPC] + row, ei[I_RANK] + row
+    q = min(ntok, ei[ei[I_NTOP] + seat])  # the counts the tokens pair with
     dsc = B[S_DISTRICT_SCORED]
-    if d0 >= 0 and S[dsc + d0] < 0 and ei[rank + d0] >= k:
-        tmp[cnt] = ei[ei[I_DCNT] + d0 * n + seat] + 1
-        cnt += 1
-    if d1 >= 0 and S[dsc + d1] < 0 and ei[rank + d1] >= k:
-        tmp[cnt] = ei[ei[I_DCNT] + d1 * n + seat] + 1
-        cnt += 1
-    for i in range(1, cnt):  # descending
-        v = tmp[i]
-        j = i
-        while j > 0 and tmp[j - 1] < v:
-            tmp[j] = tmp[j - 1]
-            j -= 1
-        tmp[j] = v
-    value = potential(ef, P, ei, ei[I_DTOK] + seat * t, ntok, -1, tmp, 0, cnt, -1,
-                      S[B[S_STALLS_LEFT] + seat] - 1)
+    g0 = _group_start(ei, topc, ei[rank + d0] if d0 >= 0 and S[dsc + d0] < 0 else -1)
+    g1 = _group_start(ei, topc, ei[rank + d1] if d1 >= 0 and S[dsc + d1] < 0 else -1)
+    if g0 >= 0 and g0 == g1:
+        g1 = g0 + 1  # two equal counts raised: the first two of them
+    value = 0.0
+    pot_w = ef[F_POTW]
+    if pot_w != 0.0:
+        extra = P[W_GROWTH] * (S[B[S_STALLS_LEFT] + seat] - 1)
+        dtok = ei[I_DTOK] + seat * t
+        s = 0.0
+        for i in range(q):
+            c = ei[topc + i] + (1 if i in (g0, g1) else 0)
+            s += ei[dtok + i] * (c + extra)
+        value = pot_w * s
     ef[ei[I_BUMP] + key] = value
     ei[ei[I_STAMP] + key] = gen
     return value
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _group_start(ei: np.ndarray, topc: int, r: int) -> int:
+    """The first place of a descending count list (at ei[topc:]) holding the count at place
+    r (-1 for r = -1)."""
+    if r < 0:
+        return -1
+    c = ei[topc + r]
+    j = r
+    while j > 0 and ei[topc + j - 1] == c:
+        j -= 1
+    return j
 
 
 @njit(cache=True, _nrt=False)
@@ -157,7 +170,7 @@ def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, 
 
 @njit(cache=True, _nrt=False, inline='always')
 def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
-                seat: int, lane: int, end: int, delta: np.ndarray, tmp: np.ndarray) -> None:
+                seat: int, lane: int, end: int, delta: np.ndarray) -> None:
     """`Evaluator.stall_delta` into delta[:n]: `seat` places a stall in `lane` from `end`."""
     n = B[N_PLAYERS]
     c = S[B[S_LANE_COUNT] + lane]
@@ -201,7 +214,7 @@ def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
             if lead >= 0:
                 delta[lead] += mj
     if ef[F_POTW] != 0.0:
-        delta[seat] += _bumped_potential(B, S, P, ef, ei, seat, lane, tmp) \
+        delta[seat] += _bumped_potential(B, S, P, ef, ei, seat, lane) \
             - ef[ei[I_POT] + seat]
     delta[seat] -= ef[F_STALLW]
 

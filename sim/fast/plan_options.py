@@ -16,9 +16,22 @@ import numpy as np
 from numba import njit
 
 from sim.fast import actions as A
+from sim.fast.eval_cache import F_POTW
+from sim.fast.eval_cache import F_TURNS
+from sim.fast.eval_cache import I_DCNT
+from sim.fast.eval_cache import I_DTOK
+from sim.fast.eval_cache import I_NDTOK
+from sim.fast.eval_cache import I_NTOP
+from sim.fast.eval_cache import I_POT
+from sim.fast.eval_cache import I_RANK
+from sim.fast.eval_cache import I_TAU
+from sim.fast.eval_cache import I_TOPC
 from sim.fast.eval_deltas import customer_delta
 from sim.fast.eval_deltas import stall_delta
 from sim.fast.eval_terms import margin
+from sim.fast.eval_terms import potential
+from sim.fast.eval_terms import seat_tokens
+from sim.fast.eval_terms import token_term
 from sim.fast.layout import ACTIONS_LEFT
 from sim.fast.layout import BAG_ARISTOCRATS
 from sim.fast.layout import BAG_CITIZENS
@@ -28,15 +41,20 @@ from sim.fast.layout import KNOWN_ORDER
 from sim.fast.layout import LINE_POS
 from sim.fast.layout import N_DISTRICTS
 from sim.fast.layout import N_LANES
+from sim.fast.layout import N_NEUTRAL
 from sim.fast.layout import N_PLAYERS
 from sim.fast.layout import N_SQUARES
 from sim.fast.layout import N_TOKENS
+from sim.fast.layout import NEUTRAL_TOP
 from sim.fast.layout import O_DISTRICT_LANES
 from sim.fast.layout import O_DISTRICT_LANES_AT
+from sim.fast.layout import O_IS_DISTRICT_TOKEN
 from sim.fast.layout import O_LANE_DISTRICT0
 from sim.fast.layout import O_LANE_DISTRICT1
 from sim.fast.layout import O_LANE_LEN
+from sim.fast.layout import O_NEUTRAL_STACK
 from sim.fast.layout import PENDING
+from sim.fast.layout import S_DISTRICT_SCORED
 from sim.fast.layout import S_LANE_COUNT
 from sim.fast.layout import S_LANE_DIR
 from sim.fast.layout import S_LINE
@@ -45,6 +63,7 @@ from sim.fast.layout import S_STALLS_LEFT
 from sim.fast.layout import S_TOK_NEUTRAL
 from sim.fast.layout import S_TOK_UP
 from sim.fast.layout import S_TOK_VAL
+from sim.fast.layout import TOKEN_MAX
 from sim.fast.params import P_IMMEDIATE
 from sim.fast.params import P_LEAVE
 from sim.fast.params import W_BOBBY
@@ -52,6 +71,7 @@ from sim.fast.params import W_RIVAL
 from sim.fast.plan_bobby import paths
 from sim.fast.plan_pick import EPS
 from sim.fast.plan_work import Level
+from sim.fast.plan_work import xf_others
 from sim.fast.plan_work import xi_tokens
 from sim.fast.random_agent import R_BOBBY
 from sim.fast.random_agent import R_CUSTOMERS
@@ -63,7 +83,7 @@ from sim.fast.random_agent import R_FIRST_END
 def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                   L: Level, k: int) -> int:
     """`Planner.stall_options` appended at option k; returns the new count."""
-    ef, ei, pf, pi, ov, oa, xf, xi = L
+    ef, ei, pf, pi, ov, oa, xf = L[0], L[1], L[2], L[3], L[4], L[5], L[6]
     n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
     mo = oa.shape[0] // 2
     rival = P[W_RIVAL]
@@ -90,7 +110,7 @@ def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
             e0 = 0
             e1 = 0 if first_end else 1
         for end in range(e0, e1 + 1):
-            stall_delta(B, S, P, ef, ei, seat, lane, end, xf, xi)
+            stall_delta(B, S, P, ef, ei, seat, lane, end, xf)
             ov[k] = margin(xf, n, seat, rival) - cost
             oa[k] = A.place_stall(lane, end)
             oa[mo + k] = route
@@ -176,12 +196,12 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
     nxt = (seat + 1) % n
     if nxt == seat or S[B[S_STALLS_LEFT] + nxt] <= 0:
         return 0.0, -1
-    ef, ei, pf, pi, xf, xi = L[0], L[1], L[2], L[3], L[6], L[7]
+    ef, ei, pf, pi, xf = L[0], L[1], L[2], L[3], L[6]
     for lane in range(nl):
         xf[n + lane] = -1.0  # not priced yet (a chance is at least 0)
     weight = P[W_BOBBY]
     bobby = S[BOBBY]
-    here = weight * _max_chance(B, S, P, ef, ei, nxt, xf, xi, bobby)
+    here = weight * _max_chance(B, S, P, ef, ei, nxt, xf, bobby)
     if here <= EPS and P[W_RIVAL] >= 0.0:
         return 0.0, -1
     if not have_paths:
@@ -194,7 +214,7 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
         upper = here - pf[d]  # the value less the chance there: at least the value
         if upper <= best_value + EPS:
             continue
-        value = upper - weight * _max_chance(B, S, P, ef, ei, nxt, xf, xi, d)
+        value = upper - weight * _max_chance(B, S, P, ef, ei, nxt, xf, d)
         if value > best_value + EPS:
             best_value = value
             best_d = d
@@ -203,7 +223,7 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
 
 @njit(cache=True, _nrt=False, inline='always')
 def _chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
-            nxt: int, lane: int, xf: np.ndarray, xi: np.ndarray) -> float:
+            nxt: int, lane: int, xf: np.ndarray) -> float:
     """The next seat's best stall gain in `lane` (0 when full or negative)."""
     count = S[B[S_LANE_COUNT] + lane]
     if count == B[B[O_LANE_LEN] + lane]:
@@ -218,7 +238,7 @@ def _chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.
     rival = P[W_RIVAL]
     best = 0.0
     for end in range(e0, e1 + 1):
-        stall_delta(B, S, P, ef, ei, nxt, lane, end, xf, xi)
+        stall_delta(B, S, P, ef, ei, nxt, lane, end, xf)
         v = margin(xf, n, nxt, rival)
         if end == e0 or v > best:
             best = v
@@ -227,7 +247,7 @@ def _chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.
 
 @njit(cache=True, _nrt=False)
 def _max_chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
-                nxt: int, xf: np.ndarray, xi: np.ndarray, d: int) -> float:
+                nxt: int, xf: np.ndarray, d: int) -> float:
     """The best chance over the lanes bordering district d (priced into xf[n + lane] the
     first time a lane is seen)."""
     n = B[N_PLAYERS]
@@ -237,7 +257,7 @@ def _max_chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
         lane = B[B[O_DISTRICT_LANES] + i]
         v = xf[n + lane]
         if v < 0.0:
-            v = _chance(B, S, P, ef, ei, nxt, lane, xf, xi)
+            v = _chance(B, S, P, ef, ei, nxt, lane, xf)
             xf[n + lane] = v
         if i == lo or v > best:
             best = v
@@ -291,4 +311,98 @@ def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> in
                 k += 1
             elif neutral:
                 xi[ta + j] = action
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: Level,
+                     k: int) -> int:
+    """`Planner.start_options`'s district scorings appended at option k (evaluated cache in
+    L); returns the new count.
+
+    Each is priced as `district_delta` prices it, float for float, but what a scoring's
+    value shares with others is priced once: an other seat's potential change depends on
+    the district alone (once per district, not per token), the seat's token-term change on
+    the token alone. And an other seat's potential without a district outside the part of
+    its list its tokens pair with is its potential itself (the very same sum), so its
+    change is 0.0 without summing."""
+    ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
+    n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
+    mo = oa.shape[0] // 2
+    rival = P[W_RIVAL]
+    imm = P[P_IMMEDIATE] != 0.0
+    pot_w = ef[F_POTW]
+    s_tv, s_tn, s_tu = B[S_TOK_VAL], B[S_TOK_NEUTRAL], B[S_TOK_UP]
+    dsc, stalls = B[S_DISTRICT_SCORED], B[S_STALLS_LEFT]
+    dcnt, dtok, ndtok, topc, ntop = ei[I_DCNT], ei[I_DTOK], ei[I_NDTOK], ei[I_TOPC], ei[I_NTOP]
+    rank, pot_o = ei[I_RANK], ei[I_POT]
+    others = xf_others(B)
+    priced = False
+    for i in range(seat * t, seat * t + t):
+        v = S[s_tv + i]
+        if not v or not S[s_tu + i]:
+            continue
+        neutral = S[s_tn + i]
+        seen = False  # dict.fromkeys: each (value, neutral) once, first seen first
+        for j in range(seat * t, i):
+            if S[s_tv + j] == v and S[s_tu + j] and S[s_tn + j] == neutral:
+                seen = True
+        if seen or neutral or v > B[TOKEN_MAX] or not B[B[O_IS_DISTRICT_TOKEN] + v]:
+            continue
+        tt = 0.0
+        if not imm:
+            su, lu, sh, lh = seat_tokens(B, S, seat)
+            su -= v
+            lu -= 1
+            sh -= v
+            lh -= 1
+            if S[NEUTRAL_TOP] < B[N_NEUTRAL]:
+                x = B[B[O_NEUTRAL_STACK] + S[NEUTRAL_TOP]]
+                su += x
+                lu += 1
+                sh += x
+                lh += 1
+            if lu == 0:
+                su, lu = sh, lh
+            tt = token_term(P, su, lu, sh, lh, ef[F_TURNS]) - ef[ei[I_TAU] + seat]
+        own_n = ei[ndtok + seat]
+        tskip = -1
+        for j in range(own_n):
+            if ei[dtok + seat * t + j] == v:
+                tskip = j
+                break
+        for d in range(nd):
+            if S[dsc + d] >= 0:
+                continue
+            if pot_w != 0.0 and not priced:
+                for p in range(n):
+                    if p == seat:
+                        continue
+                    cskip = ei[rank + p * nd + d]
+                    ntok = ei[ndtok + p]
+                    if cskip >= ntok:
+                        xf[others + p * nd + d] = 0.0
+                    else:
+                        xf[others + p * nd + d] = potential(
+                            ef, P, ei, dtok + p * t, ntok, -1, ei, topc + p * nd,
+                            ei[ntop + p], cskip, S[stalls + p]) - ef[pot_o + p]
+            for p in range(n):
+                xf[p] = 0.0
+            xf[seat] = float(v * ei[dcnt + d * n + seat])
+            if not imm:
+                xf[seat] += tt
+            if pot_w != 0.0:
+                for p in range(n):
+                    if p == seat:
+                        xf[p] += potential(ef, P, ei, dtok + p * t, own_n, tskip, ei,
+                                           topc + p * nd, ei[ntop + p],
+                                           ei[rank + p * nd + d], S[stalls + p]) \
+                            - ef[pot_o + p]
+                    else:
+                        xf[p] += xf[others + p * nd + d]
+            ov[k] = margin(xf, n, seat, rival)
+            oa[k] = A.score_district(v, d)
+            oa[mo + k] = -1
+            k += 1
+        priced = True
     return k

@@ -25,9 +25,7 @@ from sim.engine.codes import ACTIONS
 from sim.engine.codes import PLACE
 from sim.fast import actions as A
 from sim.fast.engine import apply
-from sim.fast.eval_deltas import district_delta
 from sim.fast.eval_deltas import token_delta
-from sim.fast.eval_terms import margin
 from sim.fast.evaluate import lane_state
 from sim.fast.evaluate import state
 from sim.fast.layout import ACTIONS_LEFT
@@ -40,19 +38,14 @@ from sim.fast.layout import LOG_OVERFLOW
 from sim.fast.layout import N_DISTRICTS
 from sim.fast.layout import N_PLAYERS
 from sim.fast.layout import N_TOKENS
-from sim.fast.layout import O_IS_DISTRICT_TOKEN
 from sim.fast.layout import PHASE
-from sim.fast.layout import S_DISTRICT_SCORED
 from sim.fast.layout import S_SIZE
 from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_TOK_NEUTRAL
 from sim.fast.layout import S_TOK_UP
-from sim.fast.layout import S_TOK_VAL
-from sim.fast.layout import TOKEN_MAX
 from sim.fast.params import P_SIMULATE
-from sim.fast.params import W_RIVAL
 from sim.fast.plan_bobby import path_moves
 from sim.fast.plan_options import action_options
+from sim.fast.plan_options import district_options
 from sim.fast.plan_options import square_options
 from sim.fast.plan_options import token_actions
 from sim.fast.plan_pick import pick_all
@@ -205,7 +198,7 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
     """`Planner.start_options` into level L0 (evaluated there): token plays priced by the
     turn they give (played out in L1 with `simulate`) and district scorings."""
     ef, ei, ov, oa, xf, xi = L0[0], L0[1], L0[4], L0[5], L0[6], L0[7]
-    n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
+    t = B[N_TOKENS]
     mo = oa.shape[0] // 2
     state(B, S, P, ef, ei)
     m = token_actions(B, S, seat, xi)
@@ -245,24 +238,5 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
             oa[mo + k] = -1
             k += 1
     if not Rs[R_DISTRICT]:
-        rival = P[W_RIVAL]
-        s_tv, s_tn, s_tu = B[S_TOK_VAL], B[S_TOK_NEUTRAL], B[S_TOK_UP]
-        for i in range(seat * t, seat * t + t):
-            v = S[s_tv + i]
-            if not v or not S[s_tu + i]:
-                continue
-            neutral = S[s_tn + i]
-            seen = False  # dict.fromkeys: each (value, neutral) once, first seen first
-            for j in range(seat * t, i):
-                if S[s_tv + j] == v and S[s_tu + j] and S[s_tn + j] == neutral:
-                    seen = True
-            if seen or neutral or v > B[TOKEN_MAX] or not B[B[O_IS_DISTRICT_TOKEN] + v]:
-                continue
-            for d in range(nd):
-                if S[B[S_DISTRICT_SCORED] + d] < 0:
-                    district_delta(B, S, P, ef, ei, seat, v, d, xf)
-                    ov[k] = margin(xf, n, seat, rival)
-                    oa[k] = A.score_district(v, d)
-                    oa[mo + k] = -1
-                    k += 1
+        k = district_options(B, S, P, seat, L0, k)
     return k

@@ -14,10 +14,11 @@ needs a second one for the copy. `new_work(B)` allocates two levels as rows of t
     oa       final actions oa[:max_options] and routes oa[max_options:] of the options
     xf       float scratch: delta[n] first, then per-lane chances [nl] (`xf[n + lane]`),
              the token plan at `xf_plan`, the plan's gains at `xf_gains`, a sort buffer at
-             `xf_sort`; then the plan slots
-    xi       int scratch: small ints first [tmp_size] (the delta functions' `tmp`), the token
-             values and actions at `xi_tokens`, two index lists at `xi_index`, the planning
-             copy of S and a steps buffer at `xi_copy`; then the plan slots
+             `xf_sort`, the other seats' potential changes of district scorings at
+             `xf_others`; then the plan slots
+    xi       int scratch: the token values and actions first (`xi_tokens`), two index lists
+             at `xi_index`, the planning copy of S and a steps buffer at `xi_copy`; then
+             the plan slots
 
 Nothing is allocated while playing. Plan slots (`slot(B, L, j)`) are levels of their own
 kept in level 1's scratch tail: see `sim.fast.plan_turn`.
@@ -58,12 +59,6 @@ def max_options(B: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def tmp_size(B: np.ndarray) -> int:
-    """Length of xi's small-int scratch (the delta functions' `tmp`)."""
-    return B[N_TOKENS] + 8
-
-
-@njit(cache=True, _nrt=False)
 def plan_size(B: np.ndarray) -> int:
     """Length of a token plan (gains after 0..TOKEN_MAX actions, one spare)."""
     return B[TOKEN_MAX] + 2
@@ -89,9 +84,16 @@ def xf_sort(B: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def xf_others(B: np.ndarray) -> int:
+    """Each other seat's potential change when a district is scored, in xf
+    [N_PLAYERS * N_DISTRICTS] (`sim.fast.plan_options.district_options`)."""
+    return xf_sort(B) + max_options(B)
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def xi_tokens(B: np.ndarray) -> int:
-    """Token values [N_TOKENS], then their play_token actions [N_TOKENS], in xi."""
-    return tmp_size(B)
+    """Token values [N_TOKENS], then their play_token actions [N_TOKENS], first in xi."""
+    return 0
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -130,9 +132,11 @@ def _sizes(B: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
 
 @njit(cache=True, _nrt=False)
 def _scratch_sizes(B: np.ndarray) -> tuple[int, int]:
-    """Lengths of the scratch parts of xf (delta, chances, plan, gains, sort buffer) and xi
-    (small ints, token lists, two index lists, the planning copy of S, a steps buffer)."""
-    return xf_sort(B) + max_options(B), xi_copy(B) + B[S_SIZE] + B[N_DISTRICTS] + 1
+    """Lengths of the scratch parts of xf (delta, chances, plan, gains, sort buffer, the
+    others' district potentials) and xi (small ints, token lists, two index lists, the
+    planning copy of S, a steps buffer)."""
+    return (xf_others(B) + B[N_PLAYERS] * B[N_DISTRICTS],
+            xi_copy(B) + B[S_SIZE] + B[N_DISTRICTS] + 1)
 
 
 @njit(cache=True, _nrt=False)
