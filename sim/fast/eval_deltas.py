@@ -225,10 +225,23 @@ def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                    delta: np.ndarray) -> None:
     """`Evaluator.customer_delta` into delta[:n]: `customer` placed on `square` (`last`: the
     baron follows on the first other empty square)."""
+    customer_deltas(B, S, P, ef, ei, square, customer, last, delta, 0, delta)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
+                    ei: np.ndarray, square: int, customer: int, last: bool,
+                    delta: np.ndarray, other: int, delta2: np.ndarray) -> None:
+    """`customer_delta` of `customer` into delta[:n] and, unless `other` is 0, of the
+    customer `other` on the same square into delta2[:n]: one walk over the square's lanes
+    for both (each delta summed as the reference sums it)."""
     n = B[N_PLAYERS]
     sqc = B[S_SQUARE_CUSTOMER]
+    two = other != 0
     for p in range(n):
         delta[p] = 0.0
+        if two:
+            delta2[p] = 0.0
     baron = S[BARON_SQUARE]
     extra = -1
     if last and B[WITH_BARON] and baron < 0:
@@ -265,20 +278,23 @@ def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                     anyone = True
             if not anyone:
                 continue
-            ca = customer if a == square else (BARON if a == extra else S[sqc + a])
-            cb = customer if z == square else (BARON if z == extra else S[sqc + z])
             count = S[lc + lane]
             term0 = term_o + lane * n
             length = B[o_len + lane]
-            if ca and cb and count == length:
-                m = B[o_mult + ca * 4 + cb]
-                for p in range(n):
-                    delta[p] += ei[own0 + p] * m - ef[term0 + p]
-            elif not imm:
-                f = lane_factor(P, ef, B[o_mult + ca * 4 + cb], e2, w_lane, length - count,
-                                hand, ca, cb, baron in (a, z))
-                for p in range(n):
-                    delta[p] += ei[own0 + p] * f - ef[term0 + p]
+            for y in range(2 if two else 1):
+                c = customer if y == 0 else other
+                out = delta if y == 0 else delta2
+                ca = c if a == square else (BARON if a == extra else S[sqc + a])
+                cb = c if z == square else (BARON if z == extra else S[sqc + z])
+                if ca and cb and count == length:
+                    m = B[o_mult + ca * 4 + cb]
+                    for p in range(n):
+                        out[p] += ei[own0 + p] * m - ef[term0 + p]
+                elif not imm:
+                    f = lane_factor(P, ef, B[o_mult + ca * 4 + cb], e2, w_lane,
+                                    length - count, hand, ca, cb, baron in (a, z))
+                    for p in range(n):
+                        out[p] += ei[own0 + p] * f - ef[term0 + p]
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -27,6 +27,7 @@ from sim.fast.eval_cache import I_RANK
 from sim.fast.eval_cache import I_TAU
 from sim.fast.eval_cache import I_TOPC
 from sim.fast.eval_deltas import customer_delta
+from sim.fast.eval_deltas import customer_deltas
 from sim.fast.eval_deltas import stall_delta
 from sim.fast.eval_terms import margin
 from sim.fast.eval_terms import potential
@@ -71,6 +72,7 @@ from sim.fast.params import W_RIVAL
 from sim.fast.plan_bobby import paths
 from sim.fast.plan_pick import EPS
 from sim.fast.plan_work import Level
+from sim.fast.plan_work import xf_draw
 from sim.fast.plan_work import xf_others
 from sim.fast.plan_work import xi_tokens
 from sim.fast.random_agent import R_BOBBY
@@ -119,22 +121,30 @@ def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
 
 
 @njit(cache=True, _nrt=False)
-def _best_square(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, customer: int,
-                 last: bool, ef: np.ndarray, ei: np.ndarray, xf: np.ndarray) -> float:
-    """max over empty squares of the margin change of placing `customer` there."""
+def _best_squares(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, customer: int,
+                  other: int, last: bool, ef: np.ndarray, ei: np.ndarray,
+                  xf: np.ndarray) -> tuple[float, float]:
+    """max over empty squares of the margin change of placing `customer` there, and the
+    same for `other` unless it is 0 (both in one walk over the squares)."""
     n = B[N_PLAYERS]
     sqc = B[S_SQUARE_CUSTOMER]
     rival = P[W_RIVAL]
+    o2 = xf_draw(B)
+    delta2 = xf[o2:o2 + n]
     best = 0.0
+    best2 = 0.0
     first = True
     for s in range(B[N_SQUARES]):
         if S[sqc + s] == 0:
-            customer_delta(B, S, P, ef, ei, s, customer, last, xf)
+            customer_deltas(B, S, P, ef, ei, s, customer, last, xf, other, delta2)
             v = margin(xf, n, seat, rival)
+            v2 = margin(delta2, n, seat, rival) if other else 0.0
             if first or v > best:
                 best = v
-                first = False
-    return best
+            if first or v2 > best2:
+                best2 = v2
+            first = False
+    return best, best2
 
 
 @njit(cache=True, _nrt=False)
@@ -146,13 +156,20 @@ def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
     total = 0.0
     if B[KNOWN_ORDER]:
         customer = S[B[S_LINE] + S[LINE_POS]] if S[CUSTOMERS_LEFT] > 0 else 0
-        total += 1.0 * _best_square(B, S, P, seat, customer, last, ef, ei, xf)
+        total += 1.0 * _best_squares(B, S, P, seat, customer, 0, last, ef, ei, xf)[0]
         return total
-    bag = S[BAG_CITIZENS] + S[BAG_ARISTOCRATS]
-    for c in range(1, 3):
-        k = S[BAG_CITIZENS + c - 1]
-        if k:
-            total += k / bag * _best_square(B, S, P, seat, c, last, ef, ei, xf)
+    b1, b2 = S[BAG_CITIZENS], S[BAG_ARISTOCRATS]
+    bag = b1 + b2
+    if b1 and b2:
+        v1, v2 = _best_squares(B, S, P, seat, 1, 2, last, ef, ei, xf)
+    else:
+        v1, v2 = _best_squares(B, S, P, seat, 1 if b1 else 2, 0, last, ef, ei, xf)
+        if not b1:
+            v1, v2 = 0.0, v1
+    if b1:
+        total += b1 / bag * v1
+    if b2:
+        total += b2 / bag * v2
     return total
 
 

@@ -15,7 +15,8 @@ needs a second one for the copy. `new_work(B)` allocates two levels as rows of t
     xf       float scratch: delta[n] first, then per-lane chances [nl] (`xf[n + lane]`),
              the token plan at `xf_plan`, the plan's gains at `xf_gains`, a sort buffer at
              `xf_sort`, the other seats' potential changes of district scorings at
-             `xf_others`; then the plan slots
+             `xf_others`, a second delta [n] for a draw's other customer at `xf_draw`;
+             then the plan slots
     xi       int scratch: the token values and actions first (`xi_tokens`), two index lists
              at `xi_index`, the planning copy of S and a steps buffer at `xi_copy`; then
              the plan slots
@@ -91,6 +92,13 @@ def xf_others(B: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def xf_draw(B: np.ndarray) -> int:
+    """The value change of a draw's other customer in xf [N_PLAYERS]
+    (`sim.fast.plan_options.draw_value`)."""
+    return xf_others(B) + B[N_PLAYERS] * B[N_DISTRICTS]
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def xi_tokens(B: np.ndarray) -> int:
     """Token values [N_TOKENS], then their play_token actions [N_TOKENS], first in xi."""
     return 0
@@ -133,9 +141,9 @@ def _sizes(B: np.ndarray) -> tuple[int, int, int, int, int, int, int, int]:
 @njit(cache=True, _nrt=False)
 def _scratch_sizes(B: np.ndarray) -> tuple[int, int]:
     """Lengths of the scratch parts of xf (delta, chances, plan, gains, sort buffer, the
-    others' district potentials) and xi (small ints, token lists, two index lists, the
+    others' district potentials, a second delta) and xi (token lists, two index lists, the
     planning copy of S, a steps buffer)."""
-    return (xf_others(B) + B[N_PLAYERS] * B[N_DISTRICTS],
+    return (xf_draw(B) + B[N_PLAYERS],
             xi_copy(B) + B[S_SIZE] + B[N_DISTRICTS] + 1)
 
 
