@@ -4,7 +4,9 @@
 each reads the cache `(ef, ei)` that `sim.fast.evaluate.state` filled for the position and
 writes every seat's value change into `delta[:n]` (or returns the one number the reference
 returns), without copying or changing the position. The planner calls them once per option,
-so the hot ones are inlined into their callers.
+so the hot ones are inlined into their callers. A district scoring's change is priced where
+its options are listed (`sim.fast.plan_options.district_options`), which shares what the
+scorings of a turn's start have in common.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from sim.fast.eval_cache import F_POTW
 from sim.fast.eval_cache import F_STALLW
 from sim.fast.eval_cache import F_TURNS
 from sim.fast.eval_cache import I_BUMP
-from sim.fast.eval_cache import I_DCNT
 from sim.fast.eval_cache import I_DTOK
 from sim.fast.eval_cache import I_GEN
 from sim.fast.eval_cache import I_HAND
@@ -31,23 +32,19 @@ from sim.fast.eval_cache import I_RANK
 from sim.fast.eval_cache import I_STAMP
 from sim.fast.eval_cache import I_TAU
 from sim.fast.eval_cache import I_TERM
-from sim.fast.eval_cache import I_TOP
 from sim.fast.eval_cache import I_TOPC
 from sim.fast.eval_cache import I_VAL
 from sim.fast.eval_terms import lane_factor
 from sim.fast.eval_terms import leader
-from sim.fast.eval_terms import potential
 from sim.fast.eval_terms import seat_tokens
 from sim.fast.eval_terms import token_term
 from sim.fast.layout import BARON_SQUARE
 from sim.fast.layout import END_REASON
 from sim.fast.layout import N_DISTRICTS
 from sim.fast.layout import N_LANES
-from sim.fast.layout import N_NEUTRAL
 from sim.fast.layout import N_PLAYERS
 from sim.fast.layout import N_SQUARES
 from sim.fast.layout import N_TOKENS
-from sim.fast.layout import NEUTRAL_TOP
 from sim.fast.layout import O_LANE_DISTRICT0
 from sim.fast.layout import O_LANE_DISTRICT1
 from sim.fast.layout import O_LANE_END0
@@ -56,7 +53,6 @@ from sim.fast.layout import O_LANE_INNER
 from sim.fast.layout import O_LANE_LEN
 from sim.fast.layout import O_LANE_OFFSET
 from sim.fast.layout import O_MULTIPLIER
-from sim.fast.layout import O_NEUTRAL_STACK
 from sim.fast.layout import O_SPOT_VALUE
 from sim.fast.layout import O_SQUARE_LANES
 from sim.fast.layout import O_SQUARE_LANES_AT
@@ -308,50 +304,6 @@ def token_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
     if lu == 0:
         su, lu = sh, lh
     return token_term(P, su, lu, sh, lh, ef[F_TURNS]) - before
-
-
-@njit(cache=True, _nrt=False, inline='always')
-def district_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
-                   ei: np.ndarray, seat: int, value: int, district: int,
-                   delta: np.ndarray) -> None:
-    """`Evaluator.district_delta` into delta[:n]: `seat` scores `district` with `value`."""
-    n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
-    for p in range(n):
-        delta[p] = 0.0
-    delta[seat] = float(value * ei[ei[I_DCNT] + district * n + seat])
-    if P[P_IMMEDIATE] == 0.0:
-        su, lu, sh, lh = seat_tokens(B, S, seat)
-        su -= value
-        lu -= 1
-        sh -= value
-        lh -= 1
-        if S[NEUTRAL_TOP] < B[N_NEUTRAL]:
-            x = B[B[O_NEUTRAL_STACK] + S[NEUTRAL_TOP]]
-            su += x
-            lu += 1
-            sh += x
-            lh += 1
-        if lu == 0:
-            su, lu = sh, lh
-        delta[seat] += token_term(P, su, lu, sh, lh, ef[F_TURNS]) - ef[ei[I_TAU] + seat]
-    if ef[F_POTW] != 0.0:
-        dtok, top, topc = ei[I_DTOK], ei[I_TOP], ei[I_TOPC]
-        for p in range(n):
-            ntok = ei[ei[I_NDTOK] + p]
-            tskip = -1
-            if p == seat:
-                for i in range(ntok):
-                    if ei[dtok + p * t + i] == value:
-                        tskip = i
-                        break
-            m = ei[ei[I_NTOP] + p]
-            cskip = -1
-            for j in range(m):
-                if ei[top + p * nd + j] == district:
-                    cskip = j
-                    break
-            delta[p] += potential(ef, P, ei, dtok + p * t, ntok, tskip, ei, topc + p * nd, m,
-                                  cskip, S[B[S_STALLS_LEFT] + p]) - ef[ei[I_POT] + p]
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -337,12 +337,12 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
     """`Planner.start_options`'s district scorings appended at option k (evaluated cache in
     L); returns the new count.
 
-    Each is priced as `district_delta` prices it, float for float, but what a scoring's
-    value shares with others is priced once: an other seat's potential change depends on
-    the district alone (once per district, not per token), the seat's token-term change on
-    the token alone. And an other seat's potential without a district outside the part of
-    its list its tokens pair with is its potential itself (the very same sum), so its
-    change is 0.0 without summing."""
+    Each is priced as `Evaluator.district_delta` prices it, float for float, but what
+    scorings share is priced once: an other seat's potential change depends on the
+    district alone (once per district, not per token), the seat's token-term change on the
+    token alone. And an other seat's potential without a district outside the part of its
+    list its tokens pair with is its potential itself (the very same sum), so its change is
+    0.0 without summing."""
     ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
     n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
     mo = oa.shape[0] // 2
