@@ -78,6 +78,24 @@ def _now(ts: np.ndarray) -> int:
     return ts[0] * 1_000_000_000 + ts[1]
 
 
+@njit(cache=False, _nrt=False)
+def new_game(B: np.ndarray, g: int, game_seeds: np.ndarray, seat_seeds: np.ndarray,
+             rngs: np.ndarray, seeds: np.ndarray, S: np.ndarray, memory: np.ndarray) -> int:
+    """Game g of the batch started as `sim.fast.play` starts it (its group's generators
+    seeded when it is the group's first, the state filled, the planners' memory cleared);
+    returns where its generators start in `rngs` (the seats', then the chance one)."""
+    n = B[N_PLAYERS]
+    if g % FP.SEEDED_TOGETHER == 0:
+        FP.seed_games(rngs, seeds, game_seeds, seat_seeds, g)
+    base = (g % FP.SEEDED_TOGETHER) * (n + 1)
+    start_game(B, S, rngs[base + n])
+    for seat in range(n):
+        memory[seat, :] = 0
+        memory[seat, M_QTURN] = -1
+        memory[seat, M_ACTED] = -1
+    return base
+
+
 @njit(cache=False)
 def _profiled(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
               params: np.ndarray, restrict: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -110,15 +128,8 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
     L1 = uncounted_level(B, WF, WI, 1)
     for g in range(game_seeds.shape[0]):
         t0 = _now(ts)
-        if g % FP.SEEDED_TOGETHER == 0:
-            FP.seed_games(rngs, seeds, game_seeds, seat_seeds, g)
-        base = (g % FP.SEEDED_TOGETHER) * (n + 1)
+        base = new_game(B, g, game_seeds, seat_seeds, rngs, seeds, S, memory)
         chance = rngs[base + n]
-        start_game(B, S, chance)
-        for seat in range(n):
-            memory[seat, :] = 0
-            memory[seat, M_QTURN] = -1
-            memory[seat, M_ACTED] = -1
         nanos[9] += _now(ts) - t0
         counts[9] += 1
         while S[PHASE] != OVER:
@@ -155,14 +166,23 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
             scores[g, p] = S[B[S_SCORES] + p]
 
 
-def main() -> None:
+def heuristic_games(default_games: int) -> tuple[int, int, CompiledEngine, list[int],
+                                                 np.ndarray, np.ndarray]:
+    """The heuristic games the command line asks for (PLAYERS, GAMES; `portobello
+    simulate`'s seeds on the standard board): (players, games, the engine, the seeds, the
+    games' and the seats' generator seeds)."""
     players = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    games = int(sys.argv[2]) if len(sys.argv) > 2 else 2_000
-    board, rules = load_board("standard"), Rules(players=players)
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else default_games
     specs = ["heuristic"] * players
-    fast = CompiledEngine(board, rules, specs)
+    fast = CompiledEngine(load_board("standard"), Rules(players=players), specs)
     seeds = game_seeds(0, games)
     gs, ps, _ = fast.prepare(seeds, [specs] * games)
+    return players, games, fast, seeds, gs, ps
+
+
+def main() -> None:
+    players, games, fast, seeds, gs, ps = heuristic_games(2_000)
+    specs = ["heuristic"] * players
     params, restrict = fast.params[0], fast.restrict[0]
     _profiled(fast.B, gs[:2], ps[:2], params, restrict)  # compile
     start = time.perf_counter()

@@ -18,23 +18,19 @@ A breakdown for finding what to speed up; `portobello bench simulate` is the rat
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 from numba import njit
 from profile_fast_heuristic import _now
+from profile_fast_heuristic import heuristic_games
+from profile_fast_heuristic import new_game
 
-from sim.bench.agents import game_seeds
-from sim.engine.board import load_board
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import CHANCE
 from sim.engine.codes import OVER
 from sim.engine.codes import TURN_START
-from sim.engine.rules import Rules
 from sim.fast import play as FP
 from sim.fast.engine import apply
 from sim.fast.engine import sample_chance
-from sim.fast.engine import start_game
 from sim.fast.evaluate import state
 from sim.fast.layout import ACTION_ROOM
 from sim.fast.layout import ACTIONS_LEFT
@@ -56,11 +52,8 @@ from sim.fast.plan_work import plan_size
 from sim.fast.plan_work import uncounted_level
 from sim.fast.plan_work import xf_plan
 from sim.fast.plan_work import xi_tokens
-from sim.fast.planner import M_ACTED
-from sim.fast.planner import M_QTURN
 from sim.fast.planner import choose_planner
 from sim.fast.planner import memory_size
-from sim.run.engines import CompiledEngine
 
 ACTION_PARTS = ("evaluate", "Bobby paths", "stall options", "draw")
 START_PARTS = ("plan", "district scorings")
@@ -83,15 +76,8 @@ def _collect(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     no_log = np.zeros(0, np.int64)
     na = ns = 0
     for g in range(game_seeds.shape[0]):
-        if g % FP.SEEDED_TOGETHER == 0:
-            FP.seed_games(rngs, seeds, game_seeds, seat_seeds, g)
-        base = (g % FP.SEEDED_TOGETHER) * (n + 1)
+        base = new_game(B, g, game_seeds, seat_seeds, rngs, seeds, S, memory)
         chance = rngs[base + n]
-        start_game(B, S, chance)
-        for seat in range(n):
-            memory[seat, :] = 0
-            memory[seat, M_QTURN] = -1
-            memory[seat, M_ACTED] = -1
         while S[PHASE] != OVER:
             if S[PHASE] == CHANCE:
                 apply(B, S, sample_chance(S, chance), no_log)
@@ -167,12 +153,7 @@ def _time_start_part(B: np.ndarray, X: np.ndarray, params: np.ndarray,
 
 
 def main() -> None:
-    players = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    games = int(sys.argv[2]) if len(sys.argv) > 2 else 500
-    board, rules = load_board("standard"), Rules(players=players)
-    specs = ["heuristic"] * players
-    fast = CompiledEngine(board, rules, specs)
-    gs, ps, _ = fast.prepare(game_seeds(0, games), [specs] * games)
+    players, games, fast, _, gs, ps = heuristic_games(500)
     params, restrict = fast.params[0], fast.restrict[0]
     B = fast.B
     actions = np.zeros((games * 80, B[S_SIZE]), np.int64)
