@@ -82,7 +82,9 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
     tokens pair with is found here without sorting (the same counts, so the very same sum):
     raising one count c of a descending list changes only the first entry equal to c (to
     c + 1), and raising two equal counts changes the first two. (A lane borders two
-    different districts, one or none: a board lists a lane once per district.)"""
+    different districts, one or none: a board lists a lane once per district.) The sum is
+    `potential`'s, written out: `potential` with a check for raised counts at every term
+    made stall options and plans about 3% slower (`benchmarks/profile_fast_positions.py`)."""
     ntok = ei[ei[I_NDTOK] + seat]
     if ntok == 0:
         return 0.0
