@@ -123,6 +123,36 @@ def test_bad_parameters_fail_with_the_parameter_named() -> None:
         pyspiel.load_game(adapter.SHORT_NAME, {"colour": "red"})
 
 
+def test_out_of_range_parameters_are_parameter_errors() -> None:
+    # a bound that would overflow the frameworks' 32-bit game length
+    with pytest.raises(Exception, match="bobby_moves: must be from 0 to 1,000, got 1000000000"):
+        pyspiel.load_game(adapter.SHORT_NAME, {"bobby_moves": 10**9})
+    with pytest.raises(Exception, match="players: must be an integer from 2 to 16"):
+        pyspiel.load_game(adapter.SHORT_NAME, {"players": 10**6})
+
+
+def test_an_illegal_action_is_refused_with_the_engines_reason_and_changes_nothing() -> None:
+    game = pyspiel.load_game(adapter.SHORT_NAME)
+    table = game.table
+    state = game.new_initial_state()
+    token = table.index[A.play_token(4)]  # a token before the Bobby is placed
+    engine = state.pos.game.copy()
+    with pytest.raises(Exception) as refused:
+        state.apply_action(token)
+    assert str(refused.value) == engine.check(A.play_token(4))
+    assert "Bobby" in str(refused.value)
+    assert state.history() == [] and state.pos.game.key() == engine.key()
+    for bad in (len(table), 10**6):  # (OpenSpiel itself refuses -1)
+        with pytest.raises(Exception, match="is not an action of this game"):
+            state.apply_action(bad)
+    state.apply_action(table.index[A.place_bobby(0)])  # the legal one still plays
+    state.apply_action(token)
+    state.apply_action(table.index[A.DRAW])
+    with pytest.raises(Exception, match="is not a chance outcome now"):
+        state.apply_action(7)  # chance gives a citizen (0) or an aristocrat (1)
+    assert state.is_chance_node() and len(state.history()) == 3
+
+
 def test_a_draw_is_a_chance_node_with_the_bags_probabilities() -> None:
     game = pyspiel.load_game(adapter.SHORT_NAME)
     table = game.table

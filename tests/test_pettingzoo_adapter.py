@@ -111,12 +111,28 @@ def test_illegal_and_out_of_turn_actions_are_refused() -> None:
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    with pytest.raises(ValueError, match="is not legal now"):
+    code = env.unwrapped.table.codes[illegal]
+    reason = env.unwrapped.pos.game.check(code)
+    with pytest.raises(ValueError) as refused:
         env.step(illegal)
+    assert str(refused.value) == f"{env.agent_selection}: {reason}"  # the engine's words
     with pytest.raises(AssertionError):
         env.step(len(mask))  # out of the action space
     with pytest.raises(Exception, match="reset"):
         portobello.env(players=2).step(0)  # before reset
+
+
+@pytest.mark.parametrize("action", [1.5, 2.9, "3", True, None, np.float32(1.0), [1]])
+def test_the_raw_environment_refuses_what_is_not_an_action(action: object) -> None:
+    env = portobello.raw_env(players=2)
+    env.reset(seed=0)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    before = env.pos.game.key()
+    with pytest.raises(ValueError, match="is not an action of this game"):
+        env.step(action)
+    assert env.pos.game.key() == before  # nothing was played
+    env.step(np.int64(legal))  # a NumPy integer is an action
+    assert env.pos.game.key() != before
 
 
 def test_renders_text_and_the_viewer_page() -> None:

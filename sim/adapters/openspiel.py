@@ -40,6 +40,7 @@ from sim.adapters.core.settings import Settings
 from sim.adapters.core.settings import default_bobby_moves
 from sim.adapters.core.settings import settings as make_settings
 from sim.engine.board import Board
+from sim.engine.errors import IllegalActionError
 from sim.engine.rules import Rules
 
 try:
@@ -149,10 +150,16 @@ class PortobelloState(pyspiel.State):
         return self.pos.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.pos.is_chance:
-            self.pos.apply_outcome(action)
+        """Apply an action or chance outcome; an illegal one raises IllegalActionError
+        with the engine's reason, and the state stays as it was."""
+        pos = self.pos
+        reason = pos.check_outcome(action) if pos.is_chance else pos.check(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if pos.is_chance:
+            pos.apply_outcome(action)
         else:
-            self.pos.apply(action)
+            pos.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

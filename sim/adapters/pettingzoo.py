@@ -36,6 +36,7 @@ from sim.adapters.core.actions import ActionTable
 from sim.adapters.core.position import Position
 from sim.adapters.core.settings import Settings
 from sim.adapters.core.settings import settings as make_settings
+from sim.engine.errors import IllegalActionError
 
 try:
     from gymnasium import spaces
@@ -135,9 +136,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.pos.legal()
-        if action is None or int(action) not in legal:
-            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
+        reason = self.pos.check(action)
+        if reason is not None:
+            raise IllegalActionError(f"{agent}: {reason}")
         self._cumulative_rewards[agent] = 0.0
         self.pos.apply(int(action))
         self._play_chance()

@@ -9,12 +9,17 @@ step with its probability) and the bound on moves (a framework wants a finite ga
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from sim.adapters.core.actions import CUSTOMER_OUTCOMES
 from sim.adapters.core.actions import OUTCOME_CUSTOMERS
 from sim.adapters.core.actions import ActionTable
 from sim.adapters.core.settings import Settings
 from sim.engine import actions as A
 from sim.engine.codes import CUSTOMER_NAMES
+from sim.engine.errors import quote
 from sim.engine.game import Game
 
 
@@ -112,8 +117,36 @@ class Position:
             codes = [c for c in codes if A.kind(c) != A.MOVE_BOBBY]
         return self.table.indices(codes)
 
+    def check(self, index: Any) -> str | None:
+        """None when action `index` may be played now; otherwise why not, in the engine's
+        words (an index that is no action, a Bobby move over the turn's bound)."""
+        if self.game is None or self.is_chance:
+            return "chance is to move, not a player"
+        if self.is_over:
+            return "the game is over"
+        if isinstance(index, bool) or not isinstance(index, int | np.integer) \
+                or not 0 <= index < len(self.table):
+            return (f"{quote(index)} is not an action of this game (actions are integers "
+                    f"from 0 to {len(self.table) - 1})")
+        code = self.table.codes[int(index)]
+        if A.kind(code) == A.MOVE_BOBBY and self.moves_left() <= 0:
+            return (f"no more Bobby moves this turn: at most {self.settings.bobby_moves} a "
+                    "turn here")
+        return self.game.check(code)
+
+    def check_outcome(self, outcome: Any) -> str | None:
+        """None when `outcome` is one chance may give now; otherwise why not."""
+        if not self.is_chance:
+            return "a player is to move, not chance"
+        possible = [o for o, _ in self.chance_outcomes()]
+        if isinstance(outcome, bool) or not isinstance(outcome, int | np.integer) \
+                or int(outcome) not in possible:
+            return (f"{quote(outcome)} is not a chance outcome now (outcomes: "
+                    f"{', '.join(map(str, possible))})")
+        return None
+
     def apply(self, index: int) -> None:
-        """Apply a legal action by its index."""
+        """Apply a legal action by its index (trusted: `check` first where in doubt)."""
         game = self.game
         assert game is not None
         code = self.table.codes[index]

@@ -21,6 +21,10 @@ from sim.engine.rules import load_rules
 from sim.engine.rules import rules_from_dict
 
 RETURNS = ("win", "margin")
+# Bobby moves offered per turn: far more than any path needs (the default is the board's
+# diameter per action), and small enough that a game's length bound fits the frameworks'
+# 32-bit integers.
+MAX_BOBBY_MOVES = 1_000
 
 # The defaults, in the order the frameworks list them.
 DEFAULTS: dict[str, Any] = {
@@ -113,12 +117,16 @@ def default_bobby_moves(board: Board, rules: Rules) -> int:
     return max(1, diameter * (biggest + 1))
 
 
-def _int(params: dict[str, Any], key: str, low: int) -> int:
+def _int(params: dict[str, Any], key: str, low: int, high: int | None = None) -> int:
+    """An integer parameter of at least `low` (and at most `high`, where given; the rules
+    check their own numbers)."""
     value = params[key]
     if isinstance(value, bool) or not isinstance(value, int):
         raise AdapterError(f"must be an integer, got {quote(value)}", field=key)
     if value < low:
-        raise AdapterError(f"must be {low} or more, got {value}", field=key)
+        raise AdapterError(f"must be {low} or more, got {quote(value)}", field=key)
+    if high is not None and value > high:
+        raise AdapterError(f"must be from {low} to {high:,}, got {quote(value)}", field=key)
     return value
 
 
@@ -165,5 +173,6 @@ def settings(**params: Any) -> Settings:
     if returns not in RETURNS:
         raise AdapterError(f"must be one of {', '.join(RETURNS)}, got {quote(returns)}",
                            field="returns")
-    bobby_moves = _int(values, "bobby_moves", 0) or default_bobby_moves(board, rules)
+    bobby_moves = _int(values, "bobby_moves", 0, MAX_BOBBY_MOVES) \
+        or default_bobby_moves(board, rules)
     return Settings(board=board, rules=rules, bobby_moves=bobby_moves, returns=returns)
