@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import html
 import json
+import os
 import re
 import subprocess
 from dataclasses import replace
@@ -92,8 +93,9 @@ def test_report_has_every_section_and_embedded_figures(report: str, study_dir: P
 
 def test_report_files_are_written_whole(report: str, study_dir: Path, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """index.html and summary.json replace the old files in one step: a write that fails
-    (here the disk refuses to flush) leaves the old report and no temporary file."""
+    """index.html and summary.json replace the old report in one step: a write that fails
+    (here the disk refuses to flush) leaves the old report and no temporary file or
+    folder."""
     assert sorted(p.name for p in (study_dir / "report").iterdir()) == ["index.html",
                                                                         "summary.json"]
     out = tmp_path / "report"
@@ -105,10 +107,11 @@ def test_report_files_are_written_whole(report: str, study_dir: Path, tmp_path: 
 
     monkeypatch.setattr(page, "render", lambda a, figs, dpi=100, watch=(): "<html>new</html>")
     monkeypatch.setattr(page, "figures", lambda a: {})
-    monkeypatch.setattr(page.os, "fsync", refuse)
+    monkeypatch.setattr(os, "fsync", refuse)
     with pytest.raises(OSError, match="no space left"):
         build_report(open_study(study_dir), out)
     assert [p.name for p in out.iterdir()] == ["index.html"]
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]
     assert (out / "index.html").read_text() == "the old report"
     monkeypatch.undo()
     monkeypatch.setattr(page, "render", lambda a, figs, dpi=100, watch=(): "<html>new</html>")
@@ -147,7 +150,7 @@ def test_report_command_from_runs(study_dir: Path, tmp_path: Path,
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
     """Run the command line in this process (faster than a new interpreter)."""
-    from sim.cli.main import main
+    from sim.cli.command import main
 
     capsys.readouterr()
     code = main(list(args))

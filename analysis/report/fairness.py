@@ -2,8 +2,9 @@
 
 `build_fairness_report(summary, out)` writes `out/index.html` (self-contained: figures
 embedded), `out/summary.json` and the recommended rules files (`out/rules/<cell>.toml`),
-each atomically. The page leads with one verdict per cell (the recommendation, every seat's
-confirmed share and interval against 1/n, and the checks with other agents); then per cell
+replacing an earlier report whole (`sim.engine.outputs.replace_folder`). The page leads
+with one verdict per cell (the recommendation, every seat's confirmed share and interval
+against 1/n, and the checks with other agents); then per cell
 the seat shares against each knob, the confirmation table and the search history. A
 recommendation whose confirmed intervals exclude 1/n is shown as not confirmed, in red.
 """
@@ -30,6 +31,7 @@ from analysis.report.page import _write_text
 from analysis.report.page import table_html
 from analysis.report.tables import Row
 from analysis.report.tables import Table
+from sim.engine.outputs import replace_folder
 
 TEMPLATE = "fairness.html.j2"
 Cell = Mapping[str, Any]
@@ -141,22 +143,20 @@ def render(summary: Mapping[str, Any], dpi: int = 100) -> str:
 
 def build_fairness_report(summary: Mapping[str, Any], out: str | Path,
                           rules_dir: Path | None = None, dpi: int = 100) -> Path:
-    """Write the report folder; returns the HTML path."""
+    """Write the report folder `out` (index.html, summary.json, rules/), replacing any
+    earlier report there whole; returns the HTML path."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
-    if rules_dir is not None and rules_dir.is_dir() and rules_dir.resolve() != \
-            (root / "rules").resolve():
-        (root / "rules").mkdir(exist_ok=True)
-        for c in summary["cells"]:
-            src = rules_dir / f"{c['key']}.toml"
-            if src.exists():
-                tmp = root / "rules" / f".{src.name}.tmp"
-                shutil.copyfile(src, tmp)
-                tmp.replace(root / "rules" / src.name)
-    path = root / "index.html"
-    _write_text(path, render(summary, dpi))
-    _write_text(root / "summary.json", json.dumps(summary, indent=1) + "\n")
-    return path
+
+    def build(root: Path) -> None:
+        if rules_dir is not None and rules_dir.is_dir():
+            (root / "rules").mkdir()
+            for c in summary["cells"]:
+                src = rules_dir / f"{c['key']}.toml"
+                if src.exists():
+                    shutil.copyfile(src, root / "rules" / src.name)
+        _write_text(root / "index.html", render(summary, dpi))
+        _write_text(root / "summary.json", json.dumps(summary, indent=1) + "\n")
+
+    return replace_folder(out, build) / "index.html"

@@ -1,8 +1,9 @@
 """Rendering a report: the jinja2 template filled with the report's content, tables as HTML
 and figures as embedded PNG data URIs, into one self-contained file that opens offline.
 
-`build_report(data, out)` writes `out/index.html` and `out/summary.json`, each atomically (a
-temporary file renamed into place), so a reader never sees half a report.
+`build_report(data, out)` writes `out/index.html`, `out/summary.json` and the games' pages
+into a folder beside `out` and switches it in whole (`sim.engine.outputs.replace_folder`),
+so a reader, or a killed command, never leaves half a report or a mix of two.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import base64
 import html
 import json
-import os
 import time
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -39,6 +39,8 @@ from analysis.report.tables import Table
 from analysis.report.tables import display_tables
 from analysis.report.watch import watch_games
 from analysis.study import StudyData
+from sim.engine.outputs import atomic_write
+from sim.engine.outputs import replace_folder
 
 TEMPLATE = "report.html.j2"
 
@@ -103,30 +105,23 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Write UTF-8 text atomically: a temporary file in the same folder, flushed to disk and
-    renamed over `path`; on any failure the old file stays and the temporary one is gone."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Write one of the report's files (UTF-8), whole (`atomic_write`)."""
+    atomic_write(path, text.encode("utf-8"))
 
 
 def build_report(data: StudyData, out: str | Path, target_half_width: float | None = None,
                  dpi: int = 100) -> Path:
-    """Write `out/index.html` and `out/summary.json`; returns the HTML path."""
+    """Write the report folder `out` (index.html, summary.json, games/), replacing any
+    earlier report there whole; returns the HTML path."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     a = analyse(data, target_half_width)
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
-    page = render(a, figures(a), dpi=dpi, watch=watch_games(data, root))
-    path = root / "index.html"
-    _write_text(path, page)
-    _write_text(root / "summary.json", json.dumps(summary(a), indent=1) + "\n")
-    return path
+    figs = figures(a)
+
+    def build(root: Path) -> None:
+        page = render(a, figs, dpi=dpi, watch=watch_games(data, root))
+        _write_text(root / "index.html", page)
+        _write_text(root / "summary.json", json.dumps(summary(a), indent=1) + "\n")
+
+    return replace_folder(out, build) / "index.html"

@@ -21,7 +21,7 @@ from analysis.study import StudyData
 from analysis.view.page import render
 from analysis.view.source import from_run
 from sim.engine.errors import PortobelloError
-from sim.run.store import atomic_write
+from sim.engine.outputs import atomic_write
 
 FOLDER = "games"
 ANOMALIES_SHOWN = 2

@@ -23,7 +23,7 @@ from analysis.view.states import Step
 from analysis.view.states import replay_steps
 from sim.engine.codes import CUSTOMER_NAMES
 from sim.engine.errors import from_os_error
-from sim.run.store import atomic_write
+from sim.engine.outputs import atomic_write
 
 TEMPLATE = "view.html.j2"
 # Seat colours: distinct on a light board and from the lanes' grey and the districts' blue.

@@ -9,7 +9,6 @@ content), not on whatever file its board reference names today.
 from __future__ import annotations
 
 import gzip
-import json
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from analysis.draw import with_layout_of
 from analysis.load import read_manifest
 from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
+from sim.engine.files import parse_json
 from sim.engine.game import Game
 from sim.engine.records import check_record_shape
 from sim.engine.records import game_for_record
@@ -55,8 +55,8 @@ def _find_record(path: Path, game_id: int) -> dict[str, Any]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
+            record = parse_json(line)
+        except (ValueError, RecursionError):
             raise ViewError(f"line {line_no} is not valid JSON", source=str(path)) from None
         if isinstance(record, dict) and record.get("game_id") == game_id:
             record.pop("game_id")

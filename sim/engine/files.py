@@ -4,6 +4,7 @@ every way a read can fail into one error naming the file and the reason."""
 from __future__ import annotations
 
 import json
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -11,8 +12,86 @@ from typing import Any
 
 from sim.engine.errors import PortobelloError
 
-FORMATS = {"toml": (tomllib.loads, tomllib.TOMLDecodeError, "TOML"),
-           "json": (json.loads, json.JSONDecodeError, "JSON")}
+# Digits of an integer read from a file or a request: no field takes more (a seed is below
+# 2**63, 19 digits), and converting a huge one costs time (Python refuses over 4,300).
+MAX_DIGITS = 40
+
+
+class LongNumber:
+    """An integer of more than `MAX_DIGITS` digits, kept unconverted as its length: the
+    check of the field it sits in refuses it (it is no int), naming the field."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits (too long for any field)"
+
+
+def _bounded_int(text: str) -> int | LongNumber:
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_DIGITS else LongNumber(digits)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON as the toolkit reads it from files and requests: integers bounded before they
+    are converted (`LongNumber` beyond `MAX_DIGITS`). Raises ValueError when malformed and
+    RecursionError when nested too deeply."""
+    return json.loads(text, parse_int=_bounded_int)
+
+
+_TABLE = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+")
+_KEY = re.compile(r"^\s*([^=\s][^=]*?)\s*=(.*)$")
+_STRINGS = re.compile(r"'[^']*'" + r'|"(?:[^"\\]|\\.)*"')
+_LONG = re.compile(r"[0-9][0-9_]{" + str(MAX_DIGITS) + ",}")
+
+
+def long_number_field(text: str) -> tuple[str, int] | None:
+    """The dotted key of the first TOML value holding an integer of more than `MAX_DIGITS`
+    digits, and its digits (tomllib converts before any check could), or None."""
+    table = ""
+    for line in text.splitlines():
+        header = _TABLE.match(line)
+        if header:
+            table = header.group(1).replace('"', "").replace(" ", "")
+            continue
+        pair = _KEY.match(line)
+        found = _LONG.search(_STRINGS.sub("", pair.group(2))) if pair else None
+        if pair and found:
+            key = pair.group(1).strip().replace('"', "")
+            digits = sum(c.isdigit() for c in found.group(0))
+            return (f"{table}.{key}" if table else key), digits
+    return None
+
+
+def parse_toml(text: str) -> Any:
+    """TOML as the toolkit reads it: an integer Python will not convert (over 4,300
+    digits) raises LongNumberError naming its key (shorter ones are refused by the check of
+    their field)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        found = long_number_field(text)
+        if found is None:
+            raise
+        raise LongNumberError(*found) from None
+
+
+class LongNumberError(ValueError):
+    """A TOML value with an integer far too long for any field (its dotted key)."""
+
+    def __init__(self, field: str, digits: int) -> None:
+        self.field = field
+        self.digits = digits
+        super().__init__(f"{field}: {LongNumber(digits)!r}")
+
+
+FORMATS = {"toml": (parse_toml, tomllib.TOMLDecodeError, "TOML"),
+           "json": (parse_json, json.JSONDecodeError, "JSON")}
 
 
 MAX_BYTES = {"board": 4 << 20, "rules": 1 << 20, "record": 256 << 20, "study": 4 << 20,
@@ -62,16 +141,31 @@ def read_document(path: str | Path, fmt: str, error: type[PortobelloError],
     missing (`no such {what} file`), not a regular file of a sane size, unreadable, nested
     too deeply or not valid `fmt`. With `quote_content` off the error says nothing of what
     the file holds (for files named by someone else's record)."""
-    parse, decode_error, name = FORMATS[fmt]
     p = regular_file(path, error, what)
     try:
-        return parse(p.read_text(encoding="utf-8"))
-    except decode_error as exc:
-        detail = f": {exc}" if quote_content else ""
-        raise error(f"not valid {name}{detail}", source=str(p)) from None
-    except RecursionError:
-        raise error(f"not valid {name}: nested too deeply", source=str(p)) from None
+        text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise error("cannot read: not UTF-8 text", source=str(p)) from None
     except OSError as exc:
         raise error(f"cannot read: {exc.strerror or exc}", source=str(p)) from None
+    return parse_document(text, fmt, error, str(p), quote_content=quote_content)
+
+
+def parse_document(text: str, fmt: str, error: type[PortobelloError], source: str, *,
+                   quote_content: bool = True) -> Any:
+    """The parsed content of TOML or JSON text read from `source`; `error` naming it (and
+    the field, for a number too long for any field) when it is not valid `fmt`."""
+    parse, decode_error, name = FORMATS[fmt]
+    try:
+        return parse(text)
+    except LongNumberError as exc:
+        raise error(f"got {LongNumber(exc.digits)!r}", source=source,
+                    field=exc.field) from None
+    except decode_error as exc:
+        detail = f": {exc}" if quote_content else ""
+        raise error(f"not valid {name}{detail}", source=source) from None
+    except RecursionError:
+        raise error(f"not valid {name}: nested too deeply", source=source) from None
+    except ValueError:  # an integer Python will not convert, where no key was found for it
+        raise error(f"not valid {name}: it holds a number too long for any field",
+                    source=source) from None

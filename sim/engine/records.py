@@ -28,6 +28,7 @@ from sim.engine.errors import RulesError
 from sim.engine.errors import quote
 from sim.engine.files import read_document
 from sim.engine.game import Game
+from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
 
@@ -108,7 +109,9 @@ def record_from_game(game: Game, board_ref: str | None = None,
 
 
 def write_record(path: str | Path, record: Mapping[str, Any]) -> None:
-    Path(path).write_text(json.dumps(record, indent=None, separators=(",", ":")) + "\n")
+    """Write a record file whole (a reader never sees half of one)."""
+    text = json.dumps(record, indent=None, separators=(",", ":")) + "\n"
+    atomic_write(path, text.encode("utf-8"))
 
 
 # -- reading ---------------------------------------------------------------------------------

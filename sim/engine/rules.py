@@ -353,9 +353,11 @@ def preset(name: str, **overrides: Any) -> Rules:
     return rules_from_dict({**PRESETS[name], **overrides})
 
 
-def load_rules(path: str | Path, base: Rules | None = None) -> Rules:
-    """Load a rules TOML file (any switches at the top level)."""
+def load_rules(path: str | Path, base: Rules | None = None, *,
+               quote_content: bool = True) -> Rules:
+    """Load a rules TOML file (any switches at the top level); with `quote_content` off a
+    TOML error says nothing of what the file holds."""
     p = Path(path)
-    data = read_document(p, "toml", RulesError, "rules")
+    data = read_document(p, "toml", RulesError, "rules", quote_content=quote_content)
     return rules_from_dict(data, base=base, source=str(p))
 

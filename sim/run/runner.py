@@ -11,6 +11,7 @@ files; only this process writes, each file under a temporary name and then renam
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.errors import PortobelloError
+from sim.engine.outputs import atomic_write
 from sim.run.backends import progress_bar
 from sim.run.backends import shard_results
 from sim.run.config import RunConfig
@@ -31,7 +33,6 @@ from sim.run.store import CHECKSUMS
 from sim.run.store import LOCK_NAME
 from sim.run.store import RUN_FORMAT
 from sim.run.store import TABLES
-from sim.run.store import atomic_write
 from sim.run.store import check_shard
 from sim.run.store import checksum_path
 from sim.run.store import code_version
@@ -132,7 +133,7 @@ class Run:
         another run is refused, not overwritten."""
         done = set()
         c = self.config
-        for shard in range(c.n_shards):
+        for shard in self._shards_on_disk():
             paths = [shard_path(self.out, t, shard) for t in self.tables]
             for t, p in zip(self.tables, paths, strict=True):
                 if t != "records" and p.exists():
@@ -146,6 +147,21 @@ class Run:
             if sums.get("games") == len(c.shard_range(shard)):
                 done.add(shard)
         return done
+
+    def _shards_on_disk(self) -> list[int]:
+        """The shards of this run that have any file in the folder, found by listing each
+        table's folder once (a huge run's plan is never walked shard by shard)."""
+        found: set[int] = set()
+        for folder in (*self.tables, CHECKSUMS):
+            try:
+                names = [e.name for e in os.scandir(self.out / folder)]
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for name in names:
+                stem = name.split(".", 1)[0]
+                if stem.startswith("part-") and stem[5:].isdigit():
+                    found.add(int(stem[5:]))
+        return sorted(s for s in found if s < self.config.n_shards)
 
     def _write_shard(self, result: dict[str, Any]) -> None:
         """Every table file, then the shard's checksum file: only that marks it finished."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from sim.engine.outputs import atomic_write
 from sim.run.config import RunError
 
 RUN_FORMAT = "portobello-run/1"
@@ -29,22 +30,6 @@ LOCK_NAME = ".lock"
 def shard_path(out: Path, table: str, shard: int) -> Path:
     suffix = "jsonl.gz" if table == "records" else "parquet"
     return out / table / f"part-{shard:05d}.{suffix}"
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write under a temporary name, then rename: a reader sees the old file or the new
-    one, never half of it; on failure (a full disk) the temporary file is removed."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:

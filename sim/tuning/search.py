@@ -34,11 +34,11 @@ from sim.agents.restricted import WRAPPERS
 from sim.agents.weight_sets import resolve
 from sim.engine.board import Board
 from sim.engine.errors import PortobelloError
+from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.run.config import play_code_hash
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
-from sim.run.store import atomic_write
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.tuning import space

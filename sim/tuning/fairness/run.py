@@ -37,10 +37,10 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.engine.toml_text import rules_toml
 from sim.run.loop import derive_seed
-from sim.run.store import atomic_write
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.tuning.fairness.knobs import Dimension
