@@ -6,7 +6,6 @@ clicks against bots, its saved record replayed to the scores the page shows."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -14,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from servers import free_port
+from servers import serving
 
 from sim.agents.registry import make_agent
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine import actions as A
 from sim.engine.board import load_board
 from sim.engine.game import Game
@@ -32,11 +33,18 @@ with warnings.catch_warnings():
 from sim.web.app import build_app
 
 SHORT = {"stalls_per_player": 4}  # a game of a few turns
+PORT = 8765  # the port the test clients say they talk to (Host), as the page's own requests
+
+
+def local_client(app: Any, port: int = PORT) -> TestClient:
+    """A client as the server's own page is: its Host, JSON bodies."""
+    return TestClient(app, base_url=f"http://127.0.0.1:{port}",
+                      headers={"Content-Type": "application/json"})
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(build_app(tmp_path / "play", bot_delay_ms=0))
+    return local_client(build_app(tmp_path / "play", bot_delay_ms=0, port=PORT))
 
 
 def new_game(client: TestClient, **fields: Any) -> dict[str, Any]:
@@ -194,7 +202,7 @@ def test_ranked_options_leave_the_agents_play_unchanged() -> None:
     ({"switches": {"start_score": "x"}}, "switches", "start_score"),
     ({"switches": {"bobby_tie": "nosuch"}}, "switches", "bobby_tie"),
     ({"switches": [1]}, "switches", "must be an object"),
-    ({"rules_file": "/nonexistent/rules.toml"}, "rules_file", "/nonexistent/rules.toml"),
+    ({"rules_file": "/nonexistent/rules.toml"}, "rules_file", "reads no files"),
     ({"board": "nosuch"}, "board", "no shipped board named 'nosuch'"),
     ({"players": 9}, "players", "between 2 and 8"),
     ({"seat": 2}, "seat", "between 0 and 1"),
@@ -231,7 +239,7 @@ def test_bad_requests_are_4xx_never_500(client: TestClient) -> None:
     assert r.status_code == 422 and "unknown agent" in r.json()["error"]
     r = client.post(f"/api/games/{gid}/hint", json={"agent": 3})
     assert r.status_code == 422 and r.json()["field"] == "agent"
-    assert client.post(f"/api/games/{gid}/click", content=b"x" * 70_000).status_code == 400
+    assert client.post(f"/api/games/{gid}/click", content=b"x" * 70_000).status_code == 413
 
 
 def test_a_finished_game_is_saved_and_replays(client: TestClient, tmp_path: Path) -> None:
@@ -250,7 +258,7 @@ def test_a_finished_game_is_saved_and_replays(client: TestClient, tmp_path: Path
 
 
 def test_the_page_and_the_command() -> None:
-    page = TestClient(build_app("unused")).get("/")
+    page = local_client(build_app("unused")).get("/")
     assert page.status_code == 200 and "PortobelloBoard" in page.text
     with pytest.raises(SystemExit) as exc:
         main(["serve", "--help"])
@@ -275,39 +283,13 @@ def test_the_command_refuses_a_busy_port_and_a_file_as_folder(
 
 
 # -- the page in a browser ---------------------------------------------------------------------
-BROWSER_TIMEOUT = 90  # seconds: a hung browser or server is stopped and the test fails
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    uvicorn = pytest.importorskip("uvicorn", reason="needs uvicorn (web extra)")
+    pytest.importorskip("uvicorn", reason="needs uvicorn (web extra)")
     out = tmp_path / "play"
-    port = _free_port()
-    config = uvicorn.Config(build_app(out, bot_delay_ms=5), host="127.0.0.1", port=port,
-                            log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    watchdog = threading.Timer(BROWSER_TIMEOUT, lambda: setattr(srv, "should_exit", True))
-    watchdog.start()
-    try:
+    port = free_port()
+    with serving(build_app(out, bot_delay_ms=5, port=port), port):
         yield f"http://127.0.0.1:{port}", out
-    finally:
-        watchdog.cancel()
-        srv.should_exit = True
-        thread.join(10)
-
-
 
 
 def _start(driver: Any, url: str) -> None:

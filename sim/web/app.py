@@ -7,22 +7,30 @@ JSON API (every error is a 4xx JSON object `{"error": ..., "field": ...}`, never
   move; `POST .../undo`; `POST .../hint` (`{"agent": SPEC}`) what an agent would do
 - `GET /games/{id}/view` the game so far (or finished) as the viewer page
 - `GET /` the play page
+
+Only the server's own page gets in (`sim.web.guard`: its own Host, its own Origin, JSON
+bodies of bounded size). A game's requests take that game's lock in a worker thread, never
+on the event loop, so a slow bot or hint holds its own game only; bots and hints think
+within the caps of `sim.web.limits`, on threads of their own.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable
 from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.responses import JSONResponse
@@ -33,28 +41,40 @@ from analysis.view.page import render
 from analysis.view.source import GameSource
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import quote
 from sim.engine.game import Game
 from sim.engine.records import replay
+from sim.web.guard import MAX_BODY
+from sim.web.guard import Guard
+from sim.web.guard import RequestError
+from sim.web.guard import error_response
+from sim.web.guard import read_json
+from sim.web.limits import MAX_SECONDS
 from sim.web.page import play_page
 from sim.web.session import Click
 from sim.web.session import PlayError
 from sim.web.session import Session
+from sim.web.setup import file_names
 from sim.web.setup import game_setup
 
+__all__ = ["MAX_BODY", "MAX_GAMES", "build_app"]
+
 MAX_GAMES = 200  # games kept in memory; the oldest is dropped beyond
-MAX_BODY = 64 * 1024  # bytes of a request body
+LOCK_WAIT = MAX_SECONDS + 5  # seconds a request waits for its game
+THINKERS = 4  # bot moves and hints computed at once (others wait; reads never do)
 
 
 class Games:
     """The games in play, by id, each with a lock (a tab's requests never interleave)."""
 
-    def __init__(self, out_dir: Path) -> None:
+    def __init__(self, out_dir: Path, files_dir: Path | None = None) -> None:
         self.out_dir = out_dir
+        self.files_dir = files_dir
         self._games: OrderedDict[str, tuple[Session, threading.Lock]] = OrderedDict()
         self._lock = threading.Lock()
 
     def new(self, data: Any) -> Session:
-        setup = game_setup(data)
+        setup = game_setup(data, self.files_dir)
         game_id = secrets.token_hex(6)
         session = Session(game_id=game_id, board=setup.board, board_ref=setup.board_ref,
                           rules=setup.rules, seed=setup.seed, human=setup.human,
@@ -65,6 +85,10 @@ class Games:
                 self._games.popitem(last=False)
         return session
 
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._games)
+
     def get(self, game_id: str) -> tuple[Session, threading.Lock]:
         with self._lock:
             found = self._games.get(game_id)
@@ -73,21 +97,16 @@ class Games:
         return found
 
 
-def _error(status: int, reason: str, field: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": reason, "field": field}, status_code=status)
-
-
-async def _body(request: Request) -> Any:
-    """The request's JSON body ({} when empty); malformed JSON is a PlayError."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise PlayError(f"the request body is over {MAX_BODY} bytes", field="body")
-    if not raw.strip():
-        return {}
+@contextlib.contextmanager
+def _held(lock: threading.Lock) -> Iterator[None]:
+    """A game's lock, waited for no longer than a bot or hint may think (and a little)."""
+    if not lock.acquire(timeout=LOCK_WAIT):
+        raise PlayError("the game is busy with a bot move or a hint; try again",
+                        field="game_id")
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise PlayError(f"not valid JSON ({exc})", field="body") from None
+        yield
+    finally:
+        lock.release()
 
 
 def _click(data: Any) -> Click:
@@ -101,46 +120,57 @@ def _click(data: Any) -> Click:
     for key in ("index", "value"):
         value = data.get(key, 0)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-            raise PlayError(f"must be a non-negative integer, got {value!r:.40}", field=key)
+            raise PlayError(f"must be an integer from 0 to {2**31 - 1}, got {quote(value)}",
+                            field=key)
         out[key] = value
     out["neutral"] = bool(data.get("neutral", False))
     return Click(**out)
 
 
-def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400) -> Starlette:
-    """The app; finished games are saved as records in `out_dir`; the page waits
-    `bot_delay_ms` before each bot move."""
-    games = Games(Path(out_dir))
+def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
+              port: int = 8765, files_dir: str | Path | None = None) -> Starlette:
+    """The app serving on 127.0.0.1:`port`; finished games are saved as records in
+    `out_dir`; the page waits `bot_delay_ms` before each bot move; the setup form may name
+    the TOML files of `files_dir` (none without it)."""
+    games = Games(Path(out_dir), Path(files_dir) if files_dir is not None else None)
+    thinkers = anyio.CapacityLimiter(THINKERS)
 
-    def with_game(work: Callable[[Session, Any], dict[str, Any]]
+    def with_game(work: Callable[[Session, Any], dict[str, Any]], thinks: bool = False
                   ) -> Callable[[Request], Awaitable[Response]]:
         """A game's endpoint: find the game, read the body, run `work` under its lock in a
-        worker thread (a slow bot never blocks other tabs), answer errors as 4xx."""
+        worker thread (a bot or a hint, `thinks`, on the thinkers' threads), answer
+        errors as 4xx."""
         async def endpoint(request: Request) -> Response:
             try:
                 session, lock = games.get(request.path_params["game_id"])
             except LookupError:
-                return _error(404, "no such game (it may have been closed: start a new one)",
-                              "game_id")
+                return error_response(404, "no such game (it may have been closed: start a "
+                                      "new one)", "game_id")
             try:
-                data = await _body(request) if request.method == "POST" else {}
+                data = await read_json(request) if request.method == "POST" else {}
 
                 def run() -> dict[str, Any]:
-                    with lock:
+                    with _held(lock):
                         return work(session, data)
-                return JSONResponse(await run_in_threadpool(run))
+                limiter = thinkers if thinks else None
+                return JSONResponse(await anyio.to_thread.run_sync(run, limiter=limiter))
+            except RequestError as exc:
+                return error_response(exc.status, exc.reason, exc.field)
             except IllegalActionError as exc:
-                return _error(409, exc.reason, exc.field)
+                return error_response(409, exc.reason, exc.field)
             except PortobelloError as exc:
-                return _error(422 if exc.field != "body" else 400, exc.reason, exc.field)
+                return error_response(400 if exc.field == "body" else 422, exc.reason,
+                                      exc.field)
         return endpoint
 
     async def new_game(request: Request) -> Response:
         try:
-            data = await _body(request)
+            data = await read_json(request)
             session = await run_in_threadpool(games.new, data)
+        except RequestError as exc:
+            return error_response(exc.status, exc.reason, exc.field)
         except PortobelloError as exc:
-            return _error(400 if exc.field == "body" else 422, exc.reason, exc.field)
+            return error_response(400 if exc.field == "body" else 422, exc.reason, exc.field)
         return JSONResponse({"setup": session.setup(), "state": session.view()})
 
     def state(session: Session, data: Any) -> dict[str, Any]:
@@ -175,26 +205,27 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400) -
         try:
             session, lock = games.get(request.path_params["game_id"])
         except LookupError:
-            return _error(404, "no such game", "game_id")
-        with lock:
-            record = session.record()
-            label = session.saved.name if session.saved else f"game {session.game_id}"
+            return error_response(404, "no such game", "game_id")
 
         def page() -> str:
+            with _held(lock):  # in a worker thread: a busy game holds up its own page only
+                record = session.record()
+                label = session.saved.name if session.saved else f"game {session.game_id}"
             replay(record)  # the record as saved must replay before it is drawn
             game = Game(session.board, session.rules, seed=session.seed, record_events=True)
             return render(GameSource(record=record, label=label, game=game))
         return HTMLResponse(await run_in_threadpool(page))
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(play_page(bot_delay_ms))
+        return HTMLResponse(play_page(bot_delay_ms, file_names(games.files_dir)))
 
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)  # no icon: browsers stop asking
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
-        return _error(status, "no such page" if status == 404 else "bad request", "path")
+        return error_response(status, "no such page" if status == 404 else "bad request",
+                              "path")
 
     routes = [
         Route("/", index),
@@ -202,9 +233,12 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400) -
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", with_game(state)),
         Route("/api/games/{game_id}/click", with_game(click), methods=["POST"]),
-        Route("/api/games/{game_id}/bot", with_game(bot), methods=["POST"]),
+        Route("/api/games/{game_id}/bot", with_game(bot, thinks=True), methods=["POST"]),
         Route("/api/games/{game_id}/undo", with_game(undo), methods=["POST"]),
-        Route("/api/games/{game_id}/hint", with_game(hint), methods=["POST"]),
+        Route("/api/games/{game_id}/hint", with_game(hint, thinks=True), methods=["POST"]),
         Route("/games/{game_id}/view", view),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found},
+                    middleware=[Middleware(Guard, port=port)])
+    app.state.games = games  # what is in play, for whoever embeds the app
+    return app

@@ -24,10 +24,11 @@ def _env() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined)
 
 
-def play_page(bot_delay_ms: int) -> str:
-    """The page, with the choices its new-game form offers and the pause (milliseconds)
+def play_page(bot_delay_ms: int, files: list[str] | None = None) -> str:
+    """The page, with the choices its new-game form offers (the shipped boards and presets,
+    and the TOML `files` the server offers as boards or rules) and the pause (milliseconds)
     before each bot move, so a person can follow what the bots do."""
     choices = {"presets": list(PRESETS), "agents": sorted(AGENTS),
                "boards": sorted(p.stem for p in BOARDS_DIR.glob("*.toml")),
-               "bot_delay": bot_delay_ms}
+               "files": list(files or []), "bot_delay": bot_delay_ms}
     return _env().get_template(TEMPLATE).render(choices=script_json(choices))

@@ -20,7 +20,6 @@ from analysis.view.states import snapshot
 from analysis.view.words import action_text
 from analysis.view.words import event_texts
 from sim.agents.base import BaseAgent
-from sim.agents.registry import make_agent
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.board import Board
@@ -28,10 +27,12 @@ from sim.engine.codes import CUSTOMER_NAMES
 from sim.engine.codes import PHASE_NAMES
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import from_os_error
 from sim.engine.game import Game
 from sim.engine.records import record_from_game
 from sim.engine.records import write_record
 from sim.engine.rules import Rules
+from sim.web.limits import served_agent
 
 HUMAN = "human"  # the agent name the person's seat carries in the saved record
 HINT_OPTIONS = 5  # options a hint lists
@@ -68,6 +69,7 @@ class Session:
     game: Game = field(init=False)
     agents: dict[int, BaseAgent] = field(init=False)
     saved: Path | None = field(init=False, default=None)
+    save_error: str | None = field(init=False, default=None)
     last_text: str = field(init=False, default="")
     last_notes: list[str] = field(init=False, default_factory=list)
 
@@ -76,7 +78,7 @@ class Session:
         self.agents = self._make_agents()
 
     def _make_agents(self) -> dict[int, BaseAgent]:
-        return {seat: make_agent(spec, seed=self.seed * 101 + seat)
+        return {seat: served_agent(spec, seed=self.seed * 101 + seat)
                 for seat, spec in enumerate(self.specs) if seat != self.human}
 
     # -- whose move --------------------------------------------------------------------------
@@ -180,7 +182,7 @@ class Session:
             return 0
         self.game = replay_log(self.board, self.rules, self.seed, log[:cut])
         self.agents = self._make_agents()
-        self.saved = None
+        self.saved = self.save_error = None
         self.last_text = "move taken back: your move again"
         self.last_notes = []
         return len(log) - cut
@@ -191,7 +193,7 @@ class Session:
         prices its options (greedy, heuristic), the best of them with their values."""
         if not self.human_to_move:
             raise PlayError("a hint is for your own move", field="agent")
-        agent = make_agent(spec, seed=self.seed)
+        agent = served_agent(spec, seed=self.seed, field="agent")
         g = self.game
         choice = agent.choose(g.copy(keep_log=True))
         ranked = getattr(agent, "ranked_options", None)
@@ -200,7 +202,7 @@ class Session:
             for opt in ranked(g)[:HINT_OPTIONS]:
                 options.append({"text": self.steps_text(opt.steps),
                                 "value": round(float(opt.value), 2)})
-        return {"agent": agent.spec, "choice": self.steps_text((choice,)), "options": options,
+        return {"agent": spec.strip(), "choice": self.steps_text((choice,)), "options": options,
                 "priced": callable(ranked)}
 
     def steps_text(self, steps: tuple[Action, ...]) -> str:
@@ -226,10 +228,16 @@ class Session:
         return record_from_game(self.game, board_ref=self.board_ref, agents=self.agent_names())
 
     def _save(self) -> None:
-        self.out_dir.mkdir(parents=True, exist_ok=True)
+        """Save the finished game's record; a folder that cannot take it (read-only, full)
+        leaves the game finished and says why the record is missing."""
         path = self.out_dir / f"{self.game_id}.json"
-        write_record(path, self.record())
-        self.saved = path
+        try:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            write_record(path, self.record())
+        except OSError as exc:
+            self.save_error = f"the record could not be saved: {from_os_error(exc).message}"
+            return
+        self.saved, self.save_error = path, None
 
     # -- what the page draws -----------------------------------------------------------------
     def targets(self) -> dict[str, list[Any]]:
@@ -276,6 +284,7 @@ class Session:
             "actions": len(g.log or []),
             "winners": g.winners() if g.finished else [],
             "record": str(self.saved) if self.saved else None,
+            "save_error": self.save_error,
         })
         return state
 
