@@ -5,6 +5,8 @@ only the main process writes files."""
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
 from collections.abc import Iterator
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
@@ -15,6 +17,10 @@ from sim.run.config import RunError
 from sim.run.shard import play_shard
 
 WORKER_WAIT = 30.0  # seconds a Dask cluster may take to have a worker
+# Dask's own log (connection errors, retries, tracebacks) goes to this file when the variable
+# names one; otherwise nowhere: the toolkit says in one line what happened.
+DASK_LOG_VARIABLE = "PORTOBELLO_DASK_LOG"
+DASK_LOGGERS = ("distributed", "tornado", "asyncio", "bokeh")  # and their children
 
 
 def progress_bar(total: int, initial: int, quiet: bool) -> Any:
@@ -46,8 +52,44 @@ def shard_results(payload: dict[str, Any], shards: Sequence[int], jobs: int, bac
     yield from parallel(delayed(play_shard)(payload, s) for s in shards)
 
 
+@contextlib.contextmanager
+def dask_log() -> Iterator[None]:
+    """Dask's log kept out of the terminal while a command uses a cluster: written to the
+    file `$PORTOBELLO_DASK_LOG` names, or dropped."""
+    target = os.environ.get(DASK_LOG_VARIABLE)
+    handler: logging.Handler
+    try:
+        handler = logging.FileHandler(target) if target else logging.NullHandler()
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    import distributed  # noqa: F401  (it sets up its loggers on import: replace theirs)
+
+    names = [n for n in list(logging.root.manager.loggerDict)
+             if n.split(".")[0] in DASK_LOGGERS]
+    saved = []
+    for name in sorted(set(names) | set(DASK_LOGGERS)):
+        log = logging.getLogger(name)
+        saved.append((log, log.handlers[:], log.propagate))
+        top = name in DASK_LOGGERS
+        log.handlers = [handler] if top else []
+        log.propagate = not top
+    try:
+        yield
+    finally:
+        for log, handlers, propagate in saved:
+            log.handlers, log.propagate = handlers, propagate
+        handler.close()
+
+
 def _dask_results(payload: dict[str, Any], shards: Sequence[int], jobs: int,
                   scheduler: str | None) -> Iterator[dict[str, Any]]:
+    with dask_log():
+        yield from _dask_shards(payload, shards, jobs, scheduler)
+
+
+def _dask_shards(payload: dict[str, Any], shards: Sequence[int], jobs: int,
+                 scheduler: str | None) -> Iterator[dict[str, Any]]:
     from dask.distributed import Client
     from dask.distributed import LocalCluster
     from dask.distributed import as_completed
