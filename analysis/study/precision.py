@@ -43,6 +43,7 @@ import pyarrow.parquet as pq
 from analysis.metrics import wilson_interval
 from analysis.study.switches import StudyError
 from analysis.study.switches import is_int
+from sim.run.config import games_error
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 from sim.run.runner import RunError
@@ -162,8 +163,9 @@ def make_plan(target: Any, first: Any, step: Any, maximum: Any, *, source: str |
         raise fail("target", f"must be a number between 0 and 0.5 (e.g. 0.015 for ±1.5 "
                              f"points), got {target!r}")
     for key, value in (("first", first), ("maximum", maximum), ("step", step)):
-        if not is_int(value) or value < 1:
-            raise fail(key, f"must be a positive integer, got {value!r}{where}")
+        problem = games_error(value)
+        if problem is not None:
+            raise fail(key, f"{problem}{where}")
     if maximum < first:
         raise fail("maximum", f"{maximum}{where} is below {fields['first']} = {first}, the "
                               f"first round; give at least {first}")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.study.switches import err
-from analysis.study.switches import is_int
+from sim.run.config import games_error
 
 SKILL_KEYS = ("name", "label", "agents", "games")
 # Agents that play at least as well as the tuned heuristic: the heuristic itself and the
@@ -113,9 +113,9 @@ def parse_skill(value: Any, players: Sequence[int], games: Mapping[int, int], so
         if "games" in raw:
             level_games = read_games(raw["games"], players, source, f"{where}.games")
             for n, g in level_games.items():
-                if not is_int(g) or g < 1:
-                    raise err(source, f"{where}.games", f"must be a positive integer, got {g!r} "
-                                                        f"for {n} players")
+                problem = games_error(g)
+                if problem is not None:
+                    raise err(source, f"{where}.games", f"{problem} for {n} players")
         for n in players:
             if len(set(agents[n])) > 1 and level_games[n] % n:
                 fld = f"{where}.games" if "games" in raw else "games"

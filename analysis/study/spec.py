@@ -16,7 +16,6 @@ level and player count, every level on the same seeds too.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,10 +46,12 @@ from sim.agents.registry import time_budget
 from sim.engine.board import Board
 from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
+from sim.engine.files import parse_document
 from sim.engine.files import regular_file
 from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
+from sim.run.config import games_error
 from sim.run.runner import RunConfig
 
 # The study folder's own file, written by analysis.study.run and read by analysis.study.data.
@@ -348,8 +349,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
         raise _err(source, "seed", f"must be a non-negative integer, got {seed!r}")
     games = _per_players(data["games"], players_t, source, "games")
     for n, g in games.items():
-        if not _is_int(g) or g < 1:
-            raise _err(source, "games", f"must be a positive integer, got {g!r} for {n} players")
+        problem = games_error(g)
+        if problem is not None:
+            raise _err(source, "games", f"{problem} for {n} players")
     skill = (parse_skill(data["skill"], players_t, games, source, _agents_for, _per_players)
              if "skill" in data else ())
     agents = (dict(skill[-1].agents) if skill else
@@ -426,10 +428,5 @@ def load_study(path: str | Path) -> StudySpec:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise StudyError(f"cannot read: {exc}", source=str(p)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"not valid TOML: {exc}", source=str(p)) from None
-    except RecursionError:
-        raise StudyError("not valid TOML: nested too deeply", source=str(p)) from None
+    data = parse_document(text, "toml", StudyError, str(p))
     return study_from_dict(data, source=str(p), text=text, base_dir=p.parent)

@@ -19,9 +19,26 @@ from sim.agents.registry import weight_files
 from sim.engine.board import Board
 from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import quote
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
 from sim.run.loop import derive_seed
+
+# The most games one run, study cell, tuning evaluation or tournament matchup may ask for
+# (every command states it in --help): a billion games is days of play on a machine, and
+# asking for more is a typo. A run holds at most MAX_SHARDS shards, so its folder stays
+# listable and the plan of its shards small.
+MAX_GAMES = 1_000_000_000
+MAX_SHARDS = 1_000_000
+
+
+def games_error(games: Any) -> str | None:
+    """Why `games` is not a game count one command may ask for, or None."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        return f"must be a positive integer, got {quote(games)}"
+    if games > MAX_GAMES:
+        return f"must be at most {MAX_GAMES:,} games, got {games:,}"
+    return None
 
 
 class RunError(PortobelloError):
@@ -63,10 +80,16 @@ class RunConfig:
                            field="agents")
         for spec in self.agents:
             parse_spec(spec)
-        if self.games < 1:
-            raise RunError("must be at least 1", field="games")
+        problem = games_error(self.games)
+        if problem is not None:
+            raise RunError(problem, field="games")
         if self.shard_size < 1:
             raise RunError("must be at least 1", field="shard_size")
+        if self.n_shards > MAX_SHARDS:
+            raise RunError(f"{self.games:,} games in shards of {self.shard_size:,} make "
+                           f"{self.n_shards:,} shards, more than a run holds "
+                           f"({MAX_SHARDS:,}); give a shard size of at least "
+                           f"{-(-self.games // MAX_SHARDS):,}", field="shard_size")
         self.rules.check_board(self.board, source=self.board_ref)
 
     @property

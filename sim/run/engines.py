@@ -15,6 +15,10 @@ and the golden action logs hold them to it):
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -38,6 +42,7 @@ from sim.run.tables import results_from_games
 ENGINES = ("auto", "compiled", "python")
 COMPILE_NOTICE = ("compiling the fast engine (about a minute, once per machine and code "
                   "version)...")
+BATCH_GAMES = 512  # games per compiled call: how long a Ctrl-C may wait
 LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
 
 
@@ -173,6 +178,26 @@ class ReferenceEngine:
 
 
 # -- the compiled engine -----------------------------------------------------------------------
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) noted but not raised while the block runs, then raised as
+    KeyboardInterrupt; in a thread other than the main one (where Python delivers no signal)
+    the block just runs."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if noted:
+        raise KeyboardInterrupt
+
+
+
 class CompiledEngine:
     """Games played in batches by `sim.fast.play.play_batch` (numba), the agents given as
     rows of a table built from their declared twins."""
@@ -220,14 +245,36 @@ class CompiledEngine:
         table = np.array([[self.index[s] for s in key] for key in ids], np.int64)
         return game_seeds, per_seat, table.reshape(len(ids), n)[which]
 
+    def _batch(self, game_seeds: np.ndarray, per_seat: np.ndarray, seat_agent: np.ndarray,
+               log_cap: int) -> tuple[np.ndarray, np.ndarray]:
+        """`play_batch` over the games in slices of `BATCH_GAMES` (each game is played from
+        its own seeds, so the slices change nothing), Ctrl-C held until a slice returns:
+        an interrupt inside compiled code can crash the process, between slices it is a
+        plain KeyboardInterrupt."""
+        FP = self._fp
+        if not FP.play_batch.signatures:
+            # The first call compiles (minutes with a cold cache): done on no games, outside
+            # the held block, so that Ctrl-C stops a compile at once.
+            FP.play_batch(self.B, game_seeds[:0], per_seat[:0], seat_agent[:0], self.kinds,
+                          self.params, self.restrict, log_cap)
+        parts = []
+        for lo in range(0, max(len(game_seeds), 1), BATCH_GAMES):
+            cut = slice(lo, lo + BATCH_GAMES)
+            with interrupts_held():
+                parts.append(FP.play_batch(self.B, game_seeds[cut], per_seat[cut],
+                                           seat_agent[cut], self.kinds, self.params,
+                                           self.restrict, log_cap))
+        if len(parts) == 1:
+            return parts[0]
+        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
     def play(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]],
              keep_log: bool = False) -> Results:
         FP = self._fp
         n = self.rules.players
         g = len(seeds)
         game_seeds, per_seat, seat_agent = self.prepare(seeds, lineups)
-        res, logs = FP.play_batch(self.B, game_seeds, per_seat, seat_agent, self.kinds,
-                                  self.params, self.restrict, LOG_START if keep_log else 0)
+        res, logs = self._batch(game_seeds, per_seat, seat_agent, LOG_START if keep_log else 0)
         h = FP.R_HEAD
         out_logs = None
         if keep_log:
@@ -236,9 +283,8 @@ class CompiledEngine:
             long = np.flatnonzero(res[:, FP.R_OVERFLOW])
             while long.size:  # the same games again (same seeds, same play) with more room
                 cap *= 4
-                res2, more = FP.play_batch(self.B, game_seeds[long], per_seat[long],
-                                           seat_agent[long], self.kinds, self.params,
-                                           self.restrict, cap)
+                res2, more = self._batch(game_seeds[long], per_seat[long], seat_agent[long],
+                                         cap)
                 for j, i in enumerate(long):
                     out_logs[i] = more[j, :res2[j, FP.R_LOG_LEN]].tolist()
                 long = long[res2[:, FP.R_OVERFLOW] != 0]

@@ -33,6 +33,7 @@ from sim.engine.files import read_document
 from sim.engine.rules import DEFAULT_MULTIPLIERS
 from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
+from sim.run.config import MAX_GAMES
 from sim.tuning.fairness.knobs import MULTIPLIER
 from sim.tuning.fairness.knobs import START
 from sim.tuning.fairness.knobs import Dimension
@@ -48,7 +49,6 @@ SEARCH_KEYS = ("method", "budget", "games", "profile")
 CONFIRM_KEYS = ("best", "games", "checks")
 CHECK_KEYS = ("agents", "games")
 METHODS = ("auto", "monotone", "surface", "grid", "optuna")
-MAX_GAMES = 10_000_000
 MAX_BUDGET = 10_000
 MAX_VALUES = 1_000  # values of one dimension
 
