@@ -3,9 +3,21 @@
 Packages, in the order data flows: `sim.engine` (board, rules, game, records),
 `sim.fast` (compiled twins), `sim.agents`, `sim.run` (play loop, engine seam, runner,
 tables, tournaments) and `sim.cli` (the `portobello` command). See docs/architecture.md.
+
+The engine's public names (`sim.Game`, `sim.Rules`, `sim.load_board`, ...) are loaded on
+first use, so that starting the command line imports nothing before it can answer Ctrl-C.
 """
 
-from sim import engine
-from sim.engine import *  # noqa: F403 (the public names people use: sim.Game, sim.Rules, ...)
+from __future__ import annotations
 
-__all__ = list(engine.__all__)
+import importlib
+from typing import Any
+
+__all__ = ["Board", "BoardError", "Game", "IllegalActionError", "PortobelloError",
+           "RecordError", "Rules", "RulesError", "load_board", "load_rules"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(importlib.import_module("sim.engine"), name)
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

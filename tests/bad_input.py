@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from sim.cli.main import main
+from sim.cli.command import main
 
 REPO = Path(__file__).resolve().parents[1]
 STANDARD = REPO / "data" / "boards" / "standard.toml"

@@ -23,7 +23,7 @@ from bad_input import steps
 from bad_input import to_toml
 from bad_input import write
 
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine.board import load_board
 from sim.engine.errors import BoardError
 from sim.engine.errors import RulesError

@@ -48,6 +48,14 @@ def _cli_cases(tmp: Path) -> dict[str, tuple[list[str], int, str]]:
         return str(write_record(tmp / f"{name}.json", data))
 
     small = board("small")
+    huge = "9" * 5000  # more digits than Python converts (4,300): bounded before conversion
+    huge_seed = json.dumps(record_with(seed=0)).replace('"seed": 0', f'"seed": {huge}')
+    assert huge in huge_seed
+    huge_record = str(write(tmp / "huge-seed.json", huge_seed))
+    kept = str(write_record(tmp / "kept.json", record_with(
+        [BOBBY, TOKEN4, stall("L02", "S01"), draw("citizen"), place("S05"), END])))
+    study = ('name = "s"\nplayers = [2]\nagents = "random"\ngames = 10\nseed = 1\n'
+             '[[variants]]\nname = "standard"\n')
     return {
         "check-standard": (["board", "check", str(STANDARD)], 0, ""),
         "check-small-with-rules": (["board", "check", small, "--rules",
@@ -116,6 +124,41 @@ def _cli_cases(tmp: Path) -> dict[str, tuple[list[str], int, str]]:
                                    "least 2, got '2,1'"),
         "play-seed-not-an-integer": (["play", "--seed", "x"], 2,
                                      "argument --seed: must be an integer, got 'x'"),
+        # integers too long for any field, bounded before conversion, the field named
+        "replay-huge-seed": (["replay", huge_record], 1,
+                             "huge-seed.json: seed: must be an integer, got a number of 5,000 "
+                             "digits"),
+        "view-huge-seed": (["view", huge_record, "--out", str(tmp / "huge.html")], 1,
+                           "seed: must be an integer, got a number of 5,000 digits"),
+        "rules-huge-number": (["rules", "show", "--rules", str(write(
+            tmp / "huge.toml", f"max_rounds = {huge}\n"))], 1,
+            "huge.toml: max_rounds: got a number of 5,000 digits"),
+        "rules-huge-in-a-table": (["rules", "show", "--rules", str(write(
+            tmp / "huge-table.toml", f"[multipliers]\ncitizen-baron = {huge}\n"))], 1,
+            "multipliers.citizen-baron: got a number of 5,000 digits"),
+        "study-huge-seed": (["study", str(write(tmp / "huge-study.toml", study.replace(
+            "\nseed = 1\n", f"\nseed = {huge}\n"))), "--out", str(tmp / "huge-study")],
+            1, "huge-study.toml: seed: got a number of 5,000 digits"),
+        "simulate-huge-seed": (["simulate", "--seed", huge], 2,
+                               "argument --seed: must be an integer, got a number of 5,000 "
+                               "digits"),
+        "simulate-huge-games": (["simulate", "--games", huge], 2,
+                                "argument --games: must be at most 1,000,000,000, got a "
+                                "number of 5,000 digits"),
+        # outputs never overwrite an input
+        "view-out-is-the-record": (["view", kept, "--out", kept], 1,
+                                   "--out: is also this command's input"),
+        "play-record-is-the-rules": (["play", "--rules", rules("mine", {"players": 2}),
+                                      "--record", str(tmp / "mine.toml")], 1,
+                                     "--record: is also this command's input"),
+        # one cap on game counts, in flags and files alike
+        "simulate-too-many-games": (["simulate", "--games", "1000000000001"], 2,
+                                    "argument --games: must be at most 1,000,000,000"),
+        "tournament-too-many-games": (["tournament", "--agents", "random,greedy", "--games",
+                                       str(10**12)], 2, "must be at most 1,000,000,000"),
+        "study-too-many-games": (["study", str(write(tmp / "many.toml", study.replace(
+            "\ngames = 10", "\ngames = 1000000000000"))), "--out", str(tmp / "many")], 1,
+            "many.toml: games: must be at most 1,000,000,000 games, got 1,000,000,000,000"),
     }
 
 
@@ -133,7 +176,11 @@ CLI_IDS = [
     "replay-stall-not-bordering", "replay-move-not-adjacent", "replay-draw-then-end",
     "replay-known-line", "replay-unknown-type", "replay-valid", "bench-unknown-agent",
     "bench-zero-games", "simulate-zero-games", "tournament-one-player",
-    "play-seed-not-an-integer",
+    "play-seed-not-an-integer", "replay-huge-seed", "view-huge-seed", "rules-huge-number",
+    "rules-huge-in-a-table", "study-huge-seed", "simulate-huge-seed", "simulate-huge-games",
+    "view-out-is-the-record",
+    "play-record-is-the-rules", "simulate-too-many-games", "tournament-too-many-games",
+    "study-too-many-games",
 ]
 
 

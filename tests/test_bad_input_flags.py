@@ -11,7 +11,7 @@ import argparse
 import pytest
 
 from sim.cli import options as O
-from sim.cli.main import main
+from sim.cli.command import main
 
 INT = "must be an integer, got {!r}"
 POSITIVE = "must be a positive integer, got {!r}"

@@ -18,7 +18,7 @@ from bad_input import write
 
 from analysis.study import load_study
 from analysis.study.precision import PrecisionError
-from sim.cli.main import main
+from sim.cli.command import main
 
 
 def spec(**changes: Any) -> dict[str, Any]:

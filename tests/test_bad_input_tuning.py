@@ -13,7 +13,7 @@ from bad_input import cli_fails
 from bad_input import to_toml
 from bad_input import write
 
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.tuning.fairness.spec import TuningError
 from sim.tuning.fairness.spec import load_tuning
 

@@ -30,7 +30,7 @@ from sim.bench.agents import bench_agents
 from sim.bench.mcts import bench_mcts
 from sim.bench.mcts import mcts_positions
 from sim.cli import bench as bench_cli
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
 from sim.run.loop import play_game
@@ -133,7 +133,7 @@ def test_load_games_makes_the_run_once_then_reuses_it(
     assert manifest["agents"] == ["random"] * 3 and manifest["timings"]["jobs"] == 2
     assert _rows(out / "games") == 12 and _rows(out / "players") == 36
     # The run `portobello simulate --agents random --players 3 --games 12` makes.
-    from sim.cli.main import build_parser
+    from sim.cli.command import build_parser
     from sim.cli.simulate import config_from_flags
 
     args = build_parser().parse_args(["simulate", "--agents", "random", "--players", "3",

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from sim.cli import options as O
-from sim.cli.main import COMMANDS
-from sim.cli.main import build_parser
-from sim.cli.main import main
+from sim.cli.command import COMMANDS
+from sim.cli.command import build_parser
+from sim.cli.command import main
 
 
 def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
@@ -91,7 +91,7 @@ def test_shared_flags_mean_the_same_everywhere() -> None:
     assert {d for t, _, d in seen["--players"] if t is O.player_count} == {None}
     assert {t for t, _, _ in seen["--jobs"]} == {O.positive_int, O.positive_int_list}
     assert {d for t, _, d in seen["--jobs"] if t is O.positive_int} == {1}
-    assert {t for t, _, _ in seen["--games"]} == {O.positive_int}
+    assert {t for t, _, _ in seen["--games"]} == {O.game_count}
     assert {d for _, _, d in seen["--board"]} == {"standard"}
     for flag in ("--preset", "--rules", "--agents"):
         assert {t for t, _, _ in seen[flag]} == {None}

@@ -28,7 +28,7 @@ import pytest
 
 from analysis.load import load_run
 from analysis.metrics import wilson_interval
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine.records import replay_file
 from sim.engine.rules import Rules
 from sim.engine.rules import load_rules

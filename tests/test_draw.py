@@ -263,7 +263,7 @@ def test_computed_layout_separates_squares_and_parallel_lanes(tiny: Board) -> No
 
 
 def test_cli_board_show(tmp_path: Path) -> None:
-    from sim.cli.main import main
+    from sim.cli.command import main
 
     out = tmp_path / "cli.png"
     assert main(["board", "show", "standard", "--out", str(out)]) == 0

@@ -14,8 +14,8 @@ from bad_input import to_toml
 from bad_input import write
 
 from analysis.report.fairness import build_fairness_report
-from sim.cli.main import build_parser
-from sim.cli.main import main
+from sim.cli.command import build_parser
+from sim.cli.command import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
 from sim.engine.rules import load_rules

@@ -22,7 +22,7 @@ from analysis.metrics import WinShare
 from analysis.study.precision import make_plan
 from analysis.study.precision import outcome_line
 from analysis.study.precision import play_to_precision
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
 from sim.run.runner import Run

@@ -20,7 +20,7 @@ from analysis.probe import run_probe
 from sim.agents import weight_sets
 from sim.agents.evaluate import Weights
 from sim.agents.registry import make_agent
-from sim.cli.main import main
+from sim.cli.command import main
 
 # `no-district(heuristic)` never scores a district: it gives up a whole point source (a 4 and
 # a 2 token times the stalls bordering the district), so the free heuristic, the lifted

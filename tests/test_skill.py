@@ -162,7 +162,7 @@ def test_a_time_budget_is_refused_in_any_study_and_in_a_file(tmp_path: Path) -> 
 
 def test_the_agents_override_is_refused_in_one_line(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from sim.cli.main import main
+    from sim.cli.command import main
 
     path = tmp_path / "x.toml"
     path.write_text('name = "x"\nplayers = [2]\ngames = 4\nseed = 1\n'
@@ -394,7 +394,7 @@ def test_calibration_statistic_and_its_flag() -> None:
 
 def test_a_study_without_levels_gets_calibration_but_no_skill_section(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from sim.cli.main import main
+    from sim.cli.command import main
 
     path = tmp_path / "x.toml"
     path.write_text('name = "x"\nplayers = [4]\nagents = "random"\ngames = 8\nseed = 2\n'

@@ -185,7 +185,7 @@ def test_agent_errors_are_recorded_and_reported(tmp_path: Path,
 
 def test_study_command_errors_are_one_line(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    from sim.cli.main import main
+    from sim.cli.command import main
 
     def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
         capsys.readouterr()

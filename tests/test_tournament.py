@@ -13,7 +13,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from sim.agents import registry
 from sim.agents.base import BaseAgent
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.game import Game

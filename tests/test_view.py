@@ -18,7 +18,7 @@ from analysis.view.source import from_record_file
 from analysis.view.source import game_source
 from analysis.view.states import Step
 from analysis.view.states import replay_steps
-from sim.cli.main import main
+from sim.cli.command import main
 from sim.engine.records import load_record
 from sim.engine.records import replay
 

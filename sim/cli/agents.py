@@ -48,6 +48,7 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
                           opponents=tuple(args.opponent or ()),
                           final_blocks=args.final_blocks, seed=args.seed, name=args.name or "")
     out = Path(args.out) if args.out else Path("data/runs") / f"tune-{config.tune_id}"
+    O.check_out(args, out, owned=[out])
     n = rules.players
     per = n * args.blocks
     print(f"tuning {config.tune_id}: heuristic weights for {n} players, starting from "
@@ -109,7 +110,7 @@ def add_parser(subparsers: Any) -> None:
                    help="CMA-ES generations (a larger number extends a finished tuning)")
     q.add_argument("--population", type=O.Integer(2), default=10,
                    metavar="N", help="candidates per generation")
-    q.add_argument("--blocks", type=O.positive_int, default=40, metavar="N",
+    q.add_argument("--blocks", type=O.game_count, default=40, metavar="N",
                    help="blocks of one game per seat rotation, per candidate and panel member")
     q.add_argument("--hall", type=O.Integer(0), default=2,
                    metavar="N", help="earlier incumbents kept in the panel")
@@ -123,7 +124,7 @@ def add_parser(subparsers: Any) -> None:
                    "have no weakness the restriction would expose; default: none")
     q.add_argument("--sigma", type=float, default=0.15,
                    help="first search step, as a share of each weight's range")
-    q.add_argument("--final-blocks", type=O.positive_int, default=300, metavar="N",
+    q.add_argument("--final-blocks", type=O.game_count, default=300, metavar="N",
                    help="blocks per finalist in the final evaluation against the start")
     q.add_argument("--name", default=None, help="name written in the weight set "
                    "(default tuned-<players>p)")

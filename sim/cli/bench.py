@@ -167,6 +167,8 @@ def simulate_command(parser: argparse.ArgumentParser) -> Command:
 
         if args.simulate_flags:
             args = parser.parse_args(args.simulate_flags, namespace=args)
+        if args.out:
+            O.check_out(args, args.out)
         r = bench_simulate(config_from_flags(args), args.jobs, args.out,
                            **execute_options(args))
         return emit(args, r, simulate_lines(r))
@@ -344,7 +346,7 @@ def add_parser(subparsers: Any) -> None:
 
 def bench_main(mode: str, argv: Sequence[str] | None = None) -> int:
     """`portobello bench MODE ARGS...` (for the scripts in benchmarks/)."""
-    from sim.cli.main import main
+    from sim.cli.command import main
 
     return main(["bench", mode, *(sys.argv[1:] if argv is None else argv)])
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
@@ -25,8 +24,8 @@ def cmd_board_show(args: argparse.Namespace) -> int:
     """Draw the board to --out (the format from its suffix)."""
     from analysis.draw import draw_board
 
+    out = O.check_out(args, args.out)
     board = load_board(args.file)
-    out = Path(args.out)
     draw_board(board, out)
     print(f"wrote {out}")
     return 0

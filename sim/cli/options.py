@@ -23,17 +23,24 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 from typing import NoReturn
 
 from sim.agents.registry import AGENTS
 from sim.agents.registry import split_specs
+from sim.engine.board import resolve_board_path
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import quote
+from sim.engine.files import MAX_DIGITS
+from sim.engine.outputs import check_output
 from sim.engine.rules import PRESETS
 from sim.engine.rules import Rules
 from sim.engine.rules import load_rules
 from sim.engine.rules import preset
 from sim.engine.rules import rules_from_dict
+from sim.run.config import MAX_GAMES
 from sim.run.engines import ENGINES
 
 DEFAULT_SEED = 0
@@ -102,26 +109,37 @@ def _sentence(text: str) -> str:
 
 # -- validators -------------------------------------------------------------------------------
 class Integer:
-    """`type=` for an integer of at least `minimum` (any integer without one)."""
+    """`type=` for an integer of at least `minimum` (any integer without one) and at most
+    `maximum` (none without one); text longer than any such integer is refused unread."""
 
-    def __init__(self, minimum: int | None = None, what: str | None = None) -> None:
+    def __init__(self, minimum: int | None = None, what: str | None = None,
+                 maximum: int | None = None) -> None:
         self.minimum = minimum
+        self.maximum = maximum
         self.what = what or ("an integer" if minimum is None else
                              "a positive integer" if minimum == 1 else
                              f"an integer of at least {minimum}")
         self.__name__ = self.what  # argparse names the type in some messages
 
     def __call__(self, text: str) -> int:
+        shown = quote(text)
+        digits = len(text.strip().lstrip("+-"))
+        if digits > MAX_DIGITS:
+            bound = f"at most {self.maximum:,}" if self.maximum is not None else self.what
+            raise argparse.ArgumentTypeError(f"must be {bound}, got a number of "
+                                             f"{digits:,} digits")
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {self.what}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be {self.what}, got {shown}") from None
         if self.minimum is not None and value < self.minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {self.minimum}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be at least {self.minimum}, got {shown}")
+        if self.maximum is not None and value > self.maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {self.maximum:,}, got {shown}")
         return value
 
     def __repr__(self) -> str:
-        return f"Integer(minimum={self.minimum!r})"
+        return f"Integer(minimum={self.minimum!r}, maximum={self.maximum!r})"
 
 
 class IntegerList:
@@ -168,6 +186,8 @@ def half_width(text: str) -> float:
 
 integer = Integer()
 positive_int = Integer(1)
+# A number of games (or of blocks of games): the one cap every command shares.
+game_count = Integer(1, maximum=MAX_GAMES)
 player_count = Integer(2)
 positive_int_list = IntegerList(1)
 player_counts = IntegerList(2, example="2,3,4")
@@ -201,7 +221,8 @@ def add_jobs(p: argparse.ArgumentParser, help: str = "parallel worker processes"
 
 
 def add_games(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
-    p.add_argument("--games", type=positive_int, default=default, metavar="N", help=help)
+    p.add_argument("--games", type=game_count, default=default, metavar="N",
+                   help=f"{help} (at most {MAX_GAMES:,})")
 
 
 def add_rules(p: argparse.ArgumentParser, default: Any = None) -> None:
@@ -247,6 +268,30 @@ def add_out(p: argparse.ArgumentParser, metavar: str, help: str, default: str | 
 
 
 # -- shared helpers ---------------------------------------------------------------------------
+INPUT_FLAGS = ("file", "target", "runs", "rules", "board")  # the args that name files read
+
+
+def inputs_of(args: argparse.Namespace) -> list[str]:
+    """The files and folders a command reads, as given on its command line."""
+    found: list[str] = []
+    for name in INPUT_FLAGS:
+        value = getattr(args, name, None)
+        values = value if isinstance(value, list | tuple) else [value]
+        for v in values:
+            if isinstance(v, str | Path) and str(v):
+                # a shipped board's name is no file of the user's
+                found.append(str(resolve_board_path(v)) if name == "board" else str(v))
+    return found
+
+
+def check_out(args: argparse.Namespace, out: str | Path, *, field: str = "--out",
+              owned: Sequence[str | Path] = (), report: bool = False) -> Path:
+    """`out` once it is known that writing it overwrites none of the command's inputs and
+    nothing in a folder another command owns (`sim.engine.outputs.check_output`): one
+    line otherwise, before any work."""
+    return check_output(out, inputs_of(args), field=field, owned=owned, report=report)
+
+
 def rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
     """Rules from --preset, then --rules FILE, then explicit flags (None: not given)."""
     base = preset(args.preset) if getattr(args, "preset", None) else Rules()

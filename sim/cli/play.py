@@ -37,6 +37,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from sim.engine.records import record_from_game
     from sim.engine.records import write_record
 
+    if args.record:
+        O.check_out(args, args.record, field="--record")
     rules = O.rules_from_args(args, players=args.players)
     board = load_board(args.board)
     rules.check_board(board, source=args.board)

@@ -21,6 +21,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from analysis.report import build_report
     from analysis.study import cells_from_runs
 
+    O.check_out(args, args.out, report=True)
     data = cells_from_runs(args.runs, allow_partial=args.allow_partial)
     for line in data.partial:
         notice(f"portobello: partial: {line}")

@@ -113,6 +113,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     plan = plan_from_flags(args)
     config = config_from_flags(args)
     out = Path(args.out) if args.out else Path("data/runs") / f"run-{config.run_id}"
+    O.check_out(args, out, owned=[out])
     run = Run(config, out)
     line = run.compile_notice(args.engine)
     if line:
@@ -163,10 +164,11 @@ def add_parser(subparsers: Any) -> None:
                    "seat's 95%% win-share interval is within ±HALF_WIDTH (e.g. 0.015 for "
                    "±1.5 points); --games is then the first round (needs --max-games; "
                    "default: none, a fixed count)")
-    p.add_argument("--max-games", type=O.positive_int, default=None, metavar="N",
+    p.add_argument("--max-games", type=O.game_count, default=None, metavar="N",
                    help="with --target-half-width: the most games to play if the target "
-                   "is not met sooner (at least --games; default: none)")
-    p.add_argument("--round-games", type=O.positive_int, default=None, metavar="N",
+                   f"is not met sooner (at least --games, at most {O.MAX_GAMES:,}; default: "
+                   "none)")
+    p.add_argument("--round-games", type=O.game_count, default=None, metavar="N",
                    help="with --target-half-width: games per round after the first "
                    "(default: --games; multiples of --shard-size replay no shard)")
     O.add_jobs(p)

@@ -30,6 +30,10 @@ def cmd_study(args: argparse.Namespace) -> int:
     if args.games is not None or args.agents is not None:
         spec = spec.with_overrides(games=args.games, agents=args.agents)
     out = Path(args.out) if args.out else Path("data/runs/studies") / spec.name
+    O.check_out(args, out, owned=[out])
+    report_dir = Path(args.report) if args.report else out / "report"
+    if not args.no_report:
+        O.check_out(args, report_dir, field="--report", owned=[out], report=True)
 
     def log(msg: str) -> None:
         if not args.quiet:
@@ -46,7 +50,6 @@ def cmd_study(args: argparse.Namespace) -> int:
     else:
         from analysis.report import build_report
 
-        report_dir = Path(args.report) if args.report else out / "report"
         path = build_report(data if data is not None else open_study(out), report_dir)
     if data is not None:
         notice("\n".join(study_lines(data)))

@@ -91,6 +91,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     line = config.compile_notice()
     if line:
         notice(line)
+    if args.out:
+        O.check_out(args, args.out)
     start = time.perf_counter()
     df, errors = run_tournament(config, progress=not args.quiet)
     seconds = time.perf_counter() - start
@@ -128,7 +130,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
         rules = O.rules_from_args(args)
     except PortobelloError as exc:
         raise UsageError(exc.reason, source=exc.source, field=exc.field) from None
-    out = Path(args.out) if args.out else None
+    out = O.check_out(args, args.out) if args.out else None
     weights = None if args.probe_weights is None else \
         tuple(w.strip() for w in args.probe_weights.split(",") if w.strip())
     # The parser's own default list (not a list the user gave) means the probe's default.

@@ -81,6 +81,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
         spec = replace(spec, reduced=" ".join(reduced))
     name = spec.name + ("-reduced" if reduced else "")
     out = Path(args.out) if args.out else Path("data/runs/tuning") / name
+    O.check_out(args, out, owned=[out])
+    report_dir = Path(args.report) if args.report else out / "report"
+    if not args.no_report:
+        O.check_out(args, report_dir, field="--report", owned=[out], report=True)
 
     def log(msg: str) -> None:
         if not args.quiet:
@@ -91,8 +95,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if not args.no_report:
         from analysis.report.fairness import build_fairness_report
 
-        path = build_fairness_report(summary, Path(args.report) if args.report
-                                     else out / "report", rules_dir=out / "rules")
+        path = build_fairness_report(summary, report_dir, rules_dir=out / "rules")
     print("\n".join(cell_line(c) for c in summary["cells"]), file=sys.stderr)
     print(path)
     unconfirmed = [c["key"] for c in summary["cells"] if not c["recommended"]["confirmed"]]
@@ -128,10 +131,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--budget", type=O.positive_int, default=None, metavar="N",
                    help="settings each search may play, overriding search.budget (default: "
                    "the spec's)")
-    p.add_argument("--games", type=O.positive_int, default=None, metavar="N",
+    p.add_argument("--games", type=O.game_count, default=None, metavar="N",
                    help="games per setting in the search, overriding search.games, for a "
                    "quick, reduced tuning (default: the spec's)")
-    p.add_argument("--confirm-games", type=O.positive_int, default=None, metavar="N",
+    p.add_argument("--confirm-games", type=O.game_count, default=None, metavar="N",
                    help="games per confirmed setting and per check, overriding "
                    "confirm.games and the checks' games (default: the spec's)")
     p.add_argument("--no-checks", action="store_true", help="skip the spec's confirm.checks "

@@ -14,6 +14,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     from analysis.view.page import write_page
     from analysis.view.source import game_source
 
+    O.check_out(args, args.out)
     check_out(args.out)
     src = game_source(args.target, args.game)
     steps = write_page(src, args.out)

@@ -38,8 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (`argv` without the program name; default `sys.argv[1:]`)."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)  # imports every command: Ctrl-C may come here
         return int(args.func(args) or 0)
     except IllegalActionError as exc:
         print(exc.message, file=sys.stderr)
@@ -55,6 +55,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("portobello: interrupted", file=sys.stderr)
         return 130
+    except SystemError as exc:
+        # Ctrl-C inside compiled code surfaces as a SystemError caused by the interrupt.
+        if not _interrupted(exc):
+            raise
+        print("portobello: interrupted", file=sys.stderr)
+        return 130
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether `exc` was caused by Ctrl-C (a KeyboardInterrupt in its chain of causes)."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
 
 
 if __name__ == "__main__":

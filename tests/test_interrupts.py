@@ -1,0 +1,130 @@
+"""Stopping and starting at scale through the real command line: Ctrl-C is one line and exit
+130 wherever play is compiled (`simulate --jobs 1`, `tune`), the data as after any stop; a
+billion-game run starts its first shard at once; a lost Dask scheduler is the toolkit's one
+line, Dask's own log kept out of the terminal (in a file when asked)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from analysis.load import load_run
+
+CHECKSUMS = "checksums"
+
+
+def _shards(out: Path) -> int:
+    folder = out / CHECKSUMS
+    return len(list(folder.glob("part-*.json"))) if folder.is_dir() else 0
+
+
+def _start(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+
+
+def _wait_for(condition: object, timeout: float = 180.0) -> float:
+    start = time.monotonic()
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() - start < timeout, "timed out"
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+def test_ctrl_c_in_a_compiled_run_is_one_line_and_keeps_the_finished_shards(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "--games", "200000", "--shard-size", "500", "--jobs", "1",
+            "--agents", "heuristic", "--seed", "3", "--out", str(out), "--quiet"]
+    proc = _start(args)
+    _wait_for(lambda: _shards(out) >= 2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "portobello: interrupted"
+    assert "Traceback" not in err and "SystemError" not in err
+    kept = _shards(out)
+    assert kept >= 2
+    # every shard finished before the stop is whole
+    assert load_run(out, allow_partial=True).games().collect().height == kept * 500
+
+
+TUNING = """name = "t"
+players = [2]
+agents = "heuristic"
+seed = 3
+[[knobs]]
+switch = "start_scores"
+seats = [1]
+low = -10
+high = 30
+[search]
+budget = 30
+games = 20000
+[confirm]
+best = 2
+games = 400
+"""
+
+
+def test_the_package_loads_the_engines_names_on_first_use() -> None:
+    import sim
+    import sim.engine
+
+    assert sim.__all__ == sim.engine.__all__
+    assert all(getattr(sim, name) is getattr(sim.engine, name) for name in sim.__all__)
+
+
+@pytest.mark.parametrize("after", [0.3, 2.0, 6.0])
+def test_ctrl_c_in_tune_is_one_line(tmp_path: Path, after: float) -> None:
+    spec = tmp_path / "t.toml"
+    spec.write_text(TUNING)
+    proc = _start(["tune", str(spec), "--out", str(tmp_path / "t"), "--quiet"])
+    time.sleep(after)  # compiling, or playing its first setting's 20,000 games
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err  # never a crash of the compiled code (-11)
+    assert err.strip().splitlines()[-1] == "portobello: interrupted" and "Traceback" not in err
+
+
+def test_a_billion_game_run_starts_its_first_shard_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "big"
+    proc = _start(["simulate", "--games", "1000000000", "--agents", "random",
+                   "--out", str(out), "--quiet"])
+    try:
+        seconds = _wait_for(lambda: _shards(out) >= 1, timeout=120)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
+    assert seconds < 60  # no pass over a million shards first
+    assert proc.returncode == 130
+
+
+def test_a_lost_scheduler_is_one_line_and_dask_logs_to_a_file_when_asked(
+        tmp_path: Path) -> None:
+    from dask.distributed import LocalCluster
+
+    log = tmp_path / "dask.log"
+    out = tmp_path / "run"
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                           dashboard_address=None)
+    try:
+        proc = _start(["simulate", "--games", "4000", "--shard-size", "20", "--agents",
+                       "random", "--engine", "python", "--scheduler",
+                       cluster.scheduler_address, "--out", str(out), "--quiet"],
+                      env={"PORTOBELLO_DASK_LOG": str(log)})
+        _wait_for(lambda: _shards(out) >= 2)
+    finally:
+        cluster.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "lost the Dask scheduler" in lines[0] and "run the same command again" in lines[0]
+    assert "distributed" in log.read_text()  # Dask's own account, for whoever wants it
