@@ -438,7 +438,7 @@ def test_precision_on_demand_caps_a_level_at_its_own_games() -> None:
     """With `max_games`, every level plays rounds to the target; a level that gives its own
     games (the search level: 6 at 2 players, 9 at 3) plays at most that many, so the
     costly level never runs to the study's maximum (60)."""
-    from analysis.study.precision import cell_plan
+    from analysis.study.spec import cell_plan
 
     spec = study_from_dict(skill_dict(target_half_width=0.05, max_games=60))
     plans = {c.key: cell_plan(spec, c) for c in spec.cells() if c.variant.name == "standard"}

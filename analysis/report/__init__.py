@@ -1,42 +1,40 @@
 """One self-contained HTML report per study: findings on top, then tables, charts, the exact
 configuration and seeds, and anomalies.
 
-- `analysis.report.content`: what to show, as data: `analyse(data)` computes every table
-  and finding from a `StudyData` (the same objects the notebooks use), `figures(analysis)`
-  draws the charts, `summary(analysis)` is summary.json's content;
-- `analysis.report.tables`: those tables as the page shows them (headers, formatted cells,
-  highlighted rows);
-- `analysis.report.page`: rendering: `build_report(data, out)` writes `out/index.html`
-  (figures embedded as PNG data URIs, no external files, opens offline) and
-  `out/summary.json`, both atomically;
-- `analysis.report.skill`: a study with skill levels, analysed level by level: the section
-  "does it hold for stronger play?" and the labels of the findings (`analyse` calls it);
-- `analysis.report.calibration`: the section comparing the games with real play;
-- `analysis.report.provenance`: what a report or notebook shows: a reduced run of its
-  spec (`reduced_run`, `report_title`), and the study folder a notebook opens
-  (`locate_study`, `notebook_header`).
+The modules form layers, each importing only those below it (a contract of pyproject.toml):
 
-Every name is importable from `analysis.report` itself.
-"""
+1. `model` (`Analysis`, `SkillAnalysis`), `table` (`Table`, `Row`, formats), `provenance`
+   (a reduced run, a notebook's study), `precision` (precision on demand per cell);
+2. `skill`, `sweep`, `calibration`: the sections, computed;
+3. `content`: `analyse(data)`, every table and finding from a `StudyData` (the objects the
+   notebooks use), and `summary(analysis)`, summary.json's content;
+4. the views: `tables` (the main tables), `figures` (the charts), `skill_view`,
+   `skill_figures`, `sweep_view`, `calibration_view`, `fairness_figures`, and `watch` (the
+   viewer pages of a few games per cell);
+5. `page`: `build_report(data, out)` writes the report folder (figures embedded as PNG data
+   URIs, opens offline), replacing an earlier report whole; `fairness` writes a fairness
+   tuning's report on top of it.
+
+Every name is importable from `analysis.report` itself."""
 
 from analysis.report.content import EVENT_ACTIONS
 from analysis.report.content import SECTIONS
 from analysis.report.content import TOPIC_TITLES
-from analysis.report.content import Analysis
 from analysis.report.content import analyse
 from analysis.report.content import configuration
-from analysis.report.content import figures
 from analysis.report.content import lane_ends
 from analysis.report.content import summary
 from analysis.report.content import topics
+from analysis.report.figures import figures
+from analysis.report.model import Analysis
 from analysis.report.page import TEMPLATE
 from analysis.report.page import build_report
 from analysis.report.page import render
 from analysis.report.page import table_html
-from analysis.report.tables import Row
-from analysis.report.tables import Table
+from analysis.report.table import Row
+from analysis.report.table import Table
+from analysis.report.table import frame_table
 from analysis.report.tables import display_tables
-from analysis.report.tables import frame_table
 from analysis.report.tables import headline
 
 __all__ = ["EVENT_ACTIONS", "SECTIONS", "TEMPLATE", "TOPIC_TITLES", "Analysis", "Row", "Table",

@@ -1,38 +1,32 @@
-"""What a report shows, as data: every table and finding (`analyse`), the charts
-(`figures`), the exact configuration and seeds, and `summary.json`'s content.
+"""What a report shows, as data: every table and finding (`analyse`), the exact
+configuration and seeds, and `summary.json`'s content.
 
-Nothing here is HTML: `analysis.report.tables` formats these tables for display and
-`analysis.report.page` renders the page. The notebooks call `analyse` and `figures` directly,
-so they show the report's own numbers and charts.
+Nothing here draws or formats: the views (`analysis.report.tables`, `figures` and the
+sections' `*_view` modules) show this analysis, and `analysis.report.page` writes the page.
+The notebooks call `analyse` and `figures` directly, so they show the report's own numbers
+and charts.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
-from analysis import plots as P
-from analysis.draw import with_layout_of as draw_layout
 from analysis.metrics.calibration import Calibration
 from analysis.report.calibration import calibration_finding
+from analysis.report.model import Analysis
 from analysis.report.precision import cell_precision
 from analysis.report.precision import precision_findings
 from analysis.report.precision import precision_summary
 from analysis.report.precision import runs_target
-from analysis.report.provenance import Reduced
 from analysis.report.provenance import reduced_run
 from analysis.report.provenance import report_title
-from analysis.report.skill import SkillAnalysis
 from analysis.report.skill import analyse_levels
 from analysis.report.skill import skill_summary
-from analysis.report.skill_figures import skill_figures
-from analysis.report.sweep import sweep_figures
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
 
@@ -43,23 +37,6 @@ SECTIONS = ("findings", "win-shares", "balance", "comparisons", "scores", "lengt
             "configuration", "method")
 
 
-@dataclass
-class Analysis:
-    """Every table and finding of a report."""
-
-    data: StudyData
-    labels: dict[str, str]
-    target: float
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    findings: list[C.Finding] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    title: str = ""  # the study's title, marked when the run is reduced
-    reduced: Reduced | None = None
-    # Why there is no comparisons table (one variant, or no player count in common).
-    no_comparisons: str = ""
-    # A study with skill levels: the section comparing them (this analysis is then the
-    # strongest level's, `analysis.report.skill`).
-    skill: SkillAnalysis | None = None
 
 
 def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
@@ -173,54 +150,10 @@ def _no_common_count(data: StudyData, uncompared: list[str]) -> str:
             f"counts ({where}).")
 
 
-def figures(a: Analysis) -> dict[str, Any]:
-    """The report's charts: name -> matplotlib Figure (or PNG bytes for the board)."""
-    t, L = a.tables, a.labels
-    data = a.data
-    figs: dict[str, Any] = {
-        "win_shares": P.seat_win_shares(t["win_shares"], L),
-        "scores": P.score_distributions(data.players(), L),
-        "margins": P.margins(t["margins_games"], L),
-        "length": P.game_length(data.games(), L),
-        "points": P.points_by_source(t["points"], L),
-        "endings": P.end_reasons(t["endings"], L),
-    }
-    if "comparisons" in t:
-        figs["comparisons"] = P.seat_differences(t["comparisons"], L)
-    if "district_scorings" in t:
-        figs["districts"] = P.district_timing(t["district_scorings"], L)
-        figs["luck_drawn"] = P.share_by_level(
-            t["luck_drawn"], "aristocrats minus citizens the player drew",
-            "Win share by the luck of the draw (chance in the drawn order; chosen in the "
-            "known order)", L)
-        figs["luck_ends"] = P.share_by_level(
-            t["luck_ends"], "aristocrats at the player's scored lanes",
-            "Win share by aristocrats at the player's own lanes", L)
-        figs.update(board_figures(a))
-    figs.update(sweep_figures(a))
-    figs.update(skill_figures(a))
-    return figs
 
 
-LANE_MEASURE = "points scored in the lane per game (all players together)"
 
 
-def board_figures(a: Analysis) -> dict[str, Any]:
-    """One lane-heat board figure per player count (`board_<n>p`): the variants side by
-    side on one colour scale, drawn as `portobello board show` draws the study's board."""
-    data = a.data
-    lanes = a.tables["lanes"]
-    ref = data.cells[0].run.manifest["board"].get("ref")
-    board = draw_layout(data.board, ref)
-    out: dict[str, Any] = {}
-    for n in data.player_counts:
-        sub = lanes[lanes["n_players"] == n]
-        heats = {v: sub[sub["variant"].astype(str) == v].set_index("lane")["points_per_game"]
-                 .to_dict() for v in data.variants if (sub["variant"].astype(str) == v).any()}
-        if heats:
-            out[f"board_{n}p"] = P.lane_heat_boards(
-                board, heats, f"{n} players: {LANE_MEASURE}", "points per game", a.labels)
-    return out
 
 
 TOPIC_TITLES = {"precision": "Precision", "variant": "Variant effects",

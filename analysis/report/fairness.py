@@ -29,8 +29,8 @@ from analysis.report.page import _img
 from analysis.report.page import _version
 from analysis.report.page import _write_text
 from analysis.report.page import table_html
-from analysis.report.tables import Row
-from analysis.report.tables import Table
+from analysis.report.table import Row
+from analysis.report.table import Table
 from sim.engine.outputs import replace_folder
 
 TEMPLATE = "fairness.html.j2"

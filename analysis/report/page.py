@@ -21,21 +21,21 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
-from analysis.report.calibration import calibration_context
-from analysis.report.calibration import calibration_tables
+from analysis.report.calibration_view import calibration_context
+from analysis.report.calibration_view import calibration_tables
 from analysis.report.content import SECTIONS
-from analysis.report.content import Analysis
 from analysis.report.content import analyse
 from analysis.report.content import configuration
-from analysis.report.content import figures
 from analysis.report.content import summary
 from analysis.report.content import topics
+from analysis.report.figures import figures
+from analysis.report.model import Analysis
 from analysis.report.precision import precision_note
-from analysis.report.skill import skill_context
-from analysis.report.skill import skill_tables
-from analysis.report.sweep import sweep_context
-from analysis.report.sweep import sweep_tables
-from analysis.report.tables import Table
+from analysis.report.skill_view import skill_context
+from analysis.report.skill_view import skill_tables
+from analysis.report.sweep_view import sweep_context
+from analysis.report.sweep_view import sweep_tables
+from analysis.report.table import Table
 from analysis.report.tables import display_tables
 from analysis.report.watch import watch_games
 from analysis.study import StudyData

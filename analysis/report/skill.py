@@ -1,4 +1,5 @@
-"""The report's skill section: "does it hold for stronger play?"
+"""The report's skill section, computed: "does it hold for stronger play?"
+(`analysis.report.skill_view` and `skill_figures` show it).
 
 A study with skill levels (`analysis.study.skill`) is analysed level by level: each level's
 cells are an ordinary study of variants x player counts, and `analyse` runs on each, so
@@ -27,45 +28,32 @@ finding is the strongest level's value minus the weakest level's on the games bo
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import replace
-from typing import TYPE_CHECKING
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
-from analysis import plots as P
 from analysis.metrics.robustness import LABELS
 from analysis.metrics.robustness import RULE
 from analysis.metrics.robustness import LevelEstimate
 from analysis.metrics.robustness import SizeChange
 from analysis.metrics.robustness import Verdict
 from analysis.metrics.robustness import classify
+from analysis.report.calibration import calibration_finding
+from analysis.report.model import Analysis
+from analysis.report.model import SkillAnalysis
 from analysis.report.provenance import reduced_run
 from analysis.report.provenance import report_title
 from analysis.study import StudyData
 from analysis.study.skill import first_strong
 
-if TYPE_CHECKING:
-    from analysis.report.content import Analysis
-    from analysis.report.tables import Table
-
 FID = ["kind", "n_players", "variant", "measure"]
-# Seats by colour where variants are told apart by line style: colours no variant takes
-# first (variants take the palette in order), so a seat never reads as a variant.
-SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9])
 ROUNDS = "rounds (round-limit games left out)"
-# The comparisons measures the section's chart and first table show (the others are in a
-# second table): every seat's win share, and game length.
-HEADLINE_EFFECTS = ("seat 0 win share", "seat 1 win share", "seat 2 win share",
-                    "seat 3 win share", ROUNDS)
 SIGNIFICANCE = ("At each level a finding is significant when its Holm-adjusted p-value is "
                 "below 0.05 in its family at that level (the first player's advantage: the "
                 "level's cells; another seat against fair: the level's seats and cells; a "
@@ -75,30 +63,6 @@ SIGNIFICANCE = ("At each level a finding is significant when its Holm-adjusted p
                 "size change of the section.")
 
 
-@dataclass
-class SkillAnalysis:
-    """The section's content: the levels (with data, weakest first), each level's own
-    analysis, every finding's estimate at every level (`estimates`), its size change and
-    label (`findings`), and game length by level with its change (`length`)."""
-
-    data: StudyData
-    levels: list[str]
-    level_labels: dict[str, str]
-    level_agents: dict[str, str]
-    start: int
-    analyses: dict[str, Analysis]
-    estimates: pd.DataFrame
-    findings: pd.DataFrame
-    length: pd.DataFrame
-
-    @property
-    def headline(self) -> str:
-        """The strongest level with data: the one the page's body shows."""
-        return self.levels[-1]
-
-    def label(self, level: str) -> str:
-        """A level's display label."""
-        return self.level_labels.get(level, level)
 
 
 # -- analysis -------------------------------------------------------------------------------
@@ -107,7 +71,6 @@ def analyse_levels(data: StudyData, target: float | None,
     """Analyse every level; the strongest level's analysis, carrying the whole study's
     title, configuration and calibration and the skill section (`Analysis.skill`), is the
     report's. A study with fewer than two levels with data gets no section (a note says so)."""
-    from analysis.report.calibration import calibration_finding
 
     levels = data.levels
     if not levels:
@@ -348,19 +311,8 @@ def label_findings(findings: Sequence[C.Finding], sk: SkillAnalysis) -> list[C.F
     return out
 
 
-# -- presentation ---------------------------------------------------------------------------
-def _value(x: float, kind: str) -> str:
-    """A finding's estimate: shares in signed pp without the unit, others to 2 decimals."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{100 * x:+.1f}" if kind == C.SHARE else f"{x:+.2f}"
 
 
-def _interval(lo: float, hi: float, kind: str) -> str:
-    """An interval as `-1.2 to +3.4` (pp for shares), more digits where a bound is near 0."""
-    if lo is None or math.isnan(lo) or math.isnan(hi):
-        return "–"
-    return f"{C.bound(lo, kind, unit=False)} to {C.bound(hi, kind, unit=False)}"
 
 
 def finding_name(r: Any, labels: Mapping[str, str]) -> str:
@@ -375,82 +327,10 @@ def finding_name(r: Any, labels: Mapping[str, str]) -> str:
     return f"{v} vs {labels.get(r.baseline, r.baseline)}: {measure}"
 
 
-def _findings_table(a: Analysis, headline: bool) -> Table:
-    """The findings with one column per level (estimate, Holm-adjusted interval, * when
-    significant), the size change and the verdict; `headline`: the first player, the seats
-    and the effects on them and on length, else the other effects."""
-    from analysis.report.tables import Row
-    from analysis.report.tables import Table
-
-    sk = a.skill
-    assert sk is not None
-    f = sk.findings
-    main = (f["kind"] != "effect") | f["measure"].isin(HEADLINE_EFFECTS)
-    f = f[main] if headline else f[~main]
-    est = {(r.kind, int(r.n_players), r.variant, r.measure, r.level): r
-           for r in sk.estimates.itertuples(index=False)}
-    headers = ("players", "finding", "verdict", *(f"{sk.label(lv)}" for lv in sk.levels),
-               "change (Holm)")
-    rows = []
-    for r in f.sort_values(["n_players"], kind="stable").itertuples(index=False):
-        cells: list[tuple[str, str]] = [(str(r.n_players), "num"),
-                                        (finding_name(r, a.labels), "txt"), (r.verdict, "txt")]
-        for lv in sk.levels:
-            e = est.get((r.kind, r.n_players, r.variant, r.measure, lv))
-            if e is None or math.isnan(e.estimate):
-                cells.append(("–", "txt"))
-                continue
-            cells.append((f"{_value(e.estimate, e.value_kind)} "
-                          f"({_interval(e.adj_lo, e.adj_hi, e.value_kind)})"
-                          + (" *" if e.significant else ""), "txt"))
-        if isinstance(getattr(r, "change_diff", None), float) and not math.isnan(r.change_diff):
-            cells.append((f"{_value(r.change_diff, r.value_kind)} "
-                          f"({_interval(r.change_adj_lo, r.change_adj_hi, r.value_kind)})"
-                          + (" *" if r.change_significant else ""), "txt"))
-        else:
-            cells.append(("–", "txt"))
-        rows.append(Row(tuple(cells), r.label == "robust"))
-    return Table(headers, tuple(rows))
 
 
-def _length_table(a: Analysis) -> Table:
-    """Game length by level per cell (95% CI) and its change (Holm-adjusted, * significant)."""
-    from analysis.report.tables import Row
-    from analysis.report.tables import Table
-
-    sk = a.skill
-    assert sk is not None
-    rows = []
-    for (n, v), d in sk.length.groupby(["n_players", "variant"], sort=False):
-        by = {r.level: r for r in d.itertuples(index=False)}
-        cells: list[tuple[str, str]] = [(str(n), "num"), (a.labels.get(v, v), "txt")]
-        for lv in sk.levels:
-            r = by.get(lv)
-            cells.append(("–", "txt") if r is None else
-                         (f"{r.mean:.2f} ({r.lo:.2f}–{r.hi:.2f})", "num"))
-        first = d.iloc[0]
-        if pd.notna(first.get("change_diff", np.nan)):
-            sig = bool(first["change_significant"])
-            word = (("longer" if first["change_diff"] > 0 else "shorter") + " with stronger play"
-                    if sig else "no significant change")
-            cells.append((f"{first['change_diff']:+.2f} ({first['change_adj_lo']:+.2f} to "
-                          f"{first['change_adj_hi']:+.2f}){' *' if sig else ''}", "num"))
-            cells.append((word, "txt"))
-        else:
-            cells += [("–", "txt"), ("–", "txt")]
-        rows.append(Row(tuple(cells), False))
-    headers = ("players", "variant", *(sk.label(lv) for lv in sk.levels),
-               "change, strongest − weakest (Holm)", "")
-    return Table(headers, tuple(rows))
 
 
-def skill_tables(a: Analysis) -> dict[str, Table]:
-    """The section's tables: `skill` (headline findings), `skill_other` (the other
-    comparisons' measures) and `skill_length`; none without the section."""
-    if a.skill is None:
-        return {}
-    return {"skill": _findings_table(a, True), "skill_other": _findings_table(a, False),
-            "skill_length": _length_table(a)}
 
 
 def skill_counts(sk: SkillAnalysis) -> list[tuple[str, int]]:
@@ -459,30 +339,6 @@ def skill_counts(sk: SkillAnalysis) -> list[tuple[str, int]]:
     return [(lab, int(counts.get(lab, 0))) for lab in LABELS]
 
 
-def skill_context(a: Analysis) -> dict[str, Any] | None:
-    """What the page's section needs besides tables and images (None: no section)."""
-    sk = a.skill
-    if sk is None:
-        return None
-    spec_levels = {lv["name"]: lv for lv in ((sk.data.study or {}).get("spec", {})
-                                             .get("skill") or [])}
-    info = sk.data.skill
-    strong = bool(info and any(info.strong[info.names.index(lv)] for lv in sk.levels))
-    levels = []
-    for i, lv in enumerate(sk.levels):
-        games = spec_levels.get(lv, {}).get("games", {})
-        notes = (["from the heuristic up"] if strong and i == sk.start else []) + (
-            ["shown in the report's body"] if lv == sk.headline else [])
-        levels.append({"name": lv, "label": sk.label(lv), "agents": sk.level_agents[lv],
-                       "upper": sk.start > 0 and i >= sk.start, "note": " · ".join(notes),
-                       "games": ", ".join(f"{g:,} at {n}p" for n, g in games.items())})
-    robust = sk.findings[sk.findings["label"] == "robust"]
-    return {"levels": levels, "start": sk.label(sk.levels[sk.start]), "strong": strong,
-            "headline": sk.label(sk.headline), "counts": skill_counts(sk),
-            "robust": len(robust), "rule": RULE, "significance": SIGNIFICANCE,
-            "figures": [(f"skill_{n}p", f"{n} players") for n in a.data.player_counts
-                        if (sk.estimates["n_players"] == n).any()],
-            "variants": len(a.data.variants)}
 
 
 def skill_summary(a: Analysis) -> dict[str, Any] | None:

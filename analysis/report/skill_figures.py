@@ -6,7 +6,6 @@ Holm-adjusted intervals; this module only draws them).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 from typing import Any
 
 import matplotlib as mpl
@@ -20,12 +19,15 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import PercentFormatter
 
 from analysis import plots as P
+from analysis.report.calibration_view import calibration_figure
+from analysis.report.model import Analysis
+from analysis.report.model import SkillAnalysis
 from analysis.report.skill import ROUNDS
-from analysis.report.skill import SEAT_COLOURS
-from analysis.report.skill import SkillAnalysis
 
-if TYPE_CHECKING:
-    from analysis.report.content import Analysis
+# Seats by colour where variants are told apart by line style: colours no variant takes
+# first (variants take the palette in order), so a seat never reads as a variant.
+SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9])
+
 
 
 def _xs(levels: Sequence[str], present: Sequence[str], i: int, k: int) -> np.ndarray:
@@ -187,7 +189,6 @@ def _skill_legend(fig: Figure, a: Analysis, n: int) -> None:
 def skill_figures(a: Analysis) -> dict[str, Figure]:
     """The section's charts by name: `skill_<n>p` per player count and the calibration
     chart (`calibration`); none without the section."""
-    from analysis.report.calibration import calibration_figure
 
     sk = a.skill
     if sk is None:

@@ -32,9 +32,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 from typing import Any
 
 import numpy as np
@@ -48,10 +46,6 @@ from sim.run.runner import Run
 from sim.run.runner import RunConfig
 from sim.run.runner import RunError
 from sim.run.store import shard_path
-
-if TYPE_CHECKING:
-    from analysis.study.spec import Cell
-    from analysis.study.spec import StudySpec
 
 LEVEL = 0.95  # the report's interval level: the stop is judged on the intervals it shows
 MAX_LOOKS = 200  # rounds of a cell at most: every look re-reads the cell's tables
@@ -70,9 +64,9 @@ COVERAGE = {"replications": 10_000, "scenarios": 7, "lowest": 0.9455, "mean": 0.
             "lowest_seat": 0.9414, "largest_loss": 0.0046}
 STOPPED = ("target", "maximum")
 __all__ = ["COVERAGE", "FLAG_FIELDS", "LEVEL", "MAX_LOOKS", "RULE", "RULE_ID", "SPEC_FIELDS",
-           "STOPPED", "Outcome", "Plan", "PrecisionError", "PrecisionFlagError", "cell_limit",
-           "cell_plan", "make_plan", "outcome_line", "parse_precision", "play_to_precision",
-           "precision_block", "seat_wins"]
+           "STOPPED", "Outcome", "Plan", "PrecisionError", "PrecisionFlagError", "make_plan",
+           "outcome_line", "parse_precision", "play_to_precision", "precision_block",
+           "seat_wins"]
 
 
 class PrecisionError(StudyError):
@@ -221,25 +215,8 @@ def parse_precision(data: Mapping[str, Any], players: Sequence[int],
     return plans
 
 
-def cell_plan(spec: StudySpec, cell: Cell) -> Plan | None:
-    """The cell's plan (None when the study plays fixed games): the plan of its player
-    count, whatever else the cell varies, except that a skill level with games of its own
-    (a count other than the study's) plays at most that many: its cells stop there, or
-    sooner once on target (an expensive search level caps its own cost)."""
-    plans = getattr(spec, "precision", None)
-    if not plans:
-        return None
-    plan = plans[cell.players]
-    own = cell.config.games
-    if cell.level and own != spec.games[cell.players] and own < plan.maximum:
-        plan = replace(plan, first=min(plan.first, own), maximum=own)
-    return plan
 
 
-def cell_limit(spec: StudySpec, cell: Cell) -> int:
-    """The most games a cell of this spec may hold: its maximum, else its games."""
-    plan = cell_plan(spec, cell)
-    return cell.config.games if plan is None else plan.maximum
 
 
 # -- playing a cell -----------------------------------------------------------------------

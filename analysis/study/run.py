@@ -18,14 +18,14 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from analysis.study.precision import cell_limit
-from analysis.study.precision import cell_plan
 from analysis.study.precision import play_to_precision
 from analysis.study.spec import STUDY_FILE
 from analysis.study.spec import STUDY_FORMAT
 from analysis.study.spec import Cell
 from analysis.study.spec import StudyError
 from analysis.study.spec import StudySpec
+from analysis.study.spec import cell_limit
+from analysis.study.spec import cell_plan
 from sim.run.loop import AgentError
 from sim.run.runner import Run
 from sim.run.runner import write_json_atomic

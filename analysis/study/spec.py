@@ -430,3 +430,24 @@ def load_study(path: str | Path) -> StudySpec:
         raise StudyError(f"cannot read: {exc}", source=str(p)) from None
     data = parse_document(text, "toml", StudyError, str(p))
     return study_from_dict(data, source=str(p), text=text, base_dir=p.parent)
+
+
+# -- precision on demand, cell by cell ---------------------------------------------------
+def cell_plan(spec: StudySpec, cell: Cell) -> Plan | None:
+    """The cell's plan (None when the study plays fixed games): the plan of its player
+    count, whatever else the cell varies, except that a skill level with games of its own
+    (a count other than the study's) plays at most that many: its cells stop there, or
+    sooner once on target (an expensive search level caps its own cost)."""
+    plans = getattr(spec, "precision", None)
+    if not plans:
+        return None
+    plan = plans[cell.players]
+    own = cell.config.games
+    if cell.level and own != spec.games[cell.players] and own < plan.maximum:
+        plan = replace(plan, first=min(plan.first, own), maximum=own)
+    return plan
+
+def cell_limit(spec: StudySpec, cell: Cell) -> int:
+    """The most games a cell of this spec may hold: its maximum, else its games."""
+    plan = cell_plan(spec, cell)
+    return cell.config.games if plan is None else plan.maximum
