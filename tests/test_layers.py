@@ -6,6 +6,8 @@ modules no contract names.)"""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 
 grimp = pytest.importorskip("grimp", reason="needs grimp (import-linter's graph, dev extra)")
@@ -63,8 +65,9 @@ def test_no_import_cycle_in_analysis(graph: object) -> None:
 
 def test_the_cycle_finder_sees_a_ring() -> None:
     class Ring:
-        modules = {"p.a", "p.b", "p.c", "p"}
-        imports = {"p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}, "p": {"p.a"}}
+        modules: ClassVar[set[str]] = {"p.a", "p.b", "p.c", "p"}
+        imports: ClassVar[dict[str, set[str]]] = {"p.a": {"p.b"}, "p.b": {"p.c"},
+                                                  "p.c": {"p.a"}, "p": {"p.a"}}
 
         def find_modules_directly_imported_by(self, m: str) -> set[str]:
             return self.imports.get(m, set())

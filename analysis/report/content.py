@@ -242,4 +242,18 @@ def summary(a: Analysis) -> dict[str, Any]:
         "precision": precision_summary(a.tables["precision"]),
         "skill": skill_summary(a),
         "calibration": _to_jsonable(a.tables["calibration"]),
+        "ladder": a.ladder.to_dict() if a.ladder is not None else None,
+        "variants": variant_rules(a.skill.data if a.skill is not None else a.data),
     }
+
+
+def variant_rules(data: StudyData) -> list[dict[str, Any]]:
+    """Each variant's name, label and the rules it changes (players left out): how another
+    report (one beside a skill ladder) tells which of its variants is which of these."""
+    out = []
+    for v in data.variants:
+        cell = next(c for c in data.cells if c.variant == v)
+        rules = cell.run.rules().to_dict(changed_only=True)
+        rules.pop("players", None)
+        out.append({"name": v, "label": data.labels.get(v, v), "rules": rules})
+    return out

@@ -6,12 +6,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Any
 
 import pandas as pd
 
 from analysis import compare as C
 from analysis.report.provenance import Reduced
 from analysis.study import StudyData
+
+
+@dataclass(frozen=True)
+class LadderNote:
+    """What a report says of the skill ladder beside it: where the ladder is (`link`,
+    relative to the report), which of its levels this report's agents play (None: none),
+    the ladder's levels and label counts, and how many of this report's findings it
+    examined."""
+
+    link: str
+    title: str
+    level: str | None
+    levels: tuple[str, ...]
+    counts: dict[str, int]
+    examined: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"report": self.link, "title": self.title, "level": self.level,
+                "levels": list(self.levels), "counts": self.counts, "examined": self.examined}
 
 
 @dataclass
@@ -31,6 +51,8 @@ class Analysis:
     # A study with skill levels: the section comparing them (this analysis is then the
     # strongest level's, `analysis.report.skill`).
     skill: SkillAnalysis | None = None
+    # A study measured at one level of play, beside a skill ladder (`analysis.report.ladder`).
+    ladder: LadderNote | None = None
 
 
 @dataclass

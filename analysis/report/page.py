@@ -29,6 +29,7 @@ from analysis.report.content import configuration
 from analysis.report.content import summary
 from analysis.report.content import topics
 from analysis.report.figures import figures
+from analysis.report.ladder import with_ladder
 from analysis.report.model import Analysis
 from analysis.report.precision import precision_note
 from analysis.report.skill_view import skill_context
@@ -101,7 +102,8 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
                       if f"board_{n}p" in images],
         version=_version(), sections=SECTIONS, sweep=sweep_context(a),
         precision_note=precision_note(a.tables["precision"]),
-        skill=skill_context(a), calibration=calibration_context(a), watch=list(watch))
+        skill=skill_context(a), calibration=calibration_context(a), watch=list(watch),
+        ladder=a.ladder)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -110,13 +112,17 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def build_report(data: StudyData, out: str | Path, target_half_width: float | None = None,
-                 dpi: int = 100) -> Path:
+                 dpi: int = 100, ladder: str | Path | None = None) -> Path:
     """Write the report folder `out` (index.html, summary.json, games/), replacing any
-    earlier report there whole; returns the HTML path."""
+    earlier report there whole; returns the HTML path. `ladder` (default: the study spec's
+    `ladder`) is a skill ladder's report folder whose labels the findings carry."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     a = analyse(data, target_half_width)
+    ladder = ladder or ((data.study or {}).get("spec") or {}).get("ladder")
+    if ladder and a.skill is None:
+        a = with_ladder(a, ladder, Path(out).resolve().parent / Path(out).name)
     figs = figures(a)
 
     def build(root: Path) -> None:

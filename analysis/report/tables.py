@@ -175,12 +175,14 @@ def display_tables(a: Analysis) -> dict[str, Table]:
 
 def headline(a: Analysis) -> Table:
     """One row per player count and variant: the first player's share, the spread between
-    the best and worst seat, and the change in the first player's share from the baseline."""
+    the best and worst seat, and the change in the first player's share from the baseline
+    (with its label across skill levels, where a ladder or the study's levels give one)."""
     t = a.tables
     fp = t["first_player"].merge(t["balance"][["variant", "n_players", "spread", "best_seat",
                                                "significant"]],
                                  on=["variant", "n_players"], suffixes=("", "_bal"))
     cmp_ = t.get("comparisons")
+    labels = {tuple(f.key): f.label for f in a.findings if f.key and f.label}
     rows = []
     for r in fp.itertuples(index=False):
         v = str(r.variant)
@@ -195,9 +197,11 @@ def headline(a: Analysis) -> Table:
                                                & (cmp_["measure"] == "seat 0 win share")]
             if d is not None and not d.empty:
                 d0 = d.iloc[0]
+                label = labels.get(("effect", r.n_players, v, "seat 0 win share"))
                 row["change"] = (f"{100 * d0['diff']:+.1f} pp "
                                  f"({_pp_interval(d0['adj_lo'], d0['adj_hi'])})"
-                                 + (" *" if d0["significant"] else ""))
+                                 + (" *" if d0["significant"] else "")
+                                 + (f" · {label}" if label else ""))
             else:
                 row["change"] = "–"
         rows.append(row)

@@ -62,6 +62,7 @@ TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games
             "preset", "rules", "skill")
 TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.precision
 TOP_KEYS += ("records",)  # game records kept: the report links to viewer pages
+TOP_KEYS += ("ladder",)  # a skill ladder's report: its label beside each finding it examined
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
@@ -112,6 +113,9 @@ class StudySpec:
     # Skill levels, weakest first (empty: one set of agents, `agents`). With levels,
     # `agents` holds the strongest level's.
     skill: tuple[SkillLevel, ...] = ()
+    # The report folder of a skill-ladder study that examined this study's question (an
+    # absolute path; the report shows its labels, `analysis.report.ladder`).
+    ladder: str | None = None
 
     def cells(self) -> list[Cell]:
         """Every variant at every player count (and skill level), in study order: variants
@@ -134,11 +138,17 @@ class StudySpec:
                     out.append(Cell(v, n, config, level.name if level else ""))
         return out
 
-    def with_overrides(self, games: int | None = None, agents: str | None = None) -> StudySpec:
+    def with_overrides(self, games: int | None = None, agents: str | None = None,
+                       players: Sequence[int] | None = None) -> StudySpec:
         """The same study with other games per cell or other agents (a quick demo, or more
-        games to top a study folder up); other games are a fixed count (no precision on
-        demand). With skill levels, `games` is every level's games per cell and other
-        agents are refused: the levels are the study's agents."""
+        games to top a study folder up), or at some of its player counts only; other games
+        are a fixed count (no precision on demand). With skill levels, `games` is every
+        level's games per cell and other agents are refused: the levels are the study's
+        agents."""
+        if players is not None:
+            spec = self._at_players(players)
+            return spec.with_overrides(games, agents) if (games, agents) != (None, None) \
+                else spec
         if agents is not None and self.skill:
             raise _err(self.source, "--agents", f"this study has skill levels "
                        f"({', '.join(lv.name for lv in self.skill)}), each with its own agents, "
@@ -151,6 +161,25 @@ class StudySpec:
         p = self.precision if games is None else None
         return StudySpec(**{**self.__dict__, "games": g, "agents": a, "skill": skill,
                             "precision": p})
+
+    def _at_players(self, players: Sequence[int]) -> StudySpec:
+        """The study at some of its player counts (`--players`), each cell as in the full
+        study (the same seeds, so its games are the full study's at those counts)."""
+        unknown = sorted(set(players) - set(self.players))
+        if unknown:
+            plays = ", ".join(map(str, self.players))
+            raise _err(self.source, "--players", f"this study plays {plays} players, not "
+                       f"{', '.join(map(str, unknown))}")
+        keep = tuple(n for n in self.players if n in set(players))
+
+        def only(table: Mapping[int, Any]) -> dict[int, Any]:
+            return {n: v for n, v in table.items() if n in keep}
+        skill = tuple(replace(lv, agents=only(lv.agents), games=only(lv.games))
+                      for lv in self.skill)
+        precision = None if self.precision is None else only(self.precision)
+        return StudySpec(**{**self.__dict__, "players": keep, "games": only(self.games),
+                            "agents": only(self.agents), "skill": skill,
+                            "precision": precision})
 
     def identity(self) -> dict[str, Any]:
         """What a study folder must share with this spec to be resumed or topped up: every
@@ -184,7 +213,26 @@ class StudySpec:
             "source": self.source,
             "precision": None if not self.precision else {
                 str(n): p.to_dict() for n, p in self.precision.items()},
+            "ladder": self.ladder,
         }
+
+
+def _ladder(data: Mapping[str, Any], source: str, base_dir: Path | None) -> str | None:
+    """The `ladder` folder (relative paths against the spec's folder): a report folder
+    holding summary.json, checked to exist now; its content is read by the report."""
+    value = data.get("ladder")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _err(source, "ladder", f"must be the path of a skill-ladder report folder, got "
+                                     f"{value!r:.60}")
+    path = Path(value)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    if not (path / "summary.json").is_file():
+        raise _err(source, "ladder", f"{value!r} holds no summary.json: give the report "
+                                     "folder of a skill-ladder study")
+    return str(path.resolve())
 
 
 def _per_players(value: Any, players: Sequence[int], source: str, fld: str) -> dict[int, Any]:
@@ -412,7 +460,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      games=games, seed=seed, shard_size=shard_size, events=events,
                      records=records, baseline=baseline, target_half_width=float(target),
                      source=source, text=text, base_switches={}, sweep=sweep, precision=precision,
-                     skill=skill)
+                     skill=skill, ladder=_ladder(data, source, base_dir))
     try:
         cells = spec.cells()
     except PortobelloError as exc:

@@ -22,12 +22,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     from analysis.study import cells_from_runs
 
     O.check_out(args, args.out, report=True)
+    if args.ladder:
+        from analysis.report.ladder import read_ladder
+
+        read_ladder(args.ladder)  # a bad ladder is refused before any work
     data = cells_from_runs(args.runs, allow_partial=args.allow_partial)
     for line in data.partial:
         notice(f"portobello: partial: {line}")
     if args.title:
         data.title = args.title
-    path = build_report(data, Path(args.out), target_half_width=args.target)
+    path = build_report(data, Path(args.out), target_half_width=args.target,
+                        ladder=args.ladder)
     notice("\n".join(study_lines(data)))
     print(path)
     return 0
@@ -49,6 +54,10 @@ def add_parser(subparsers: Any) -> None:
                    "from their whole shards (the report's header says how many games it "
                    "holds); without it such runs are refused, naming the shard")
     p.add_argument("--title", help="report title (default: the study's title, else Balance report)")
+    p.add_argument("--ladder", metavar="DIR", default=None,
+                   help="report folder of a skill-ladder study that examined these findings: "
+                   "each carries its label across levels of play, and a banner names the "
+                   "ladder level these agents play (default: the study spec's ladder, if any)")
     p.add_argument("--target", type=O.half_width, default=None, metavar="HALF_WIDTH",
                    help="target half-width of seat win-share intervals (default: the study "
                    "spec's, else 0.015)")

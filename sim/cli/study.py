@@ -27,9 +27,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     from analysis.study import run_study
 
     spec = load_study(args.file)
-    if args.games is not None or args.agents is not None:
-        spec = spec.with_overrides(games=args.games, agents=args.agents)
-    out = Path(args.out) if args.out else Path("data/runs/studies") / spec.name
+    if args.games is not None or args.agents is not None or args.players is not None:
+        spec = spec.with_overrides(games=args.games, agents=args.agents, players=args.players)
+    name = spec.name + ("" if args.players is None else
+                        "-" + "-".join(f"{n}p" for n in spec.players))
+    out = Path(args.out) if args.out else Path("data/runs/studies") / name
     O.check_out(args, out, owned=[out])
     report_dir = Path(args.report) if args.report else out / "report"
     if not args.no_report:
@@ -96,6 +98,10 @@ def add_parser(subparsers: Any) -> None:
                 "(a fixed count, also for a spec with max_games; default: the spec's)")
     O.add_agents(p, default=None, help="override the spec's agents: " + O.agents_help()
                  + " (default: the spec's)")
+    p.add_argument("--players", type=O.player_counts, default=None, metavar="N[,N...]",
+                   help="play only these of the spec's player counts, e.g. 3 (the cells are "
+                   "the full study's at those counts; default folder: "
+                   "data/runs/studies/<study name>-<N>p; default: every count of the spec)")
     p.add_argument("--no-report", action="store_true", help="only run the cells (and still "
                    "print the first player's win share in each)")
     O.add_quiet(p, "no progress bars or per-cell lines (the closing lines and a "

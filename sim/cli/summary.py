@@ -87,7 +87,57 @@ def study_lines(data: StudyData) -> list[str]:
                      f"{interval_text(r['share'], r['lo'], r['hi'])}  "
                      f"(fair {r['fair']:.3f}, {r['games']:,} games)" + (f"  {mark}" if mark
                                                                       else ""))
+    ladder = ladder_labels(data)
+    for d in seat_zero_differences(data):
+        label = ladder.get(("effect", d["n_players"], d["variant"], "seat 0 win share"))
+        lines.append(f"  {d['n_players']} players  {d['label']} − {d['base']}: "
+                     f"{100 * d['diff']:+.1f} pp [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}] "
+                     f"(Holm-adjusted, {d['adj_level']:.1%}): "
+                     + ("significant" if d["significant"] else "not significant")
+                     + (f"; skill ladder: {label}" if label else ""))
+    from analysis.report.provenance import reduced_run
+
+    reduced = reduced_run(data)
+    if reduced is not None and reduced.short:
+        lines.append(f"  {reduced.short}: a quick look, with intervals wider than the full "
+                     "study's")
     return lines
+
+
+def ladder_labels(data: StudyData) -> dict[tuple[Any, ...], str]:
+    """The labels of the skill ladder the study's spec names (`analysis.report.ladder`), by
+    finding: empty without one."""
+    path = ((data.study or {}).get("spec") or {}).get("ladder")
+    if not path or data.skill is not None:
+        return {}
+    from analysis.report.ladder import read_ladder
+    from analysis.report.ladder import verdicts_for
+
+    return {key: str(f["label"]) for key, f in verdicts_for(data, read_ladder(path)).items()}
+
+
+def seat_zero_differences(data: StudyData) -> list[dict[str, Any]]:
+    """Each variant's change to seat 0's win share against the baseline, per player count:
+    the report's comparisons table (paired on common seeds, Holm-corrected over every
+    measure of it), its seat-0 rows: `n_players`, `label`, `base`, `diff`, `lo`, `hi` (the
+    adjusted interval), `adj_level`, `significant`."""
+    from analysis import compare as C
+
+    if len(data.variants) < 2:
+        return []
+    table = C.Holm(interval=C.TInterval("diff"))(
+        C.VariantDifference(data.baseline)(C.GameMeasures()(data.games(), data.players())))
+    if table.empty:
+        return []
+    rows = table[table["measure"] == "seat 0 win share"]
+    order = {v: i for i, v in enumerate(data.variants)}
+    out = [{"n_players": int(r["n_players"]), "variant": str(r["variant"]),
+            "label": data.labels.get(str(r["variant"]), str(r["variant"])),
+            "base": data.labels.get(data.baseline, data.baseline), "diff": float(r["diff"]),
+            "lo": float(r["adj_lo"]), "hi": float(r["adj_hi"]),
+            "adj_level": float(r["adj_level"]), "significant": bool(r["significant"])}
+           for _, r in rows.iterrows()]
+    return sorted(out, key=lambda d: (d["n_players"], order.get(d["variant"], 0)))
 
 
 def run_seat_zero(out: str | Path) -> dict[str, float]:
