@@ -294,6 +294,47 @@ def test_report_ends_with_seat_zero_per_cell_and_its_page(
         assert f"{row['share']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]" in err
 
 
+def test_the_closing_lines_give_each_variants_change_with_the_reports_numbers(
+        tiny_study: tuple[Path, str, str]) -> None:
+    out, _, err = tiny_study
+    summary = json.loads((out / "report" / "summary.json").read_text())
+    rows = [r for r in summary["comparisons"] if r["measure"] == "seat 0 win share"]
+    assert len(rows) == 2  # known order against standard, at 2 and 3 players
+    for r in rows:  # the report's comparisons table, Holm-adjusted, to the digit shown
+        verdict = "significant" if r["significant"] else "not significant"
+        line = (f"  {r['n_players']} players  Known order − Standard: {100 * r['diff']:+.1f} pp "
+                f"[{100 * r['adj_lo']:+.1f}, {100 * r['adj_hi']:+.1f}] (Holm-adjusted, "
+                f"{r['adj_level']:.1%}): {verdict}")
+        assert line in err.splitlines(), (line, err)
+    assert "reduced" not in err  # the spec's own games
+
+
+def test_a_reduced_study_says_so_in_its_closing_lines(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "study", str(write_study(tmp_path)), "--games", "24",
+                           "--out", str(tmp_path / "r"), "--quiet", "--no-report")
+    assert code == 0
+    assert err.strip().splitlines()[-1].startswith("  reduced: 24 games per cell, the spec "
+                                                   "asks for")
+
+
+def test_study_plays_some_of_its_player_counts(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = write_study(tmp_path)
+    monkeypatch.chdir(tmp_path)  # the default folder is data/runs/studies/<name>-3p
+    code, text, err = run_cli(capsys, "study", str(spec), "--players", "3", "--games", "24",
+                              "--quiet", "--no-report")
+    assert code == 0
+    folder = Path(text.strip())
+    name = json.loads((folder / "study.json").read_text())["spec"]["name"]
+    assert folder == Path("data/runs/studies") / f"{name}-3p"
+    assert sorted(p.name for p in (folder / "runs").iterdir()) == ["known-3p", "standard-3p"]
+    assert "2 players" not in err and "3 players  Known order" in err
+    code, _, err = run_cli(capsys, "study", str(spec), "--players", "4")
+    assert code == 1 and "--players: this study plays 2, 3 players, not 4" in err
+
+
 # -- tournament -------------------------------------------------------------------------------
 def test_tournament_ends_by_naming_its_results(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
