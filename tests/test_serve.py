@@ -166,7 +166,10 @@ def test_a_hint_lists_the_agents_best_options_with_values(client: TestClient) ->
     assert r.status_code == 200, r.text
     hint = r.json()
     assert hint["priced"] and 1 <= len(hint["options"]) <= 5
-    values = [o["value"] for o in hint["options"]]
+    # its choice first, then the best other options, best first
+    assert [o["chosen"] for o in hint["options"]] == [True] + [False] * (len(hint["options"]) - 1)
+    assert hint["options"][0]["text"] == hint["choice"]
+    values = [o["value"] for o in hint["options"][1:]]
     assert values == sorted(values, reverse=True)
     assert hint["choice"].startswith("seat 0")
     plain = client.post(f"/api/games/{gid}/hint", json={"agent": "random"}).json()
@@ -293,7 +296,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def _start(driver: Any, url: str) -> None:
-    """Open the page and start a short 2-player game against `random` from the form."""
+    """Open the page and start a short 2-player game against the form's default agent."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -375,7 +378,7 @@ def test_a_whole_game_played_by_clicks_replays_to_the_scores_shown(
     assert len(saved) == 1 and saved[0].name in browser.find_element(By.ID, "result").text
     record = load_record(saved[0])
     assert replay(record).scores == scores
-    assert record["agents"] == ["human", "random"]
+    assert record["agents"] == ["human", "heuristic"]  # the form's default for other seats
     # The viewer opens the saved game at its end with the same scores.
     browser.get(browser.find_element(By.ID, "view-link").get_attribute("href"))
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-step"))
@@ -387,3 +390,26 @@ def test_a_whole_game_played_by_clicks_replays_to_the_scores_shown(
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"
               and e.get("source") != "network"]
     assert not errors, errors
+
+
+def test_the_hint_names_its_choice_in_its_list_and_clears_on_the_next_move(
+        server: tuple[str, Path], browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _start(browser, server[0])
+    wait = WebDriverWait(browser, 20, poll_frequency=0.05)
+    box = browser.find_element(By.ID, "hint-box")
+    idle = box.text
+    for _ in range(2):  # at the Bobby's placement, then at the first token
+        wait.until(lambda d: _body(d, "human-to-move") == "1")
+        browser.find_element(By.ID, "hint").click()
+        wait.until(lambda d: "would:" in box.text)
+        choice = box.text.splitlines()[0].split(" would: ", 1)[1]
+        chosen = box.find_elements(By.CSS_SELECTOR, 'li[data-chosen="1"]')
+        assert len(chosen) == 1 and chosen[0].text.startswith(choice), box.text
+        assert box.find_elements(By.TAG_NAME, "li")[0] == chosen[0]  # listed first
+        before = _body(browser, "actions")
+        _legal_target(browser).click()
+        wait.until(lambda d, b=before: _body(d, "actions") != b)
+        wait.until(lambda d: box.text == idle)  # the next move clears it

@@ -190,7 +190,9 @@ class Session:
     # -- hints -------------------------------------------------------------------------------
     def hint(self, spec: str) -> dict[str, Any]:
         """What agent `spec` would do in the person's place and why: its choice and, when it
-        prices its options (greedy, heuristic), the best of them with their values."""
+        prices its options (greedy, heuristic), its choice first (`chosen`; without a value
+        where the agent did not price it) and then the best other options with their
+        values."""
         if not self.human_to_move:
             raise PlayError("a hint is for your own move", field="agent")
         agent = served_agent(spec, seed=self.seed, field="agent")
@@ -199,9 +201,18 @@ class Session:
         ranked = getattr(agent, "ranked_options", None)
         options: list[dict[str, Any]] = []
         if callable(ranked):
-            for opt in ranked(g)[:HINT_OPTIONS]:
+            every = list(ranked(g))
+            first = [i for i, opt in enumerate(every) if opt.steps and opt.steps[0] == choice]
+            others = [i for i in range(len(every)) if i not in first[:1]]
+            shown = (first[:1] + others)[:HINT_OPTIONS]  # its choice, then the best others
+            for i in shown:
+                opt = every[i]
                 options.append({"text": self.steps_text(opt.steps),
-                                "value": round(float(opt.value), 2)})
+                                "value": round(float(opt.value), 2),
+                                "chosen": bool(first) and i == first[0]})
+            if not first:
+                options.append({"text": self.steps_text((choice,)), "value": None,
+                                "chosen": True})
         return {"agent": spec.strip(), "choice": self.steps_text((choice,)), "options": options,
                 "priced": callable(ranked)}
 
