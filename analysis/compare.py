@@ -174,25 +174,34 @@ class VariantDifference:
         if paired:
             d = b - a
             n = len(d)
-            diff = float(d.mean())
+            diff = _mean(d)
             sd = float(d.std(ddof=1)) if n > 1 else 0.0
             se = sd / np.sqrt(n) if n > 1 else np.nan
             dof = n - 1
             p = float(st.ttest_rel(b, a).pvalue) if sd > 0 else np.nan
             test = "paired t"
         else:
-            diff = float(b.mean() - a.mean())
-            va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+            diff = _mean(b) - _mean(a)
+            if len(a) < 2 or len(b) < 2:  # no variance to estimate on a side
+                va = vb = float("nan")
+            else:
+                va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
             se = float(np.sqrt(va + vb))
             dof = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1)) \
                 if va + vb > 0 else np.nan
             p = float(st.ttest_ind(b, a, equal_var=False).pvalue) if va + vb > 0 else np.nan
             test = "Welch t"
         half = float(st.t.ppf(tq, dof)) * se if se > 0 and not np.isnan(se) else 0.0
-        return {"n_base": len(a), "n_variant": len(b), "base_mean": float(a.mean()),
-                "variant_mean": float(b.mean()), "diff": diff, "lo": diff - half,
+        return {"n_base": len(a), "n_variant": len(b), "base_mean": _mean(a),
+                "variant_mean": _mean(b), "diff": diff, "lo": diff - half,
                 "hi": diff + half, "p_value": p, "paired": paired, "test": test,
                 "se": float(se), "dof": float(dof)}
+
+
+def _mean(x: np.ndarray) -> float:
+    """The mean, NaN for no values (a measure every game of a cell left out, e.g. the
+    length of a variant whose games all hit the round limit), without numpy's warning."""
+    return float(x.mean()) if len(x) else float("nan")
 
 
 # -- findings ---------------------------------------------------------------------------------

@@ -317,6 +317,30 @@ def lane_control_point(board: Board, geo: Geometry, lane: int) -> np.ndarray:
     return (p0 + p1) / 2 + np.array([-d[1], d[0]]) * geo.bends[lane]
 
 
+def _lane_frame(p0: np.ndarray, p1: np.ndarray, bend: float, u: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The point at fraction `u` of a lane's arc, its unit direction and unit normal."""
+    t = _arc_params(p0, p1, bend, np.array([u - 0.01, u + 0.01]))
+    pts = _curve(p0, p1, bend, t)
+    tangent = pts[1] - pts[0]
+    d = tangent / max(float(np.linalg.norm(tangent)), 1e-9)
+    return pts.mean(axis=0), d, np.array([-d[1], d[0]])
+
+
+def _label_room(p0: np.ndarray, p1: np.ndarray, bend: float, u: float, side: float,
+                text: str, point: float, paths: Sequence[np.ndarray], lane: int) -> float:
+    """How far a compact lane label placed at fraction `u`, on `side`, keeps from every
+    other lane: its box (about 0.6 em a character, 8-point bold) sampled at its corners and
+    along its middle."""
+    mid, d, normal = _lane_frame(p0, p1, bend, u)
+    centre = mid + normal * side * 9 * point
+    half_len, half_h = 0.33 * 8 * point * len(text), 5 * point
+    box = np.array([centre + d * x + normal * y for x in np.linspace(-half_len, half_len, 7)
+                    for y in (-half_h, 0.0, half_h)])
+    return min(float(np.linalg.norm(path[:, None] - box[None], axis=2).min())
+               for k, path in enumerate(paths) if k != lane)
+
+
 def draw_on(ax: Axes, board: Board, geo: Geometry, point: float,
             lane_colours: Sequence[Any] | None = None,
             lane_labels: Sequence[str] | None = None, compact: bool = False) -> None:
@@ -330,6 +354,8 @@ def draw_on(ax: Axes, board: Board, geo: Geometry, point: float,
     ax.set_ylim(geo.lo[1] - geo.margin, geo.hi[1] + geo.margin)
     sq, bends, radius, span = geo.squares, geo.bends, geo.radius, geo.span
     label_at = lane_label_positions(board, bends)
+    paths = [_curve(sq[a], sq[b], bends[lane], np.linspace(0.0, 1.0, 80))
+             for lane, (a, b) in enumerate(board.lane_ends)]
     for lane, (a, b) in enumerate(board.lane_ends):
         p0, p1 = sq[a], sq[b]
         bend = bends[lane]
@@ -367,18 +393,22 @@ def draw_on(ax: Axes, board: Board, geo: Geometry, point: float,
         candidates = np.concatenate([(u[:-1] + u[1:]) / 2, [target]])
         clearance = np.abs(candidates[:, None] - u[None, :]).min(axis=1) * length
         ok = clearance >= 11 * point
-        if ok.any():
+        side = 1.0 if bend >= 0 else -1.0
+        if compact:
+            # Boards side by side (heat maps) carry long labels (`L06 19.0`): of the places
+            # between spots, on either side, the one whose label box keeps furthest from
+            # every other lane, so that no label reads as a neighbour's where lanes meet.
+            places = [(float(c), s) for c in (candidates[ok] if ok.any() else candidates)
+                      for s in (side, -side)]
+            room = [_label_room(p0, p1, bend, c, s, text, point, paths, lane)
+                    for c, s in places]
+            u_label, side = places[int(np.argmax(room))]
+        elif ok.any():
             good = candidates[ok]
             u_label = float(good[np.argmin(np.abs(good - target))])
         else:
             u_label = float(candidates[np.argmax(clearance)])
-        t_label = _arc_params(p0, p1, bend, np.array([u_label - 0.01, u_label + 0.01]))
-        ends_pts = _curve(p0, p1, bend, t_label)
-        mid = ends_pts.mean(axis=0)
-        tangent = ends_pts[1] - ends_pts[0]
-        d = tangent / max(float(np.linalg.norm(tangent)), 1e-9)
-        normal = np.array([-d[1], d[0]])
-        side = 1.0 if bend >= 0 else -1.0
+        mid, d, normal = _lane_frame(p0, p1, bend, u_label)
         lx, ly = mid + normal * side * (radius * 0.55 if not compact else 9 * point)
         angle = math.degrees(math.atan2(d[1], d[0]))
         if angle > 90:

@@ -22,6 +22,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.cm import ScalarMappable
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 from matplotlib.ticker import PercentFormatter
 
 from sim.engine.board import Board
@@ -226,7 +227,8 @@ def game_length(games: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
                 freq = r.value_counts(normalize=True).sort_index() * (1 - limited.mean())
                 ax.plot(freq.index, freq.to_numpy(), marker="o", ms=3.5, color=colours[v],
                         lw=1.6)
-                ax.axvline(r.median(), color=colours[v], lw=0.9, ls=":")
+                if len(r):
+                    ax.axvline(r.median(), color=colours[v], lw=0.9, ls=":")
                 if limited.any():
                     notes.append((colours[v], f"{100 * limited.mean():.1f}% hit the round "
                                               f"limit ({int(dv['rounds'].max())})"))
@@ -236,6 +238,7 @@ def game_length(games: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
                         bbox={"fc": "white", "ec": "none", "alpha": 0.9, "pad": 1.5})
             ax.set_title(f"{n} players")
             ax.set_xlabel("rounds played (dotted: median)")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         top = max(ax.get_ylim()[1] for ax in axes)
         axes[0].set_ylim(0, top * (1.1 + 0.09 * len(variants)))

@@ -312,13 +312,24 @@ def test_lane_heat_boards_share_one_scale(standard: Board) -> None:
     bars = [ax for ax in fig.axes if ax.get_ylabel() == "points per game"]
     assert len(boards) == 2 and len(bars) == 1
     norm = Normalize(0.0, float(len(ids) - 1 + 5))
-    where = {ax.get_title(): [_pixels(ax, height, pts) for pts in lane_points(standard, ALONG)]
+    renderer = fig.canvas.get_renderer()
+
+    def uncovered(ax: Axes, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The lane's pixels that no label box covers (each label sits on its own lane)."""
+        xy = ax.transData.transform(pts)
+        boxes = [t.get_bbox_patch().get_window_extent(renderer) for t in ax.texts
+                 if t.get_bbox_patch() is not None]
+        free = np.array([not any(b.contains(x, y) for b in boxes) for x, y in xy])
+        return _pixels(ax, height, pts[free])
+
+    where = {ax.get_title(): [uncovered(ax, pts) for pts in lane_points(standard, ALONG)]
              for ax in boards}
     cmap = colormaps[HEAT_CMAP]
     for lane in range(len(ids)):
         for name, shift in (("Variant A", 0), ("Variant B", 5)):
             colour = cmap(norm(lane + shift))
-            assert share(image, where[name][lane], colour) >= 0.3, (name, lane)
+            # squares and spot dots cover part of a short lane's uncovered pixels
+            assert share(image, where[name][lane], colour) >= 0.25, (name, lane)
     # Same value, same colour: lane 5 of A and lane 0 of B are both 5.
     assert share(image, where["Variant B"][0], cmap(norm(5.0))) >= 0.3
     labels = [t for t in fig.findobj(Text) if t.get_text().startswith("L0")]
@@ -327,3 +338,38 @@ def test_lane_heat_boards_share_one_scale(standard: Board) -> None:
     assert min(t.get_fontsize() for t in fig.findobj(Text) if t.get_text()) >= 7
     assert fig.get_figwidth() <= HEAT_PAGE_WIDTH + 1e-9
     fig.clear()
+
+
+def test_a_heat_maps_lane_labels_keep_clear_of_other_lanes(standard: Board) -> None:
+    """On a lane heat map's board (the report shows two side by side), each lane's label
+    box (`L06 19.0`) is nearer its own lane than any other lane comes to it, even where
+    lanes meet at a square (a label reaching another lane reads as that lane's)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from analysis.draw import draw_on
+    from analysis.draw import geometry
+    from analysis.draw import lane_points_at
+    from analysis.draw import with_layout_of
+
+    board = with_layout_of(standard, "standard")
+    geo = geometry(board)
+    fig = Figure(figsize=(5.6, 5.6))  # one board of a report's heat map
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    labels = [f"{lid} {10 + i:.1f}" for i, lid in enumerate(board.lane_ids)]
+    point = float(geo.extent[0]) / (5.6 * 72 * 0.92)
+    draw_on(ax, board, geo, point, lane_labels=labels, compact=True)
+    fig.canvas.draw()
+    to_data = ax.transData.inverted()
+    curves = [lane_points_at(board, geo, lane, np.linspace(0, 1, 600))
+              for lane in range(board.n_lanes)]
+    boxes = {t.get_text(): t.get_bbox_patch() for t in ax.texts if t.get_text() in labels}
+    assert len(boxes) == board.n_lanes
+    for lane, text in enumerate(labels):
+        patch = boxes[text]
+        outline = to_data.transform(patch.get_transform().transform(
+            patch.get_path().interpolated(20).vertices))
+        gaps = [float(np.linalg.norm(c[:, None] - outline[None], axis=2).min()) for c in curves]
+        others = min(g for k, g in enumerate(gaps) if k != lane)
+        assert gaps[lane] < others, (text, gaps[lane], others)

@@ -11,6 +11,7 @@ import re
 import subprocess
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -356,3 +357,37 @@ def test_report_from_runs_sharing_no_player_count(study_dir: Path, tmp_path: Pat
     assert note in page[page.index('id="findings"'):page.index('id="win-shares"')]
     s = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert s["comparisons"] == [] and s["no_comparisons"].startswith(note)
+
+
+def test_a_variant_whose_games_all_hit_the_round_limit_reports_without_warnings(
+        tmp_path: Path) -> None:
+    """Every game of one variant stopped by the round limit: its game length is left out
+    of the length tables and charts (nothing to average), which the report says without
+    numpy's "Mean of empty slice" or degrees-of-freedom warnings."""
+    import warnings
+
+    from sim.cli import main
+
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "limit"\nplayers = [2]\nagents = "random"\ngames = 20\nseed = 1\n'
+                    'shard_size = 20\n[[variants]]\nname = "standard"\n'
+                    '[[variants]]\nname = "short"\nrules = { max_rounds = 1 }\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert main(["study", str(spec), "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    summary = json.loads((tmp_path / "o" / "report" / "summary.json").read_text())
+    limited = [a for a in summary["anomalies"] if a["variant"] == "short"]
+    assert limited and limited[0]["games"] == 20
+
+
+def test_every_table_fits_the_page_at_1400_pixels(report: str, study_dir: Path,
+                                                  browser: Any) -> None:
+    """In a 1400-pixel window no table is wider than the page's column: text cells and
+    headers wrap (numbers never), so nothing runs off the page."""
+    browser.get((study_dir / "report" / "index.html").as_uri())
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    wide = browser.execute_script("""return Array.from(document.querySelectorAll('table'))
+        .filter(t => t.offsetWidth > t.closest('section').clientWidth)
+        .map(t => [t.closest('section').id, t.offsetWidth]);""")
+    assert wide == []
+    assert browser.execute_script("return document.querySelectorAll('table').length") > 10

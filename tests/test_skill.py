@@ -260,8 +260,10 @@ def test_the_closing_lines_go_level_by_level(skill_study: Path) -> None:
                         "by skill level")
     assert [x for x in lines if x.startswith(" level")] == [" level greedy (greedy):",
                                                             " level Heuristic (heuristic):"]
-    assert len(lines) == 1 + 2 * (1 + 2)  # a heading per level, a line per variant
+    # a heading per level, a line per variant and one for the variant's change
+    assert len(lines) == 1 + 2 * (1 + 2 + 1)
     assert all(re.search(r"2 players +(Standard|Known order) +0\.\d{3} \[", x)
+               or re.search(r"2 players +Known order − Standard: [+-]\d+\.\d pp \[", x)
                for x in lines if x.startswith("    "))
 
 
@@ -277,6 +279,8 @@ def test_the_report_has_the_section_and_the_summary_block(skill_study: Path) -> 
     assert [lv["name"] for lv in sk["levels"]] == ["greedy", "heuristic"]
     assert sk["from_heuristic_up"] == "heuristic" and sk["headline_level"] == "heuristic"
     assert [lv["from_heuristic_up"] for lv in sk["levels"]] == [False, True]
+    # the games each level's cells played (fewest, most over the variants), from the runs
+    assert [lv["games"] for lv in sk["levels"]] == [{"2": [40, 40]}, {"2": [40, 40]}]
     kinds = {(f["kind"], f["measure"]) for f in sk["findings"]}
     assert ("first player", "seat 0 win share") in kinds
     assert ("effect", "seat 0 win share") in kinds

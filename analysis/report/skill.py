@@ -294,6 +294,20 @@ def _length(per: Mapping[str, Analysis], levels: Sequence[str],
                      on=["n_players", "variant"], how="left")
 
 
+def games_played(sk: SkillAnalysis, level: str) -> dict[int, tuple[int, int]]:
+    """The games a level's cells played, per player count: (fewest, most) over its
+    variants (cells played to a precision stop where their own intervals are narrow
+    enough, so variants may differ)."""
+    out: dict[int, tuple[int, int]] = {}
+    for c in sk.data.cells:
+        if c.level != level:
+            continue
+        g = int(c.run.manifest["games"])
+        lo, hi = out.get(c.players, (g, g))
+        out[c.players] = (min(lo, g), max(hi, g))
+    return dict(sorted(out.items()))
+
+
 def label_findings(findings: Sequence[C.Finding], sk: SkillAnalysis) -> list[C.Finding]:
     """The report's findings (the strongest level's) with their label across the levels,
     appended to the sentence and kept as `label`."""
@@ -363,11 +377,9 @@ def skill_summary(a: Analysis) -> dict[str, Any] | None:
                                                "measure", "value_kind", "label", "trend",
                                                "verdict", "direction", "reason")},
                          "levels": by.get(key, []), "change": change})
-    spec_levels = {lv["name"]: lv for lv in ((sk.data.study or {}).get("spec", {})
-                                             .get("skill") or [])}
     return {
         "levels": [{"name": lv, "label": sk.label(lv), "agents": sk.level_agents[lv],
-                    "games": spec_levels.get(lv, {}).get("games"),
+                    "games": {str(n): span for n, span in games_played(sk, lv).items()},
                     "from_heuristic_up": i >= sk.start} for i, lv in enumerate(sk.levels)],
         "from_heuristic_up": sk.levels[sk.start], "headline_level": sk.headline,
         "rule": RULE, "significance": SIGNIFICANCE,

@@ -16,6 +16,7 @@ from analysis.report.model import Analysis
 from analysis.report.skill import ROUNDS
 from analysis.report.skill import SIGNIFICANCE
 from analysis.report.skill import finding_name
+from analysis.report.skill import games_played
 from analysis.report.skill import skill_counts
 from analysis.report.table import Row
 from analysis.report.table import Table
@@ -114,18 +115,17 @@ def skill_context(a: Analysis) -> dict[str, Any] | None:
     sk = a.skill
     if sk is None:
         return None
-    spec_levels = {lv["name"]: lv for lv in ((sk.data.study or {}).get("spec", {})
-                                             .get("skill") or [])}
     info = sk.data.skill
     strong = bool(info and any(info.strong[info.names.index(lv)] for lv in sk.levels))
     levels = []
     for i, lv in enumerate(sk.levels):
-        games = spec_levels.get(lv, {}).get("games", {})
+        games = games_played(sk, lv)
         notes = (["from the heuristic up"] if strong and i == sk.start else []) + (
             ["shown in the report's body"] if lv == sk.headline else [])
         levels.append({"name": lv, "label": sk.label(lv), "agents": sk.level_agents[lv],
                        "upper": sk.start > 0 and i >= sk.start, "note": " · ".join(notes),
-                       "games": ", ".join(f"{g:,} at {n}p" for n, g in games.items())})
+                       "games": ", ".join((f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}")
+                                          + f" at {n}p" for n, (lo, hi) in games.items())})
     robust = sk.findings[sk.findings["label"] == "robust"]
     return {"levels": levels, "start": sk.label(sk.levels[sk.start]), "strong": strong,
             "headline": sk.label(sk.headline), "counts": skill_counts(sk),

@@ -81,7 +81,8 @@ def display_tables(a: Analysis) -> dict[str, Table]:
                                                                             None),
             "d": ("difference", None), "ci": ("95% CI", None),
             "adj": ("Holm-adjusted CI (level)", None), "test": ("test", None),
-            "p_value": ("p", _p), "p_holm": ("p (Holm)", _p)}, highlight="significant")
+            "p_value": ("p", _p), "p_holm": ("p (Holm)", _p)}, highlight="significant",
+            wrap=("measure", "ci", "adj", "test"))  # the page's width, not wider
     out["headline"] = headline(a)
     if (t["precision"]["mode"] == "precision").any():
         out["precision"] = precision_table(a)
