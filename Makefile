@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test lint demo bench golden adapters clean
+.PHONY: install test lint demo bench golden adapters answers clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -45,6 +45,11 @@ DEMO_JOBS ?= 2
 demo: $(STAMP)
 	$(BIN)/portobello study data/studies/customer-order.toml --games $(DEMO_GAMES) \
 		--jobs $(DEMO_JOBS) --out data/runs/studies/customer-order-demo
+
+# README's answers and reports/README.md, written from the committed reports' summary.json
+# (a test checks they are up to date): run after rebuilding a committed report.
+answers: $(STAMP)
+	$(BIN)/python -m analysis.report.answers .
 
 # The speed and size figures of README "Performance" (a few minutes; see benchmarks/).
 bench: $(STAMP)

@@ -192,7 +192,10 @@ def configuration(a: Analysis) -> dict[str, Any]:
             "code": f"{m.get('code_version')} @ {str(m.get('git_commit') or '?')[:10]}",
             "speed": (f"{timings.get('games_per_second') or 0:.0f} games/s, "
                       f"{timings.get('jobs', '?')} jobs") if timings.get("games_per_second")
-            else "resumed"})
+            else "resumed",
+            # what the cell cost when it was played (None: resumed, nothing played)
+            "seconds": timings.get("seconds") if timings.get("games_played") else None,
+            "jobs": timings.get("jobs")})
     agents = sorted({s for c in data.cells for s in c.run.manifest["agents"]})
     names = sorted({s.partition(":")[0] for s in agents})
     return {"cells": cells, "agents": agents, "agent_names": names,

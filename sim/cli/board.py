@@ -26,6 +26,7 @@ def cmd_board_show(args: argparse.Namespace) -> int:
 
     out = O.check_out(args, args.out)
     board = load_board(args.file)
+    out.parent.mkdir(parents=True, exist_ok=True)
     draw_board(board, out)
     print(f"wrote {out}")
     return 0
@@ -43,4 +44,4 @@ def add_parser(subparsers: Any) -> None:
     O.add_rules(q)
     q = O.add_command(modes, "show", "draw a board to an image", cmd_board_show)
     q.add_argument("file", metavar="BOARD", help="board TOML file or shipped board name")
-    O.add_out(q, "FILE", "image file to write (png, svg or pdf)", default="board.png")
+    O.add_out(q, "FILE", "image file to write (png, svg or pdf)", default="data/runs/board.png")
