@@ -6,6 +6,7 @@ next one; every generator is seeded, never the clock.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import sys
@@ -19,6 +20,9 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # helpers, strategies, differential
+# Commands default to a worker per core; the suite runs its own processes side by side, so
+# its commands use one unless a test asks (tests/test_cli.py checks the default itself).
+os.environ.setdefault("PORTOBELLO_JOBS", "1")
 
 from sim.engine.board import Board
 from sim.engine.board import load_board

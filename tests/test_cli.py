@@ -13,6 +13,7 @@ from sim.cli import options as O
 from sim.cli.command import COMMANDS
 from sim.cli.command import build_parser
 from sim.cli.command import main
+from sim.engine.errors import PortobelloError
 
 
 def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
@@ -87,10 +88,11 @@ def test_shared_flags_mean_the_same_everywhere() -> None:
     assert {t for t, _, _ in seen["--seed"]} == {O.integer}
     assert {d for _, _, d in seen["--seed"]} == {0}
     assert {t for t, _, _ in seen["--players"]} == {O.player_count, O.player_counts}
-    assert {d for t, _, d in seen["--players"] if t is O.player_counts} == {(2,)}
+    # a list of counts defaults to 2, or (study) to the spec's own counts
+    assert {d for t, _, d in seen["--players"] if t is O.player_counts} == {(2,), None}
     assert {d for t, _, d in seen["--players"] if t is O.player_count} == {None}
     assert {t for t, _, _ in seen["--jobs"]} == {O.positive_int, O.positive_int_list}
-    assert {d for t, _, d in seen["--jobs"] if t is O.positive_int} == {1}
+    assert {d for t, _, d in seen["--jobs"] if t is O.positive_int} == {O.default_jobs()}
     assert {t for t, _, _ in seen["--games"]} == {O.game_count}
     assert {d for _, _, d in seen["--board"]} == {"standard"}
     for flag in ("--preset", "--rules", "--agents"):
@@ -151,3 +153,18 @@ def test_sub_command_help_names_what_it_does(argv: list[str], words: str,
     with pytest.raises(SystemExit):
         main([*argv, "--help"])
     assert words in " ".join(capsys.readouterr().out.split())
+
+
+def test_jobs_default_to_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.delenv("PORTOBELLO_JOBS", raising=False)
+    cores = len(os.sched_getaffinity(0))
+    assert O.default_jobs() == cores
+    assert build_parser().parse_args(["study", "x.toml"]).jobs == cores
+    assert build_parser().parse_args(["tune", "x.toml"]).jobs == cores
+    monkeypatch.setenv("PORTOBELLO_JOBS", "3")
+    assert build_parser().parse_args(["simulate"]).jobs == 3
+    monkeypatch.setenv("PORTOBELLO_JOBS", "many")
+    with pytest.raises(PortobelloError, match="PORTOBELLO_JOBS: must be a positive integer"):
+        O.default_jobs()

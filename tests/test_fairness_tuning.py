@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +327,19 @@ def test_a_reduced_tuning_says_so_and_keeps_out_of_the_full_ones_folder(
     assert "<b>Reduced run</b> (--budget 3 --games 60 --confirm-games 80 --no-checks)" in \
         (out / "report" / "index.html").read_text()
     assert not (tmp_path / "data" / "runs" / "tuning" / "t").exists()
+
+
+def test_each_cells_progress_bar_ends_whole(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """The bar's total is a bound (a search stops early, a profile reuses what the search
+    played); a finished cell's bar says it played every step it counted, n/n."""
+    path = write(tmp_path / "p.toml", to_toml(spec_dict(
+        players=[2, 3], agents="greedy", search={"budget": 6, "games": 60},
+        confirm={"best": 2, "games": 60})))
+    assert main(["tune", str(path), "--out", str(tmp_path / "o"), "--no-report"]) in (0, 1)
+    err = capsys.readouterr().err
+    for key in ("2p", "3p"):
+        shown = [line for line in err.replace("\r", "\n").splitlines() if f"t {key}" in line]
+        assert shown, err
+        done, total = map(int, re.search(r"(\d+)/(\d+)", shown[-1]).groups())
+        assert done == total and "100%" in shown[-1], shown[-1]

@@ -7,8 +7,8 @@ meaning, type and default everywhere it appears:
 - `--seed` an integer (default 0) every random choice derives from;
 - `--players` one player count (an integer of at least 2; default 2 or what the preset or
   rules file says) or, where a command plays several counts, a list like `2,3,4`;
-- `--jobs` worker processes (a positive integer, default 1; a list where a command runs once
-  per entry); `--games` a positive integer;
+- `--jobs` worker processes (a positive integer, default one per core or `$PORTOBELLO_JOBS`;
+  a list where a command runs once per entry); `--games` a positive integer;
 - `--preset`, `--rules FILE`, `--board` the rules and the board; `--agents` agent specs;
 - `--quiet` (no progress output: the closing summary of a long command still prints, see
   `sim.cli.summary`), `--json` (one JSON object on stdout), `--out` (where the command
@@ -22,6 +22,7 @@ got '<text>'`, which the parser prints as `portobello CMD: error: argument --FLA
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from collections.abc import Sequence
 from pathlib import Path
@@ -216,8 +217,26 @@ def add_players(p: argparse.ArgumentParser, several: bool = False) -> None:
                        help="number of players (default: 2, or the preset's or rules file's)")
 
 
+JOBS_VARIABLE = "PORTOBELLO_JOBS"  # the default --jobs, where set (the test suite sets 1)
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use (results never depend on it), or
+    `$PORTOBELLO_JOBS` where set."""
+    text = os.environ.get(JOBS_VARIABLE)
+    if text is None:
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1)
+    if not text.strip().isdigit() or int(text) < 1:
+        raise PortobelloError(f"must be a positive integer, got {quote(text)}",
+                              field=JOBS_VARIABLE)
+    return int(text)
+
+
 def add_jobs(p: argparse.ArgumentParser, help: str = "parallel worker processes") -> None:
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="N", help=help)
+    p.add_argument("--jobs", type=positive_int, default=default_jobs(), metavar="N",
+                   help=f"{help}, one per core unless ${JOBS_VARIABLE} says otherwise; the "
+                   "results do not depend on it")
 
 
 def add_games(p: argparse.ArgumentParser, default: int | None, help: str) -> None:

@@ -247,10 +247,12 @@ class CellTuning:
 
 
 def progress_bar(total: int, desc: str, quiet: bool) -> Any:
+    """A cell's bar: one step per setting played (the baseline, each searched setting, the
+    confirmations, the profile and the checks; the postfix names it)."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="setting", disable=quiet, file=sys.stderr,
-                leave=False, dynamic_ncols=True)
+    return tqdm(total=total, desc=desc, unit="step", disable=quiet, file=sys.stderr,
+                leave=True, dynamic_ncols=True)
 
 
 def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
@@ -278,6 +280,10 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
             tuning = CellTuning(spec, cell, book, jobs, tick)
             try:
                 result = tuning.run()
+                # The total was a bound (a search may stop early, a profile reuse settings
+                # the search played): a finished cell's bar shows what it played, whole.
+                bar.total = bar.n
+                bar.refresh()
             finally:
                 bar.close()
             cells.append(result)
