@@ -257,3 +257,25 @@ def test_a_run_played_by_other_code_is_not_resumed(tmp_path: Path) -> None:
                                        r"'0123456789abcdef'"):
         Run(config(games=50), out).execute(quiet=True)
     assert before == {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_the_manifest_keeps_what_the_games_cost_across_resumes(tmp_path: Path) -> None:
+    """`timings` say what the last command did; `cost` adds up every command that played
+    games, so a run resumed with nothing to play (a study run again to rebuild its report)
+    keeps what it cost."""
+    from sim.cli import main
+
+    out = tmp_path / "run"
+    args = ["simulate", "--agents", "random", "--shard-size", "20", "--quiet", "--out", str(out)]
+    assert main([*args, "--games", "40"]) == 0
+    first = json.loads((out / "manifest.json").read_text())
+    assert first["cost"]["games_played"] == 40 and first["cost"]["seconds"] > 0
+    assert first["cost"]["seconds"] == first["timings"]["seconds"]
+    assert main([*args, "--games", "40"]) == 0  # nothing to play
+    again = json.loads((out / "manifest.json").read_text())
+    assert again["timings"]["games_played"] == 0 and again["cost"] == first["cost"]
+    assert main([*args, "--games", "80"]) == 0  # a top-up adds its own
+    topped = json.loads((out / "manifest.json").read_text())
+    assert topped["cost"]["games_played"] == 80
+    assert topped["cost"]["seconds"] == round(first["cost"]["seconds"]
+                                              + topped["timings"]["seconds"], 3)

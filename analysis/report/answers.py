@@ -91,11 +91,11 @@ def _cost(s: dict[str, Any]) -> str:
     cells = s["configuration"]["cells"]
     secs = [c.get("seconds") for c in cells]
     played = sum(x for x in secs if x)
-    jobs = sorted({c.get("jobs") for c in cells if c.get("jobs")})
+    jobs = sorted({str(c.get("jobs")) for c in cells if c.get("jobs")})
     if not any(secs):
-        return f"{_games(s):,} games"
-    note = "" if all(secs) else " (some cells resumed, not counted)"
-    return (f"{_games(s):,} games in {_duration(played)} on {', '.join(map(str, jobs))} "
+        return f"{_games(s):,} games (their cost was not recorded)"
+    note = "" if all(secs) else " (some cells' cost not recorded)"
+    return (f"{_games(s):,} games, {_duration(played)} of play with {', '.join(jobs)} "
             f"job(s){note}")
 
 

@@ -193,9 +193,8 @@ def configuration(a: Analysis) -> dict[str, Any]:
             "speed": (f"{timings.get('games_per_second') or 0:.0f} games/s, "
                       f"{timings.get('jobs', '?')} jobs") if timings.get("games_per_second")
             else "resumed",
-            # what the cell cost when it was played (None: resumed, nothing played)
-            "seconds": timings.get("seconds") if timings.get("games_played") else None,
-            "jobs": timings.get("jobs")})
+            # what playing the cell has cost over every command that played some of it
+            **cell_cost(m)})
     agents = sorted({s for c in data.cells for s in c.run.manifest["agents"]})
     names = sorted({s.partition(":")[0] for s in agents})
     return {"cells": cells, "agents": agents, "agent_names": names,
@@ -203,6 +202,18 @@ def configuration(a: Analysis) -> dict[str, Any]:
             "board": data.cells[0].run.manifest["board"],
             "seeds": sorted({c.run.manifest["seed"] for c in data.cells}),
             "games": int(sum(c.run.manifest["games"] for c in data.cells))}
+
+
+def cell_cost(manifest: dict[str, Any]) -> dict[str, Any]:
+    """`seconds` and `jobs` a cell's games cost (None: not recorded): the manifest's `cost`,
+    or for a manifest older than it, its last command's timings when that played games."""
+    cost = manifest.get("cost")
+    if cost is None:
+        last = manifest.get("timings") or {}
+        cost = ({"seconds": last.get("seconds"), "jobs": [last.get("jobs")]}
+                if last.get("games_played") else {})
+    jobs = ", ".join(str(j) for j in cost.get("jobs") or [] if j)
+    return {"seconds": cost.get("seconds") or None, "jobs": jobs or None}
 
 
 def _to_jsonable(df: pd.DataFrame) -> list[dict[str, Any]]:

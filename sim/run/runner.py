@@ -66,7 +66,8 @@ class Run:
         self.extra = dict(extra or {})
 
     # The manifest --------------------------------------------------------------------------
-    def manifest(self, status: str, timings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def manifest(self, status: str, timings: dict[str, Any] | None = None,
+                 cost: dict[str, Any] | None = None) -> dict[str, Any]:
         c = self.config
         return {
             "format": RUN_FORMAT,
@@ -86,8 +87,29 @@ class Run:
             "git_commit": git_commit(),
             "libraries": library_versions(),
             "timings": timings or {},
+            "cost": cost if cost is not None else self.cost_so_far(),
             **self.extra,
         }
+
+    def cost_so_far(self) -> dict[str, Any]:
+        """What playing this folder's games has cost over every command that played some
+        (`timings` say what the last command did; a resumed run played nothing):
+        `seconds`, `games_played` and the `jobs` used."""
+        try:
+            old = json.loads((self.out / "manifest.json").read_text())
+        except (OSError, ValueError):
+            old = None
+        cost = old.get("cost") if isinstance(old, dict) else None
+        if cost is None and isinstance(old, dict):  # a manifest older than `cost`
+            last = old.get("timings") or {}
+            if last.get("games_played"):
+                cost = {"seconds": last.get("seconds", 0.0),
+                        "games_played": last["games_played"], "jobs": [last.get("jobs", 1)]}
+        if not isinstance(cost, dict):
+            return {"seconds": 0.0, "games_played": 0, "jobs": []}
+        return {"seconds": float(cost.get("seconds", 0.0)),
+                "games_played": int(cost.get("games_played", 0)),
+                "jobs": sorted({int(j) for j in cost.get("jobs", [])})}
 
     def _check_folder(self) -> None:
         """Refuse a folder that holds another run or something that is not a run."""
@@ -206,6 +228,7 @@ class Run:
             for note in notes:
                 print(f"portobello: {note}; playing its shard again", file=sys.stderr)
             todo = [s for s in range(self.config.n_shards) if s not in done]
+            cost = self.cost_so_far()
             if not (self.out / "manifest.json").exists() or todo:
                 write_json_atomic(self.out / "manifest.json", self.manifest("running"))
             already = sum(len(self.config.shard_range(s)) for s in done)
@@ -235,7 +258,12 @@ class Run:
                 "engine": used,
                 "shards_repaired": len(notes),
             }
-            write_json_atomic(self.out / "manifest.json", self.manifest("complete", timings))
+            if played:
+                cost = {"seconds": round(cost["seconds"] + seconds, 3),
+                        "games_played": cost["games_played"] + played,
+                        "jobs": sorted({*cost["jobs"], jobs})}
+            write_json_atomic(self.out / "manifest.json",
+                              self.manifest("complete", timings, cost))
             return timings
 
     def finish(self, timings: Mapping[str, Any]) -> None:
