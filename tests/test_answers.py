@@ -52,3 +52,16 @@ def test_the_block_is_replaced_whole() -> None:
     text = f"intro\n{ANSWERS_BEGIN}\nold\n{ANSWERS_END}\nrest\n"
     assert with_answers(text, f"{ANSWERS_BEGIN}\nnew\n{ANSWERS_END}") == \
         f"intro\n{ANSWERS_BEGIN}\nnew\n{ANSWERS_END}\nrest\n"
+
+
+def test_readmes_commands_write_under_data_runs() -> None:
+    """README's commands leave the checkout clean: every file or folder they write (`--out`,
+    `--report`, `--record`, a redirect) is under data/runs/, which git ignores."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.S)
+    text = "\n".join(blocks).replace("\\\n", " ")
+    outputs = re.findall(r"(?:--out|--report|--record)\s+(\S+)|>\s*(\S+)", text)
+    paths = [a or b for a, b in outputs]
+    assert len(paths) >= 8
+    assert all(p.startswith("data/runs/") for p in paths), paths
+    assert "data/runs/" in (REPO / ".gitignore").read_text()

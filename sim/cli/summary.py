@@ -69,14 +69,26 @@ def seat_zero_shares(data: StudyData) -> list[dict[str, Any]]:
 
 def study_lines(data: StudyData) -> list[str]:
     """The headline of a study or report: seat 0's win share by player count and variant
-    (with skill levels, by level, weakest first)."""
+    and each variant's change to it (with skill levels, by level, weakest first), and
+    whether the run was reduced."""
+    lines = _share_lines(data)
+    from analysis.report.provenance import reduced_run
+
+    reduced = reduced_run(data)
+    if reduced is not None and reduced.short:
+        lines.append(f"  {reduced.short}: a quick look, with intervals wider than the full "
+                     "study's")
+    return lines
+
+
+def _share_lines(data: StudyData) -> list[str]:
     if data.skill is not None and data.levels:
         lines = [f"{data.title}: the first player's (seat 0's) win share, {LEVEL:.0%} "
                  "interval, by skill level"]
         for level in data.levels:
             lines.append(f" level {data.skill.labels.get(level, level)} "
                          f"({data.skill.agents_text(level)}):")
-            lines += ["  " + line for line in study_lines(data.at_level(level))[1:]]
+            lines += ["  " + line for line in _share_lines(data.at_level(level))[1:]]
         return lines
     rows = seat_zero_shares(data)
     width = min(max([len(r["label"]) for r in rows] + [7]), 40)
@@ -95,12 +107,6 @@ def study_lines(data: StudyData) -> list[str]:
                      f"(Holm-adjusted, {d['adj_level']:.1%}): "
                      + ("significant" if d["significant"] else "not significant")
                      + (f"; skill ladder: {label}" if label else ""))
-    from analysis.report.provenance import reduced_run
-
-    reduced = reduced_run(data)
-    if reduced is not None and reduced.short:
-        lines.append(f"  {reduced.short}: a quick look, with intervals wider than the full "
-                     "study's")
     return lines
 
 
