@@ -122,7 +122,7 @@ def readme_answers(reports: Path) -> str:
             f"{_games(co):,} games); the label is the "
             "[skill ladder](reports/skill-ladder/index.html)'s across "
             f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
-            "(robust: holds at every level from the heuristic up).",
+            "(robust would mean: the same direction at every level from the heuristic up).",
             "",
             "| players | first player wins, standard rules | known order changes it by "
             f"(Holm-adjusted) | skill ladder | at {top} |",
