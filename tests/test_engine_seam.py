@@ -39,12 +39,13 @@ LINEUPS = {
 
 
 def files_of(out: Path) -> dict[str, bytes]:
-    """Every file of a run folder; the manifest without its timings (they differ by design:
-    seconds, and which engine played)."""
+    """Every file of a run folder; the manifest without its timings and cost (they differ by
+    design: seconds, jobs, and which engine played)."""
     files = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
              if p.is_file()}
     manifest = json.loads(files.pop("manifest.json"))
     manifest.pop("timings")
+    manifest.pop("cost")
     files["manifest.json"] = json.dumps(manifest, sort_keys=True).encode()
     return files
 
