@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -91,6 +92,40 @@ def test_ctrl_c_in_tune_is_one_line(tmp_path: Path, after: float) -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err  # never a crash of the compiled code (-11)
     assert err.strip().splitlines()[-1] == "portobello: interrupted" and "Traceback" not in err
+
+
+def test_ctrl_c_while_the_command_loads_is_never_lost() -> None:
+    """In its first half second a command imports; Python drops an interrupt raised in some
+    of an import's callbacks ("Exception ignored in ... cb"), and the tuning then ran on for
+    minutes. Twenty interrupts across its first 0.6 s: each is the one line and 130."""
+    for i in range(20):
+        with tempfile.TemporaryDirectory() as folder:
+            spec = Path(folder) / "t.toml"
+            spec.write_text(TUNING)
+            proc = _start(["tune", str(spec), "--out", str(Path(folder) / "t"), "--quiet"])
+            time.sleep(0.03 * (i + 1))
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 130, (0.03 * (i + 1), err)
+            assert err.strip().splitlines() == ["portobello: interrupted"], err
+
+
+def test_an_interrupt_dropped_on_its_way_is_raised_at_the_next_safe_place() -> None:
+    from sim.run.interrupts import ctrl_c_noted
+    from sim.run.interrupts import interrupts_held
+    from sim.run.interrupts import raise_if_interrupted
+
+    with ctrl_c_noted():
+        try:  # what Python does to an interrupt inside an import lock's callback
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+        with pytest.raises(KeyboardInterrupt):
+            raise_if_interrupted()
+        with pytest.raises(KeyboardInterrupt), interrupts_held():
+            pass  # compiled play does not start
+    raise_if_interrupted()  # the command is over: nothing pending
 
 
 def test_a_billion_game_run_starts_its_first_shard_at_once(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ from sim.cli.options import add_subcommands
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
+from sim.run.interrupts import raise_if_interrupted
+from sim.run.interrupts import stop_while_loading
 
 # In the order `portobello --help` lists them.
 COMMANDS: tuple[str, ...] = ("play", "replay", "view", "serve", "board", "rules", "simulate",
@@ -39,7 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line (`argv` without the program name; default `sys.argv[1:]`)."""
     try:
-        args = build_parser().parse_args(argv)  # imports every command: Ctrl-C may come here
+        try:
+            args = build_parser().parse_args(argv)  # imports every command: Ctrl-C may come
+            raise_if_interrupted()  # one that an import dropped
+        except KeyboardInterrupt:
+            stop_while_loading()
         return int(args.func(args) or 0)
     except IllegalActionError as exc:
         print(exc.message, file=sys.stderr)

@@ -15,10 +15,6 @@ and the golden action logs hold them to it):
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-from collections.abc import Iterator
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -34,6 +30,7 @@ from sim.engine.board import Board
 from sim.engine.codes import N_STATS
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
+from sim.run.interrupts import interrupts_held
 from sim.run.loop import play_game
 from sim.run.loop import seat_seeds
 from sim.run.tables import Results
@@ -178,26 +175,6 @@ class ReferenceEngine:
 
 
 # -- the compiled engine -----------------------------------------------------------------------
-@contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
-    """Ctrl-C (SIGINT) noted but not raised while the block runs, then raised as
-    KeyboardInterrupt; in a thread other than the main one (where Python delivers no signal)
-    the block just runs."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        yield
-        return
-    noted: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if noted:
-        raise KeyboardInterrupt
-
-
-
 class CompiledEngine:
     """Games played in batches by `sim.fast.play.play_batch` (numba), the agents given as
     rows of a table built from their declared twins."""

@@ -29,6 +29,7 @@ from sim.run.config import play_code_hash
 from sim.run.engines import ENGINES
 from sim.run.engines import compile_notice
 from sim.run.engines import engine_name
+from sim.run.interrupts import raise_if_interrupted
 from sim.run.store import CHECKSUMS
 from sim.run.store import LOCK_NAME
 from sim.run.store import RUN_FORMAT
@@ -244,6 +245,7 @@ class Run:
                     bar.update(result["n"])
                     if progress:
                         progress(result["n"])
+                    raise_if_interrupted()  # a Ctrl-C that a lazy import dropped
             finally:
                 bar.close()
             seconds = time.perf_counter() - start

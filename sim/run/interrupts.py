@@ -1,0 +1,104 @@
+"""Ctrl-C that is never lost, and never lands inside compiled code.
+
+Python drops a KeyboardInterrupt raised while it runs some internal callbacks (one of them
+releases an import lock: "Exception ignored in ... KeyboardInterrupt"), so a Ctrl-C in the
+first second of a command, while it imports, could be swallowed and the command run on for
+minutes. The command line's handler (`ctrl_c_noted`) therefore also notes each interrupt,
+and the places where stopping is safe (`raise_if_interrupted`: after loading, before each
+slice of compiled play) raise one that was noted but lost. `interrupts_held` defers an
+interrupt to the end of a block of compiled play, which a signal could crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+from typing import NoReturn
+
+_noted = threading.Event()
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    _noted.set()
+    raise KeyboardInterrupt
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def ctrl_c_noted() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt and is noted for `raise_if_interrupted` while the
+    block runs (a command); the previous handler comes back after it."""
+    if not _main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    _noted.clear()
+    previous = signal.signal(signal.SIGINT, _on_sigint)
+    before = sys.unraisablehook
+    sys.unraisablehook = _quiet_about_interrupts(before)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = before
+        _noted.clear()
+
+
+def _quiet_about_interrupts(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """`sys.unraisablehook` without Python's "Exception ignored" account of a dropped
+    KeyboardInterrupt (the interrupt is noted and raised later); others go to `hook`."""
+    def quiet(unraisable: Any) -> object:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return None
+        return hook(unraisable)
+    return quiet
+
+
+def stop_while_loading() -> NoReturn:
+    """Ctrl-C before a command has begun: its one line, exit status 130, at once. Nothing
+    is written yet, and a normal exit could report the interrupt as a kill by SIGINT
+    (Python does so when the interrupt hit code it ran for an extension module)."""
+    print("portobello: interrupted", file=sys.stderr)
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+        sys.stdout.flush()
+    os._exit(130)
+
+
+def raise_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came during `ctrl_c_noted` and was lost on the way."""
+    if _noted.is_set():
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) noted but not raised while the block runs, then raised as
+    KeyboardInterrupt; in a thread other than the main one (where Python delivers no signal)
+    the block just runs. An interrupt noted before the block and lost is raised first."""
+    raise_if_interrupted()
+    if not _main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        _noted.set()
+        raise KeyboardInterrupt
