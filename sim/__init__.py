@@ -11,7 +11,10 @@ first use, so that starting the command line imports nothing before it can answe
 from __future__ import annotations
 
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False  # typing itself is not imported: the first lines must load fast
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Board", "BoardError", "Game", "IllegalActionError", "PortobelloError",
            "RecordError", "Rules", "RulesError", "load_board", "load_rules"]

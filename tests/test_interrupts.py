@@ -97,7 +97,10 @@ def test_ctrl_c_in_tune_is_one_line(tmp_path: Path, after: float) -> None:
 def test_ctrl_c_while_the_command_loads_is_never_lost() -> None:
     """In its first half second a command imports; Python drops an interrupt raised in some
     of an import's callbacks ("Exception ignored in ... cb"), and the tuning then ran on for
-    minutes. Twenty interrupts across its first 0.6 s: each is the one line and 130."""
+    minutes. Twenty interrupts across its first 0.6 s: each is the one line and 130. (On a
+    loaded machine the earliest can land while Python itself starts, before any of the
+    toolkit runs; those are Python's to report, and at least half must reach the toolkit.)"""
+    reached = 0
     for i in range(20):
         with tempfile.TemporaryDirectory() as folder:
             spec = Path(folder) / "t.toml"
@@ -106,8 +109,12 @@ def test_ctrl_c_while_the_command_loads_is_never_lost() -> None:
             time.sleep(0.03 * (i + 1))
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=60)
+            if "Fatal Python error: init_import_site" in err:
+                continue  # before the toolkit's first line ran
+            reached += 1
             assert proc.returncode == 130, (0.03 * (i + 1), err)
             assert err.strip().splitlines() == ["portobello: interrupted"], err
+    assert reached >= 10
 
 
 def test_an_interrupt_dropped_on_its_way_is_raised_at_the_next_safe_place() -> None:
