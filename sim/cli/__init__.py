@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # typing is not imported: Ctrl-C is answered from the first lines
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import NoReturn
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,4 +32,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(argv)
 
 
-__all__ = ["main"]
+def command() -> NoReturn:
+    """The `portobello` program: `main` on the process's arguments, then its exit status.
+
+    After Ctrl-C (status 130) the exit hooks run and the process ends at once with 130:
+    Python's own shutdown would report a kill by SIGINT instead when the interrupt hit code
+    it ran for an extension module, and a caller reads 130 as "interrupted"."""
+    code = main()
+    if code != 130:
+        sys.exit(code)
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(130)
+
+
+__all__ = ["command", "main"]

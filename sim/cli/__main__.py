@@ -1,7 +1,5 @@
 """`python -m sim.cli`: the `portobello` command."""
 
-import sys
+from sim.cli import command
 
-from sim.cli import main
-
-sys.exit(main())
+command()
