@@ -7,9 +7,16 @@
  * known or drawn order, baron, district tokens, the neutral stack, the end triggers), and
  * the agent is the toolkit's random agent in shape (kind first at the start of a turn; in
  * the actions phase a Bobby move with probability move_chance while under max_moves, else
- * a stall or a draw, else the end of the turn). The generator is splitmix64, not CPython's
- * Mersenne Twister: the games follow the same rules and the same policy, not the same
- * draws, so the check is on their averages (sim/bench/yardstick.py compares them).
+ * a stall or a draw, else the end of the turn). The generator is xoshiro256** (seeded by
+ * splitmix64), not the toolkit's: the games follow the same rules and the same policy, not
+ * the same draws, so the check is on their averages (sim/bench/yardstick.py compares them).
+ *
+ * Written as a plain C engine is written for speed, so that the yardstick is an honest
+ * limit: a game starts from a copy of a prepared state, the state is small integers (16
+ * bits, which no global of the program aliases), each lane keeps its leading count and how
+ * many seats share it (a Bobby move's price without a pass over the seats), the open
+ * districts and empty squares are counted as they change, and the Bobby's affordable
+ * moves are listed only when the policy is about to move it.
  *
  * Input on stdin, whitespace-separated integers:
  *   players stalls max_rounds negative_scores bobby_tie(0 co-leaders, 1 bank) baron
@@ -50,22 +57,35 @@ static int DL_N[MAXD], DL[MAXD][MAXL], NB_N[MAXD], NB_D[MAXD][MAXD], NB_L[MAXD][
 static int SQ_N[MAXS], SQ_L[MAXS][MAXL];
 static int IS_DTOK[256];
 
+typedef int16_t small;
 typedef struct {
     int seat, round, turn, phase, actions_left, bobby, pending, end_reason;
-    int scores[MAXP], stalls_left[MAXP];
-    int tok_val[MAXP][MAXT], tok_up[MAXP][MAXT], tok_neu[MAXP][MAXT];
-    int neutral_top, customers_left, bag[3], line[MAXS], line_pos, baron_square;
-    int lane_count[MAXL], lane_dir[MAXL], lane_scored[MAXL], n_full;
-    int lane_seat[MAXL][MAXP], spot_seat[MAXL][MAXSPOT];
-    int square[MAXS], district_scored[MAXD];
+    int n_open, n_empty, n_full, neutral_top, customers_left, line_pos, baron_square;
+    int scores[MAXP], stalls_left[MAXP], bag[3];
+    small tok_val[MAXP][MAXT], tok_up[MAXP][MAXT], tok_neu[MAXP][MAXT];
+    small line[MAXS];
+    small lane_count[MAXL], lane_dir[MAXL], lane_scored[MAXL], lane_max[MAXL], lane_leaders[MAXL];
+    small lane_seat[MAXL][MAXP], spot_seat[MAXL][MAXSPOT];
+    small square[MAXS], district_scored[MAXD];
 } Game;
 
-static uint64_t rng_state;
-static inline uint64_t next64(void) {
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+static Game START_STATE;  /* every game begins as a copy of it (then its line is shuffled) */
+
+static uint64_t rng[4];
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t next64(void) {  /* xoshiro256** */
+    uint64_t r = rotl(rng[1] * 5, 7) * 9, t = rng[1] << 17;
+    rng[2] ^= rng[0]; rng[3] ^= rng[1]; rng[1] ^= rng[2]; rng[0] ^= rng[3];
+    rng[2] ^= t; rng[3] = rotl(rng[3], 45);
+    return r;
+}
+static void seed_rng(uint64_t seed) {  /* splitmix64 fills the state */
+    for (int i = 0; i < 4; i++) {
+        uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        rng[i] = z ^ (z >> 31);
+    }
 }
 static inline int below(int n) { return (int)(((next64() >> 32) * (uint64_t)n) >> 32); }
 
@@ -115,9 +135,11 @@ static void read_input(void) {
         }
 }
 
-static void new_game(Game *g) {
+static void prepare_start(void) {
+    Game *g = &START_STATE;
     memset(g, 0, sizeof *g);
-    g->seat = PLACER; g->round = 1; g->phase = SETUP; g->bobby = -1; g->baron_square = -1;
+    g->seat = 0; g->round = 1; g->turn = 1; g->phase = TURN_START; g->baron_square = -1;
+    g->n_open = ND; g->n_empty = NSQ;
     for (int p = 0; p < P; p++) {
         g->scores[p] = START[p]; g->stalls_left[p] = STALLS;
         for (int k = 0; k < NT; k++) { g->tok_val[p][k] = TOK[k]; g->tok_up[p][k] = 1; }
@@ -128,30 +150,24 @@ static void new_game(Game *g) {
     }
     for (int d = 0; d < ND; d++) g->district_scored[d] = -1;
     g->bag[1] = CIT; g->bag[2] = ARI; g->customers_left = CIT + ARI;
-    if (KNOWN) {
-        int n = CIT + ARI;
-        for (int i = 0; i < n; i++) g->line[i] = i < CIT ? 1 : 2;
-        for (int i = n - 1; i > 0; i--) {
+    for (int i = 0; i < CIT + ARI; i++) g->line[i] = i < CIT ? 1 : 2;
+}
+
+static void new_game(Game *g) {
+    memcpy(g, &START_STATE, sizeof *g);
+    if (KNOWN)
+        for (int i = CIT + ARI - 1; i > 0; i--) {
             int j = below(i + 1), t = g->line[i];
             g->line[i] = g->line[j]; g->line[j] = t;
         }
-    }
 }
 
-/* Points the mover loses crossing `lane`; gainers written to `to` (count returned). */
-static int move_cost(const Game *g, int lane, int mover, int *to, int *n_to) {
-    int most = 0, leaders = 0;
-    for (int p = 0; p < P; p++) if (g->lane_seat[lane][p] > most) most = g->lane_seat[lane][p];
-    *n_to = 0;
+/* Points the mover loses crossing `lane` (to the leaders, or to the bank). */
+static inline int move_loss(const Game *g, int lane, int mover) {
+    int most = g->lane_max[lane], leaders = g->lane_leaders[lane];
     if (most == 0) return 1;
-    for (int p = 0; p < P; p++) if (g->lane_seat[lane][p] == most) leaders++;
-    if (g->lane_seat[lane][mover] == most) {
-        if (leaders == 1) return 0;
-        if (BANK) return 1;
-    }
-    for (int p = 0; p < P; p++)
-        if (p != mover && g->lane_seat[lane][p] == most) to[(*n_to)++] = p;
-    return *n_to;
+    if (g->lane_seat[lane][mover] == most) return leaders == 1 ? 0 : BANK ? 1 : leaders - 1;
+    return leaders;
 }
 
 static void score_lane(Game *g, int lane) {
@@ -204,7 +220,9 @@ static void place_stall(Game *g, int lane, int end) {
     int spot = g->lane_dir[lane] == 0 ? c : LEN[lane] - 1 - c;
     g->spot_seat[lane][spot] = s;
     g->lane_count[lane] = c + 1;
-    g->lane_seat[lane][s]++;
+    int mine = ++g->lane_seat[lane][s];
+    if (mine > g->lane_max[lane]) { g->lane_max[lane] = mine; g->lane_leaders[lane] = 1; }
+    else if (mine == g->lane_max[lane]) g->lane_leaders[lane]++;
     g->stalls_left[s]--;
     g->actions_left--;
     if (c + 1 == LEN[lane]) {
@@ -217,6 +235,7 @@ static void place_stall(Game *g, int lane, int end) {
 static void place_customer(Game *g, int sq) {
     g->square[sq] = g->pending;
     g->pending = 0;
+    g->n_empty--;
     g->phase = ACTIONS;
     score_lanes_at(g, sq);
     if (g->customers_left == 0 && BARON && g->baron_square < 0) {
@@ -224,6 +243,7 @@ static void place_customer(Game *g, int sq) {
         while (g->square[b]) b++;
         g->square[b] = 3;
         g->baron_square = b;
+        g->n_empty--;
         score_lanes_at(g, b);
     }
 }
@@ -242,10 +262,12 @@ static void draw(Game *g) {
 }
 
 static void move_bobby(Game *g, int i) {
-    int to[MAXP], n_to, lane = NB_L[g->bobby][i];
-    int loss = move_cost(g, lane, g->seat, to, &n_to);
-    g->scores[g->seat] -= loss;
-    for (int k = 0; k < n_to; k++) g->scores[to[k]]++;
+    int lane = NB_L[g->bobby][i], s = g->seat, most = g->lane_max[lane];
+    g->scores[s] -= move_loss(g, lane, s);
+    int leader = most && g->lane_seat[lane][s] == most;
+    if (most && !(leader && (g->lane_leaders[lane] == 1 || BANK)))
+        for (int p = 0; p < P; p++)
+            if (p != s && g->lane_seat[lane][p] == most) g->scores[p]++;
     g->bobby = NB_D[g->bobby][i];
 }
 
@@ -254,6 +276,7 @@ static void score_district(Game *g, int k, int d) {
     for (int i = 0; i < DL_N[d]; i++) stalls += g->lane_seat[DL[d][i]][s];
     g->scores[s] += v * stalls;
     g->district_scored[d] = s;
+    g->n_open--;
     if (g->neutral_top < NN) {
         g->tok_val[s][k] = NEU[g->neutral_top++]; g->tok_neu[s][k] = 1; g->tok_up[s][k] = 1;
     } else {
@@ -264,8 +287,7 @@ static void score_district(Game *g, int k, int d) {
 
 /* One turn-start choice: a kind first (token or district), then one of its options. */
 static void turn_start(Game *g) {
-    int s = g->seat, play[MAXT], n_play = 0, n_scoring = 0, open = 0;
-    for (int d = 0; d < ND; d++) if (g->district_scored[d] < 0) open++;
+    int s = g->seat, play[MAXT], n_play = 0, n_scoring = 0, open = g->n_open;
     for (int k = 0; k < NT; k++) {
         int v = g->tok_val[s][k];
         if (!v || !g->tok_up[s][k]) continue;
@@ -294,43 +316,39 @@ static void turn_start(Game *g) {
 static void play_game(Game *g, int move_permille, int max_moves) {
     new_game(g);
     g->bobby = below(ND);  /* the Bobby's placement */
-    g->seat = 0; g->turn = 1; g->phase = TURN_START;
-    int moves = 0, moves_turn = -1;
-    int stalls[2 * MAXL], n_moves, to[MAXP], n_to;
+    int moves = 0, moves_turn = -1, stalls[2 * MAXL], movable[MAXD];
     while (g->phase != OVER) {
         if (g->phase == TURN_START) { turn_start(g); continue; }
         if (g->phase == PLACE) {  /* any empty square */
-            int empty = 0;
-            for (int q = 0; q < NSQ; q++) if (!g->square[q]) empty++;
-            int pick = below(empty);
-            for (int q = 0; q < NSQ; q++) if (!g->square[q] && pick-- == 0) { place_customer(g, q); break; }
+            int pick = below(g->n_empty), q = 0;
+            for (;; q++) if (!g->square[q] && pick-- == 0) break;
+            place_customer(g, q);
             continue;
         }
-        /* ACTIONS: useful = stalls and the draw; moves the Bobby can afford */
+        /* ACTIONS: useful = stalls and the draw; a Bobby move it can afford */
         if (g->turn != moves_turn) { moves_turn = g->turn; moves = 0; }
-        int s = g->seat, n_useful = 0, can_draw = 0;
+        int s = g->seat, n_useful = 0, can_draw = 0, b = g->bobby;
         if (g->actions_left > 0) {
             if (g->stalls_left[s] > 0)
-                for (int i = 0; i < DL_N[g->bobby]; i++) {
-                    int l = DL[g->bobby][i], c = g->lane_count[l];
+                for (int i = 0; i < DL_N[b]; i++) {
+                    int l = DL[b][i], c = g->lane_count[l];
                     if (c < LEN[l]) {
                         if (c == 0) { stalls[n_useful++] = l * 2; stalls[n_useful++] = l * 2 + 1; }
                         else stalls[n_useful++] = l * 2 + g->lane_dir[l];
                     }
                 }
-            if (g->customers_left > 0) can_draw = 1;
+            can_draw = g->customers_left > 0;
         }
         int useful = n_useful + can_draw;
-        int movable[MAXD];
-        n_moves = 0;
-        for (int i = 0; i < NB_N[g->bobby]; i++)
-            if (NEG || move_cost(g, NB_L[g->bobby][i], s, to, &n_to) <= g->scores[s])
-                movable[n_moves++] = i;
-        if (n_moves && moves < max_moves &&
-            (!useful || (int)(next64() % 1000) < move_permille)) {
-            moves++;
-            move_bobby(g, movable[below(n_moves)]);
-            continue;
+        if (moves < max_moves && (!useful || below(1000) < move_permille)) {
+            int n_moves = 0;
+            for (int i = 0; i < NB_N[b]; i++)
+                if (NEG || move_loss(g, NB_L[b][i], s) <= g->scores[s]) movable[n_moves++] = i;
+            if (n_moves) {
+                moves++;
+                move_bobby(g, movable[below(n_moves)]);
+                continue;
+            }
         }
         if (useful) {
             int pick = below(useful);
@@ -345,7 +363,8 @@ static void play_game(Game *g, int move_permille, int max_moves) {
 int main(void) {
     read_input();
     int games = rd(), seed = rd(), move_permille = rd(), max_moves = rd();
-    rng_state = (uint64_t)seed;
+    seed_rng((uint64_t)seed);
+    prepare_start();
     static Game g;
     long long sums[MAXP] = {0}, rounds = 0, ends[4] = {0};
     struct timespec t0, t1;
