@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -161,9 +162,11 @@ def test_compile_detection_follows_the_cache(tmp_path: Path) -> None:
     assert ask(tmp_path / "warm") == [True, None, None, None]
 
 
-def test_a_cold_start_announces_the_compile_at_once(tmp_path: Path) -> None:
+def test_a_cold_start_announces_the_compile_at_once_and_is_never_silent(tmp_path: Path
+                                                                       ) -> None:
     """A real cold cache (a fresh XDG_CACHE_HOME): the notice is the first line on stderr
-    even with --quiet, before the compile (the process is stopped once it shows)."""
+    even with --quiet, before the compile, and a line follows every 10 s while it goes on
+    (a cold compile takes over a minute; the process is stopped at the second line)."""
     env = env_with(XDG_CACHE_HOME=str(tmp_path / "cache"))
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "simulate", "--agents", "random",
                              "--games", "2", "--quiet", "--out", str(tmp_path / "run")],
@@ -171,10 +174,25 @@ def test_a_cold_start_announces_the_compile_at_once(tmp_path: Path) -> None:
     try:
         assert proc.stderr is not None
         first = proc.stderr.readline()
+        shown = time.monotonic()
+        second = proc.stderr.readline()
+        silent = time.monotonic() - shown
     finally:
         proc.kill()
         proc.communicate(timeout=60)
     assert first == COMPILE_NOTICE + "\n"
+    assert re.fullmatch(r"  still compiling the fast engine \(1\d s\)\n", second), second
+    assert silent < 15
+
+
+def test_a_long_step_says_it_goes_on_and_stops_saying_it_after() -> None:
+    said: list[str] = []
+    with engines.still_saying(said.append, "working", every=0.05):
+        time.sleep(0.4)
+    assert len(said) >= 2 and all(re.fullmatch(r"  still working \(0 s\)", x) for x in said)
+    after = len(said)
+    time.sleep(0.2)
+    assert len(said) == after
 
 
 def test_a_warm_cache_prints_no_notice(tmp_path: Path) -> None:
@@ -195,7 +213,10 @@ def test_simulate_and_study_notice_only_when_games_compile(
     run = ["simulate", "--agents", "random", "--games", "4", "--quiet", "--out",
            str(tmp_path / "run")]
     _, _, err = run_cli(capsys, *run)
-    assert err.splitlines() == ([] if cached else [COMPILE_NOTICE])
+    lines = err.splitlines()
+    assert lines == [] if cached else (
+        lines[0] == COMPILE_NOTICE and re.fullmatch(r"compiled in \d+ s", lines[1])
+        and len(lines) == 2), lines
     _, _, err = run_cli(capsys, *run)  # nothing left to play: nothing compiles
     assert COMPILE_NOTICE not in err
     _, _, err = run_cli(capsys, "simulate", "--agents", "random", "--games", "4", "--quiet",

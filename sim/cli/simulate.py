@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.cli.summary import compile_first
 from sim.cli.summary import notice
 from sim.cli.summary import run_lines
 from sim.engine.board import load_board
@@ -116,8 +117,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     O.check_out(args, out, owned=[out])
     run = Run(config, out)
     line = run.compile_notice(args.engine)
-    if line:
-        notice(line)
+    compile_first(line)
     extra: dict[str, Any] = {}
     if plan is None:
         timings = run.execute(jobs=args.jobs, quiet=args.quiet, **execute_options(args))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.cli.summary import compile_first
 from sim.cli.summary import notice
 from sim.cli.summary import study_lines
 
@@ -42,8 +43,7 @@ def cmd_study(args: argparse.Namespace) -> int:
             print(msg, file=sys.stderr)
 
     line = compile_notice(spec, out)
-    if line:
-        notice(line)
+    compile_first(line)
     results = run_study(spec, out, jobs=args.jobs, quiet=args.quiet, log=log)
     failed = [r for r in results if r.error]
     data = open_study(out) if len(failed) < len(results) else None

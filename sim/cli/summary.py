@@ -32,6 +32,16 @@ def notice(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def compile_first(line: str | None) -> None:
+    """When the games to come would first compile the compiled engine (`line`, their
+    command's compile notice, is given): compile it now, saying so on standard error, even
+    with --quiet, and every 10 s that it goes on (`sim.run.engines.compile_now`)."""
+    if line:
+        from sim.run.engines import compile_now
+
+        compile_now(notice)
+
+
 def interval_text(share: float, lo: float, hi: float) -> str:
     """`0.531 [0.475, 0.586]`: a share and its interval."""
     return f"{share:.3f} [{lo:.3f}, {hi:.3f}]"

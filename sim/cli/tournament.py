@@ -29,7 +29,7 @@ from analysis.probe import run_probe
 from analysis.probe import verdict_line
 from sim.agents.registry import split_specs
 from sim.cli import options as O
-from sim.cli.summary import notice
+from sim.cli.summary import compile_first
 from sim.engine.errors import PortobelloError
 from sim.run import tournament as T
 from sim.run.engines import ENGINES
@@ -89,8 +89,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                               seed=args.seed, board_ref=args.board, rules=rules,
                               pairing=args.pairs or "all", jobs=args.jobs, engine=args.engine)
     line = config.compile_notice()
-    if line:
-        notice(line)
+    compile_first(line)
     if args.out:
         O.check_out(args, args.out)
     start = time.perf_counter()
@@ -146,8 +145,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     config = ProbeConfig(**probe)
     out = out or Path("data/runs") / f"probe-{config.probe_id}.parquet"
     line = next((x for t in config.tournaments.values() if (x := t.compile_notice())), None)
-    if line:
-        notice(line)
+    compile_first(line)
     start = time.perf_counter()
     df, errors = run_probe(config, progress=not args.quiet)
     seconds = time.perf_counter() - start

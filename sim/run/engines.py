@@ -15,6 +15,11 @@ and the golden action logs hold them to it):
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -37,8 +42,9 @@ from sim.run.tables import Results
 from sim.run.tables import results_from_games
 
 ENGINES = ("auto", "compiled", "python")
-COMPILE_NOTICE = ("compiling the fast engine (about a minute, once per machine and code "
-                  "version)...")
+COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, one to two "
+                  "minutes; a line every 10 s until it is done)...")
+COMPILE_TICK = 10.0  # seconds between the lines that say the compile goes on
 BATCH_GAMES = 512  # games per compiled call: how long a Ctrl-C may wait
 LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
 
@@ -131,6 +137,42 @@ def compile_notice(specs: Sequence[str], engine: str = "auto",
     return COMPILE_NOTICE
 
 
+@contextlib.contextmanager
+def still_saying(say: Callable[[str], None], what: str, every: float = COMPILE_TICK
+                 ) -> Iterator[None]:
+    """While the block runs, `say` "still WHAT (N s)" every `every` seconds (from a thread),
+    so that a long silent step never looks hung."""
+    done = threading.Event()
+    start = time.monotonic()
+
+    def tick() -> None:
+        while not done.wait(every):
+            say(f"  still {what} ({time.monotonic() - start:.0f} s)")
+
+    thread = threading.Thread(target=tick, name="still-saying", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def compile_now(say: Callable[[str], None]) -> None:
+    """Compile the compiled engine here and now (`COMPILE_NOTICE`, then a line every
+    `COMPILE_TICK` seconds, then the time it took), before any game: the workers then load
+    it from the cache instead of each compiling it at once. The compiled code's types are
+    the same for every board, rules and line-up, so one compile serves them all."""
+    from sim.engine.board import load_board
+
+    say(COMPILE_NOTICE)
+    start = time.monotonic()
+    engine = CompiledEngine(load_board("standard"), Rules(), ["random", "random"])
+    with still_saying(say, "compiling the fast engine"):
+        engine.compile()
+    say(f"compiled in {time.monotonic() - start:.0f} s")
+
+
 def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str = "auto",
                   *, timed: bool = False) -> ReferenceEngine | CompiledEngine:
     """The one place an engine is chosen. `timed` (decision counts and times per seat)
@@ -221,6 +263,11 @@ class CompiledEngine:
                             np.int64, count=g)
         table = np.array([[self.index[s] for s in key] for key in ids], np.int64)
         return game_seeds, per_seat, table.reshape(len(ids), n)[which]
+
+    def compile(self) -> None:
+        """Compile (or load from the cache) the compiled game loop, on no games."""
+        seeds, per_seat, seat_agent = self.prepare([], [])
+        self._batch(seeds, per_seat, seat_agent, 0)
 
     def _batch(self, game_seeds: np.ndarray, per_seat: np.ndarray, seat_agent: np.ndarray,
                log_cap: int) -> tuple[np.ndarray, np.ndarray]:
