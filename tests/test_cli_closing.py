@@ -431,3 +431,15 @@ def test_rules_show_prints_a_rules_file_that_loads_back(
         assert f"\n{stalls}\n" in text
     code, as_json, _ = run_cli(capsys, "rules", "show", *flags, "--json")
     assert code == 0 and json.loads(as_json) == expected.to_dict()
+
+
+def test_tunings_compile_first_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`agents tune` plays compiled games as well (as `tune` does, through the same helper):
+    with a cold cache it compiles before any game, saying so."""
+    monkeypatch.setattr(engines, "compiled_code_cached", lambda: False)
+    _, _, err = run_cli(capsys, "agents", "tune", "--players", "2", "--generations", "1",
+                        "--population", "2", "--blocks", "1", "--final-blocks", "1",
+                        "--quiet", "--out", str(tmp_path / "weights"))
+    assert err.splitlines()[0] == COMPILE_NOTICE
+    assert re.fullmatch(r"compiled in \d+ s", err.splitlines()[1])

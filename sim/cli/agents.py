@@ -14,6 +14,7 @@ from sim.agents.registry import AGENTS
 from sim.agents.registry import agent_params
 from sim.agents.restricted import WRAPPERS
 from sim.cli import options as O
+from sim.cli.summary import compile_first
 from sim.engine.board import load_board
 from sim.tuning import search as S
 
@@ -55,6 +56,9 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
           f"{args.start}; {args.generations} generations of {args.population} candidates, "
           f"each {per} games against every panel member; seed {args.seed}; in {out}",
           flush=True)
+    from sim.run.engines import compile_notice
+
+    compile_first(compile_notice(["heuristic", *config.opponents], board=board))
     start = time.perf_counter()
     bar = None
     if not args.quiet:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
+from sim.cli.summary import compile_first
 
 EXAMPLE = """\
 A tuning spec (data/tuning/compensation.toml is a full one):
@@ -58,6 +59,8 @@ Outputs in OUT: tuning.json (the log it resumes from), summary.json, rules/<cell
 
 def cmd_tune(args: argparse.Namespace) -> int:
     """Run (or resume) the tuning, write its report, print the verdict per cell."""
+    from sim.agents.registry import split_specs
+    from sim.run.engines import compile_notice
     from sim.tuning.fairness.run import cell_line
     from sim.tuning.fairness.run import tune_rules
     from sim.tuning.fairness.spec import load_tuning
@@ -90,6 +93,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr)
 
+    compile_first(compile_notice(split_specs(spec.agents)))
     summary = tune_rules(spec, out, jobs=args.jobs, quiet=args.quiet, log=log)
     path: Path = out
     if not args.no_report:
