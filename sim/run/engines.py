@@ -167,9 +167,8 @@ def compile_now(say: Callable[[str], None]) -> None:
 
     say(COMPILE_NOTICE)
     start = time.monotonic()
-    engine = CompiledEngine(load_board("standard"), Rules(), ["random", "random"])
-    with still_saying(say, "compiling the fast engine"):
-        engine.compile()
+    with still_saying(say, "compiling the fast engine"):  # from the notice on
+        CompiledEngine(load_board("standard"), Rules(), ["random", "random"]).compile()
     say(f"compiled in {time.monotonic() - start:.0f} s")
 
 
