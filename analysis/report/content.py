@@ -29,6 +29,7 @@ from analysis.report.skill import analyse_levels
 from analysis.report.skill import skill_summary
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
+from sim.run.store import manifest_cost
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
                  "draw_customer", "place_customer", "place_baron")
@@ -205,15 +206,11 @@ def configuration(a: Analysis) -> dict[str, Any]:
 
 
 def cell_cost(manifest: dict[str, Any]) -> dict[str, Any]:
-    """`seconds` and `jobs` a cell's games cost (None: not recorded): the manifest's `cost`,
-    or for a manifest older than it, its last command's timings when that played games."""
-    cost = manifest.get("cost")
-    if cost is None:
-        last = manifest.get("timings") or {}
-        cost = ({"seconds": last.get("seconds"), "jobs": [last.get("jobs")]}
-                if last.get("games_played") else {})
-    jobs = ", ".join(str(j) for j in cost.get("jobs") or [] if j)
-    return {"seconds": cost.get("seconds") or None, "jobs": jobs or None}
+    """`seconds` and `jobs` a cell's games cost (None: not recorded), from the run's
+    manifest (`sim.run.store.manifest_cost`)."""
+    cost = manifest_cost(manifest)
+    jobs = ", ".join(str(j) for j in cost["jobs"] if j)
+    return {"seconds": cost["seconds"] or None, "jobs": jobs or None}
 
 
 def _to_jsonable(df: pd.DataFrame) -> list[dict[str, Any]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 
 TYPE_CHECKING = False  # typing is not imported: Ctrl-C is answered from the first lines
@@ -33,22 +32,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def command() -> NoReturn:
-    """The `portobello` program: `main` on the process's arguments, then its exit status.
-
-    After Ctrl-C (status 130) the exit hooks run and the process ends at once with 130:
-    Python's own shutdown would report a kill by SIGINT instead when the interrupt hit code
-    it ran for an extension module, and a caller reads 130 as "interrupted"."""
+    """The `portobello` program: `main` on the process's arguments, then its exit status
+    (after Ctrl-C, 130 by `sim.run.interrupts.exit_interrupted`)."""
     code = main()
-    if code != 130:
-        sys.exit(code)
-    import atexit
-    import os
+    if code == 130:
+        from sim.run.interrupts import exit_interrupted
 
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(130)
+        exit_interrupted()
+    sys.exit(code)
 
 
 __all__ = ["command", "main"]

@@ -63,15 +63,24 @@ def _quiet_about_interrupts(hook: Callable[[Any], object]) -> Callable[[Any], ob
     return quiet
 
 
-def stop_while_loading() -> NoReturn:
-    """Ctrl-C before a command has begun: its one line, exit status 130, at once. Nothing
-    is written yet, and a normal exit could report the interrupt as a kill by SIGINT
-    (Python does so when the interrupt hit code it ran for an extension module)."""
-    print("portobello: interrupted", file=sys.stderr)
-    with contextlib.suppress(Exception):
-        sys.stderr.flush()
-        sys.stdout.flush()
+def exit_interrupted() -> NoReturn:
+    """End an interrupted command's process with exit status 130, after its exit hooks:
+    Python's own shutdown could report a kill by SIGINT instead when the interrupt hit code
+    it ran for an extension module, and a caller reads 130 as "interrupted"."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
     os._exit(130)
+
+
+def stop_while_loading() -> NoReturn:
+    """Ctrl-C before a command has begun (nothing written yet): its one line, then
+    `exit_interrupted`."""
+    print("portobello: interrupted", file=sys.stderr)
+    exit_interrupted()
 
 
 def raise_if_interrupted() -> None:

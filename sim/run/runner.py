@@ -40,6 +40,7 @@ from sim.run.store import code_version
 from sim.run.store import file_entry
 from sim.run.store import git_commit
 from sim.run.store import library_versions
+from sim.run.store import manifest_cost
 from sim.run.store import run_lock
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
@@ -100,17 +101,7 @@ class Run:
             old = json.loads((self.out / "manifest.json").read_text())
         except (OSError, ValueError):
             old = None
-        cost = old.get("cost") if isinstance(old, dict) else None
-        if cost is None and isinstance(old, dict):  # a manifest older than `cost`
-            last = old.get("timings") or {}
-            if last.get("games_played"):
-                cost = {"seconds": last.get("seconds", 0.0),
-                        "games_played": last["games_played"], "jobs": [last.get("jobs", 1)]}
-        if not isinstance(cost, dict):
-            return {"seconds": 0.0, "games_played": 0, "jobs": []}
-        return {"seconds": float(cost.get("seconds", 0.0)),
-                "games_played": int(cost.get("games_played", 0)),
-                "jobs": sorted({int(j) for j in cost.get("jobs", [])})}
+        return manifest_cost(old)
 
     def _check_folder(self) -> None:
         """Refuse a folder that holds another run or something that is not a run."""
@@ -231,7 +222,7 @@ class Run:
             todo = [s for s in range(self.config.n_shards) if s not in done]
             cost = self.cost_so_far()
             if not (self.out / "manifest.json").exists() or todo:
-                write_json_atomic(self.out / "manifest.json", self.manifest("running"))
+                write_json_atomic(self.out / "manifest.json", self.manifest("running", cost=cost))
             already = sum(len(self.config.shard_range(s)) for s in done)
             start = time.perf_counter()
             played = decisions = 0

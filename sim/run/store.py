@@ -27,6 +27,24 @@ CHECKSUMS = "checksums"  # one JSON per finished shard: each file's sha256, size
 LOCK_NAME = ".lock"
 
 
+def manifest_cost(manifest: Any) -> dict[str, Any]:
+    """What playing a run's games has cost over every command that played some, from its
+    manifest: `seconds`, `games_played` and the `jobs` used (zeros when none is recorded).
+    A manifest older than its `cost` field gives its last command's timings, when that
+    command played games."""
+    cost = manifest.get("cost") if isinstance(manifest, dict) else None
+    if cost is None and isinstance(manifest, dict):
+        last = manifest.get("timings") or {}
+        if last.get("games_played"):
+            cost = {"seconds": last.get("seconds", 0.0),
+                    "games_played": last["games_played"], "jobs": [last.get("jobs", 1)]}
+    if not isinstance(cost, dict):
+        return {"seconds": 0.0, "games_played": 0, "jobs": []}
+    return {"seconds": float(cost.get("seconds", 0.0)),
+            "games_played": int(cost.get("games_played", 0)),
+            "jobs": sorted({int(j) for j in cost.get("jobs", [])})}
+
+
 def shard_path(out: Path, table: str, shard: int) -> Path:
     suffix = "jsonl.gz" if table == "records" else "parquet"
     return out / table / f"part-{shard:05d}.{suffix}"
