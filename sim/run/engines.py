@@ -42,7 +42,7 @@ from sim.run.tables import Results
 from sim.run.tables import results_from_games
 
 ENGINES = ("auto", "compiled", "python")
-COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, one to two "
+COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, one to three "
                   "minutes; a line every 10 s until it is done)...")
 COMPILE_TICK = 10.0  # seconds between the lines that say the compile goes on
 BATCH_GAMES = 512  # games per compiled call: how long a Ctrl-C may wait
@@ -110,7 +110,7 @@ def engine_name(specs: Sequence[str], engine: str = "auto",
 def compiled_code_cached() -> bool:
     """Whether this machine's cache already holds the compiled engine for the present
     sources (`sim.fast` keeps it in `numba.config.CACHE_DIR`, a folder named by a hash of
-    them). False: the first compiled game compiles it, for about a minute.
+    them). False: the first compiled game compiles it, for one to three minutes.
 
     It asks numba's own index of `play_batch` (the function every compiled game enters),
     which is empty when that index is missing or was written for another version of the
