@@ -93,8 +93,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr)
 
-    compile_first(compile_notice(split_specs(spec.agents)))
-    summary = tune_rules(spec, out, jobs=args.jobs, quiet=args.quiet, log=log)
+    summary = tune_rules(spec, out, jobs=args.jobs, quiet=args.quiet, log=log,
+                         before_play=lambda: compile_first(
+                             compile_notice(split_specs(spec.agents))))
     path: Path = out
     if not args.no_report:
         from analysis.report.fairness import build_fairness_report

@@ -256,9 +256,12 @@ def progress_bar(total: int, desc: str, quiet: bool) -> Any:
 
 
 def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
-               log: Callable[[str], None] | None = None) -> dict[str, Any]:
+               log: Callable[[str], None] | None = None,
+               before_play: Callable[[], None] | None = None) -> dict[str, Any]:
     """Run (or resume) every cell of the tuning in `out`; the summary (also written to
-    `out/summary.json`, with one recommended rules file per cell under `out/rules/`)."""
+    `out/summary.json`, with one recommended rules file per cell under `out/rules/`).
+    `before_play` runs once the folder is known to be this tuning's, before any game (the
+    command line compiles the compiled engine there, so a wrong folder is refused first)."""
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -267,6 +270,8 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
     cells = []
     with run_lock(out):
         book = Book.open(out, spec.name)
+        if before_play is not None:
+            before_play()
         for cell in spec.cells():
             total = 1 + spec.budget + spec.confirm_best + 1 + len(cell.checks)
             if spec.profile:
