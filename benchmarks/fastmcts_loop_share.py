@@ -5,7 +5,7 @@ bookkeeping): the most a compiled game loop for search line-ups could save.
     .venv/bin/python benchmarks/fastmcts_loop_share.py PLAYERS GAMES ITERATIONS
 
 Plays GAMES games with `fastmcts:iterations=ITERATIONS` in every seat (after one warm-up
-game that loads the compiled code) and times every call into `sim.fast.mcts`.
+game that loads the compiled code) and times every call into `sim.agents.compiled.mcts`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from sim.agents.compiled import mcts as M
 from sim.agents.registry import make_agent
 from sim.engine.board import load_board
 from sim.engine.rules import preset
-from sim.fast import mcts as M
 from sim.run.loop import play_game
 
 SEARCH_CALLS = ("iterate", "begin", "follow", "resume", "best", "after")

@@ -1,7 +1,7 @@
 """Where a compiled heuristic game spends its time: `python
 benchmarks/profile_fast_heuristic.py [PLAYERS] [GAMES]` (defaults 3 and 2,000), one core.
 
-The games of `sim.fast.play` are played again by a copy of its loop that reads the
+The games of `sim.agents.compiled.play` are played again by a copy of its loop that reads the
 monotonic clock around every part, so each decision's cost goes to the kind of decision it
 was:
 
@@ -30,6 +30,16 @@ import time
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled import play as FP
+from sim.agents.compiled.plan_turn import find_slot
+from sim.agents.compiled.plan_work import new_work
+from sim.agents.compiled.plan_work import uncounted_level
+from sim.agents.compiled.planner import M_ACTED
+from sim.agents.compiled.planner import M_QLEN
+from sim.agents.compiled.planner import M_QPOS
+from sim.agents.compiled.planner import M_QTURN
+from sim.agents.compiled.planner import choose_planner
+from sim.agents.compiled.planner import memory_size
 from sim.bench.agents import game_seeds
 from sim.engine.board import load_board
 from sim.engine.codes import ACTIONS
@@ -37,29 +47,19 @@ from sim.engine.codes import CHANCE
 from sim.engine.codes import OVER
 from sim.engine.codes import PLACE
 from sim.engine.codes import TURN_START
+from sim.engine.compiled.engine import apply
+from sim.engine.compiled.engine import sample_chance
+from sim.engine.compiled.engine import start_game
+from sim.engine.compiled.layout import ACTION_ROOM
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SIZE
+from sim.engine.compiled.layout import SEAT
+from sim.engine.compiled.layout import TURN
 from sim.engine.rules import Rules
-from sim.fast import play as FP
-from sim.fast.engine import apply
-from sim.fast.engine import sample_chance
-from sim.fast.engine import start_game
-from sim.fast.layout import ACTION_ROOM
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import PHASE
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SIZE
-from sim.fast.layout import SEAT
-from sim.fast.layout import TURN
-from sim.fast.plan_turn import find_slot
-from sim.fast.plan_work import new_work
-from sim.fast.plan_work import uncounted_level
-from sim.fast.planner import M_ACTED
-from sim.fast.planner import M_QLEN
-from sim.fast.planner import M_QPOS
-from sim.fast.planner import M_QTURN
-from sim.fast.planner import choose_planner
-from sim.fast.planner import memory_size
 from sim.run.engines import CompiledEngine
 
 PARTS = ("queued", "turn start", "actions (planned)", "actions (fresh)", "end of turn",
@@ -81,7 +81,7 @@ def _now(ts: np.ndarray) -> int:
 @njit(cache=False, _nrt=False)
 def new_game(B: np.ndarray, g: int, game_seeds: np.ndarray, seat_seeds: np.ndarray,
              rngs: np.ndarray, seeds: np.ndarray, S: np.ndarray, memory: np.ndarray) -> int:
-    """Game g of the batch started as `sim.fast.play` starts it (its group's generators
+    """Game g of the batch started as `sim.agents.compiled.play` starts it (its group's generators
     seeded when it is the group's first, the state filled, the planners' memory cleared);
     returns where its generators start in `rngs` (the seats', then the chance one)."""
     n = B[N_PLAYERS]
@@ -123,7 +123,7 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
            no_log: np.ndarray, nanos: np.ndarray, counts: np.ndarray,
            scores: np.ndarray, ts: np.ndarray) -> None:
     """The games of `_profiled`, in its arrays (without reference counts, as in
-    `sim.fast.play`: the planner's work space views are uncounted)."""
+    `sim.agents.compiled.play`: the planner's work space views are uncounted)."""
     n = B[N_PLAYERS]
     L1 = uncounted_level(B, WF, WI, 1)
     for g in range(game_seeds.shape[0]):

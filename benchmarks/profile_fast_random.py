@@ -31,21 +31,21 @@ import time
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled import play as FP
 from sim.bench.agents import game_seeds
 from sim.engine.board import load_board
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import CHANCE
 from sim.engine.codes import OVER
+from sim.engine.compiled import rng as R
+from sim.engine.compiled.engine import apply
+from sim.engine.compiled.engine import bobby_moves
+from sim.engine.compiled.engine import legal_actions
+from sim.engine.compiled.engine import new_game
+from sim.engine.compiled.engine import stall_and_draw_actions
+from sim.engine.compiled.layout import ACTION_ROOM
+from sim.engine.compiled.layout import PHASE
 from sim.engine.rules import Rules
-from sim.fast import play as FP
-from sim.fast import rng as R
-from sim.fast.engine import apply
-from sim.fast.engine import bobby_moves
-from sim.fast.engine import legal_actions
-from sim.fast.engine import new_game
-from sim.fast.engine import stall_and_draw_actions
-from sim.fast.layout import ACTION_ROOM
-from sim.fast.layout import PHASE
 from sim.run.engines import CompiledEngine
 
 

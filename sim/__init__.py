@@ -1,7 +1,7 @@
 """Portobello Market rules engine, agents and simulation runner.
 
 Packages, in the order data flows: `sim.engine` (board, rules, game, records),
-`sim.fast` (compiled twins), `sim.agents`, `sim.run` (play loop, engine seam, runner,
+`sim.agents.compiled` (compiled twins), `sim.agents`, `sim.run` (play loop, engine seam, runner,
 tables, tournaments) and `sim.cli` (the `portobello` command). See docs/architecture.md.
 
 The engine's public names (`sim.Game`, `sim.Rules`, `sim.load_board`, ...) are loaded on

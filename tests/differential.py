@@ -1,9 +1,13 @@
-"""The one differential harness: the same seeds and line-ups through both implementations of
-the engine seam (`sim.run.engines`), every kept detail required equal.
+"""The one differential harness: the same seeds and line-ups through both sides of the engine
+seam (`sim.run.engines`: games played one decision at a time from Python through `Game`,
+and in compiled batches), every kept detail required equal, and every game then replayed on
+the oracle (`oracle.replay`), its whole state compared after every action.
 
 Both engines are driven exactly as the runner drives them, so what this checks is what a
 run stores: the whole action log (hence identical records and events), scores, per-seat
 statistics, stalls left, end reason, rounds, turns, the baron's square and the decision count.
+The oracle is the independent reading of the rules: the engine's games must be games of the
+rules as the oracle reads them, state for state.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from oracle.replay import replay_agrees
 
 from sim.engine.board import Board
 from sim.engine.rules import Rules
@@ -45,4 +50,5 @@ def engines_agree(board: Board, rules: Rules, lineups: Sequence[Sequence[str]],
         for name in FIELDS:
             x, y = getattr(fast, name)[i], getattr(ref, name)[i]
             assert np.array_equal(x, y), f"{name} differ ({where}): {x} vs {y}"
+        replay_agrees(board, rules, seed, a, where=where)
     return ref

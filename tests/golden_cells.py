@@ -25,8 +25,6 @@ LINEUPS: dict[str, tuple[list[str], int]] = {
                "no-bobby(heuristic:weights=classic)"], 4),
     "restricted": (["first-end(heuristic:weights=classic)", "no-district(greedy)",
                     "no-customers(random)", "random:move_chance=0.1,max_moves=1"], 4),
-    "mcts": (["mcts:iterations=12,weights=classic", "heuristic:weights=classic", "greedy",
-              "random"], 1),
     "fastmcts": (["fastmcts:iterations=40,weights=classic", "greedy",
                   "heuristic:weights=classic", "random"], 2),
 }

@@ -3,13 +3,13 @@ the ladder over a small seeded match, restrictions, and failures reported with t
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from helpers import Driver
 from helpers import bag
 from helpers import two_triangles_board
 
 from sim.agents.base import BaseAgent
-from sim.agents.evaluate import Evaluator
 from sim.agents.registry import AgentSpecError
 from sim.agents.registry import make_agent
 from sim.agents.registry import parse_spec
@@ -173,25 +173,38 @@ def test_greedy_pays_for_the_bobby_only_when_it_scores() -> None:
 
 
 def test_evaluator_deltas_match_a_copy_and_apply() -> None:
-    """The fast deltas equal the change seen by applying the action on a copy: exactly for
-    points (greedy), and for the full evaluation in margin (the turns-left estimate that a
-    stall shortens moves every seat's token term alike, which the delta leaves out)."""
+    """The evaluator's stall delta equals the change seen by applying the stall on a copy:
+    exactly for points (the greedy evaluation), and for the full evaluation in margin (the
+    turns-left estimate that a stall shortens moves every seat's token term alike, which
+    the delta leaves out)."""
+    from sim.agents.compiled import eval_deltas as ED
+    from sim.agents.compiled import evaluate as EV
+    from sim.agents.compiled import plan_work as PW
+    from sim.agents.evaluate import compiled_params
+
     d, completing = lane_completion_position()
     g = d.game
-    ev = Evaluator(g.board, g.rules, immediate=True)
-    st = ev.state(g)
-    delta = ev.stall_delta(st, 0, A.stall_lane(completing), A.stall_end(completing))
+    lane, end = A.stall_lane(completing), A.stall_end(completing)
     after = g.copy()
     after.apply(completing)
-    assert [a - b for a, b in zip(after.scores, g.scores, strict=True)] == delta
-    full = Evaluator(g.board, g.rules)
-    st = full.state(g)
-    lane = A.stall_lane(completing)
-    delta = full.stall_delta(st, 0, lane, A.stall_end(completing))
-    after_values = full.state(after).values
+    B = g.B
+    WF, WI = PW.new_work(B)
+    ef, ei = PW.level(B, WF, WI, 0)[:2]
+    delta = np.zeros(g.n)
+    points = compiled_params(immediate=True)
+    EV.state(B, g.S, points, ef, ei)
+    ED.stall_delta(B, g.S, points, ef, ei, 0, lane, end, delta)
+    assert [a - b for a, b in zip(after.scores, g.scores, strict=True)] == delta.tolist()
+    full = compiled_params()  # rival weight 1: a seat's margin is its value minus the other's
+    EV.state(B, g.S, full, ef, ei)
+    ED.stall_delta(B, g.S, full, ef, ei, 0, lane, end, delta)
+    before_margins, after_margins = np.zeros(2), np.zeros(2)
+    EV.value_margins(B, ef, ei, before_margins)
+    EV.state(B, after.S, full, ef, ei)
+    EV.value_margins(B, ef, ei, after_margins)
     for p in range(2):
-        assert full.margin(delta, p) == pytest.approx(
-            full.margin(after_values, p) - full.margin(st.values, p), abs=1e-9)
+        assert delta[p] - delta[1 - p] == pytest.approx(
+            after_margins[p] - before_margins[p], abs=1e-9)
 
 
 # -- the ladder on a small seeded match ----------------------------------------------------

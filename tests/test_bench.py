@@ -277,7 +277,7 @@ def test_agents_mode_says_which_engine(capsys: pytest.CaptureFixture[str]) -> No
 def test_mcts_playouts_are_the_searches_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """The playouts the bench reports are the iterations the compiled search ran on the
     same positions, counted at the search itself by a fresh agent."""
-    from sim.fast import mcts as M
+    from sim.agents.compiled import mcts as M
 
     board, rules = load_board("standard"), Rules()
     spec = "fastmcts:iterations=60"

@@ -69,8 +69,8 @@ def warm_cache() -> Path:
     """The folder of this machine's cache that holds the compiled engine of these sources
     (compiled first if it is not there yet), relative to a cache root as numba lays it out:
     the returned path's parent is the root."""
+    from sim.agents.compiled.play import play_batch
     from sim.engine.board import load_board
-    from sim.fast.play import play_batch
 
     engine = engines.CompiledEngine(load_board("standard"), Rules(), ["random", "random"])
     engine.play([1], [["random", "random"]])

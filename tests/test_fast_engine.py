@@ -1,7 +1,8 @@
 """The compiled engine against the reference: the same seeds must give the same games.
 
 Every game is played twice, by `sim.run.loop.play_game` (the readable engine and agents) and by
-the compiled path (`sim.fast`), and everything a run keeps must agree: the whole action log
+the compiled path (`sim.agents.compiled`), and everything a run keeps must agree: the whole action
+log
 (so the game records are identical), scores, per-seat statistics, stalls left, end reason,
 rounds, turns and where the baron went. Covered: every rules switch in both readings on the
 standard board, hypothesis-drawn random valid boards with random rules, and the random agent
@@ -11,7 +12,6 @@ with its parameters and every restriction.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +20,8 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+from oracle.variants import MORE_VARIANTS
+from oracle.variants import VARIANTS
 from strategies import boards
 from strategies import rules_for
 
@@ -43,32 +45,6 @@ RANDOM_SPECS = ["random", "random:move_chance=0.7,max_moves=4", "no-bobby(random
                 "first-end(random)", "no-district(random)", "no-customers(random)",
                 "no-bobby(first-end(random))"]
 
-# Both readings of every switch (the default reading is `Rules()` itself).
-VARIANTS: dict[str, dict[str, Any]] = {
-    "defaults": {},
-    "players": {"players": 4},
-    "stalls_per_player": {"stalls_per_player": 7},
-    "start_score": {"start_score": 0},
-    "start_scores": {"start_scores": (10, 13)},
-    "player_tokens": {"player_tokens": (1, 2, 3, 4)},
-    "neutral_stack": {"neutral_stack": (1, 1, 1, 1, 2, 2, 3, 3)},
-    "district_tokens": {"district_tokens": (2, 3, 4)},
-    "customers": {"customers": (("citizen", 8), ("aristocrat", 2))},
-    "baron": {"baron": False},
-    "customer_order": {"customer_order": "known"},
-    "customer_sequence": {"customer_order": "known", "customer_sequence": (
-        "aristocrat", "citizen", "aristocrat", "citizen", "citizen", "aristocrat",
-        "aristocrat", "citizen", "citizen", "aristocrat")},
-    "bobby_placer": {"bobby_placer": "last", "players": 3},
-    "bobby_tie": {"bobby_tie": "pay_bank", "players": 3},
-    "negative_scores": {"negative_scores": True, "start_score": 2},
-    "max_rounds": {"max_rounds": 6},
-    "multipliers": {"multipliers": (("citizen-citizen", 2), ("citizen-aristocrat", 3),
-                                    ("aristocrat-aristocrat", 5), ("citizen-baron", 1),
-                                    ("aristocrat-baron", 7))},
-}
-
-
 def both_paths(board: Board, rules: Rules, specs: list[str], seed: int) -> None:
     """Play one game on both engines and require the same game in every kept detail."""
     engines_agree(board, rules, [specs], [seed])
@@ -86,17 +62,6 @@ def test_random_agents_on_the_standard_board(variant: str) -> None:
         seed = derive_seed("fast-engine", variant, i)
         specs = [RANDOM_SPECS[(i + p) % len(RANDOM_SPECS)] for p in range(rules.players)]
         both_paths(STANDARD, rules, specs, seed)
-
-
-# Further readings of switches with more than two (each also drawn by tests/strategies.py).
-MORE_VARIANTS: dict[str, dict[str, Any]] = {
-    "bobby_placer_next": {"bobby_placer": "next", "players": 3},
-    "bobby_placer_next_4p": {"bobby_placer": "next", "players": 4},
-    "start_scores_3p": {"start_scores": (0, 5, 12), "players": 3},
-    "start_scores_low": {"start_scores": (1, 0), "negative_scores": True},
-    "start_scores_and_next": {"start_scores": (3, 9, 14, 20), "players": 4,
-                              "bobby_placer": "next"},
-}
 
 
 @pytest.mark.parametrize("variant", sorted(MORE_VARIANTS))
@@ -123,7 +88,7 @@ def test_random_agents_on_random_boards(data: st.DataObject) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_games_in_one_batch_match_one_by_one(players: int) -> None:
     """A batch reuses its generators and buffers: games must not leak into each other.
-    Four games' generators are seeded together (`sim.fast.play.seed_games`): games in
+    Four games' generators are seeded together (`sim.agents.compiled.play.seed_games`): games in
     every place of a group of four, and the lone game of a last group (41 games), play as
     they do alone."""
     rules = Rules(players=players)
@@ -182,12 +147,13 @@ def test_which_agents_have_a_compiled_twin() -> None:
 def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
     """Step by step: the same legal actions in the same order, and after each action the
     compiled state equals the reference position converted (every field, every table)."""
-    from sim.fast.convert import state_from_game
-    from sim.fast.engine import apply
-    from sim.fast.engine import legal_actions
-    from sim.fast.layout import LOG_LEN
-    from sim.fast.layout import LOG_OVERFLOW
-    from sim.fast.layout import pack
+    from oracle.convert import state_from_game
+
+    from sim.engine.compiled.engine import apply
+    from sim.engine.compiled.engine import legal_actions
+    from sim.engine.compiled.layout import LOG_LEN
+    from sim.engine.compiled.layout import LOG_OVERFLOW
+    from sim.engine.compiled.layout import pack
 
     board_dict = data.draw(boards())
     board = board_from_dict(board_dict)
@@ -226,13 +192,15 @@ def test_no_bobby_move_costs_more_than_players_minus_one(players: int, tie: str)
     (docs/rules.md): an empty lane costs 1, leading alone 0, co-leading 1 to the bank or 1
     to each other co-leader (at most players - 1), and trailing 1 to each leader (at most
     players - 1, the mover not among them). Every count vector of one lane, 0 to 3 stalls
-    a seat, every mover, in the reference engine's own `move_cost`."""
+    a seat, every mover, in the engine's own `move_cost`."""
     import itertools
 
     game = Game(load_board("standard"), Rules(players=players, bobby_tie=tie))
     worst = 0
     for counts in itertools.product(range(4), repeat=players):
-        game.lane_seat[:players] = list(counts)
+        seats = game.lane_seat
+        seats[:players] = counts
+        game.lane_seat = seats
         for mover in range(players):
             worst = max(worst, game.move_cost(0, mover)[0])
     assert worst == max(1, players - 1)  # the bound, and reached

@@ -1,4 +1,4 @@
-"""The numba Mersenne Twister (`sim.fast.rng`) against CPython's `random.Random`.
+"""The numba Mersenne Twister (`sim.engine.compiled.rng`) against CPython's `random.Random`.
 
 The compiled game loop must replay the pure-Python agents' and engine's choices exactly,
 so every check here is exact equality of values and of the full generator state, never
@@ -13,7 +13,7 @@ import numba
 import numpy as np
 import pytest
 
-from sim.fast import rng as fr
+from sim.engine.compiled import rng as fr
 
 # A fixed list of 50 seeds of assorted widths (8 to 63 bits), plus the edge cases.
 _SEED_SOURCE = random.Random(20240611)

@@ -1,4 +1,5 @@
-"""The compiled seats' seeds (`sim.fast.seeds`) equal `sim.run.loop.seat_seeds` (hashlib's
+"""The compiled seats' seeds (`sim.engine.compiled.seeds`) equal `sim.run.loop.seat_seeds`
+(hashlib's
 BLAKE2b) for every game seed: edge values (0, one digit, the largest 63-bit seed), many
 drawn seeds at every player count, and the compiled engine's fallback for negative seeds."""
 
@@ -10,8 +11,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from sim.engine.board import load_board
+from sim.engine.compiled.seeds import seat_seeds_batch
 from sim.engine.rules import Rules
-from sim.fast.seeds import seat_seeds_batch
 from sim.run.engines import CompiledEngine
 from sim.run.loop import seat_seeds
 

@@ -16,6 +16,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from sim.agents import weight_sets
+from sim.agents.compiled import params as PA
 from sim.agents.evaluate import Weights
 from sim.agents.registry import AgentSpecError
 from sim.agents.registry import compiled_twin
@@ -24,7 +25,6 @@ from sim.cli import main
 from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
-from sim.fast import params as PA
 from sim.tuning import space
 
 STANDARD = load_board("standard")

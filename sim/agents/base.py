@@ -99,7 +99,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class CompiledTwin:
-    """An agent as a row of the compiled agent table: its kind (`sim.fast.play.KIND_*`),
+    """An agent as a row of the compiled agent table: its kind (`sim.agents.compiled.play.KIND_*`),
     its parameter row and its restriction flags."""
 
     kind: int
@@ -151,7 +151,8 @@ class BaseAgent:
         raise NotImplementedError
 
     def compiled_twin(self, players: int) -> CompiledTwin | None:
-        """The agent's twin on the compiled path (`sim.fast`) for games of `players`, or None
+        """The agent's twin on the compiled path (`sim.agents.compiled`) for games of `players`, or
+        None
         when it has none.
 
         The twin must choose exactly what this agent chooses from the same generator state;

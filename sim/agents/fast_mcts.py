@@ -1,9 +1,9 @@
-"""The compiled MCTS agent (`fastmcts`): the reference MCTS's search run in numba.
+"""The search agent (`fastmcts`): Monte Carlo tree search run in compiled code
+(`sim.agents.compiled.mcts`, the one implementation).
 
-Same idea as `sim.agents.mcts` (information sets by sampled bag orders, planner options as
-edges with heuristic priors, PUCT, heuristic rollouts to a horizon, squashed margins) but
-each iteration costs tens of microseconds instead of milliseconds, so at the same
-wall-clock budget it searches about a hundred times more. The budget is `iterations` per
+Information sets by sampled bag orders, the planner's options as edges with heuristic
+priors, PUCT, heuristic rollouts to a horizon, squashed margins; each iteration costs tens of
+microseconds. The budget is `iterations` per
 decision and/or `time` seconds per decision (checked between chunks of `chunk`
 iterations, on the `clock`: `wall` or `cpu`); with iterations only, play is fully
 determined by the seed. The compiled code is imported on first use, so listing agents or
@@ -11,7 +11,7 @@ playing others never loads numba.
 
 With `reuse` (on by default) the subtree of the chosen option is kept: for the next
 decision of the same turn, and for the next turn when the opponents' options and the
-customers drawn in between are in the tree (`sim.fast.mcts.follow` finds the node by the
+customers drawn in between are in the tree (`sim.agents.compiled.mcts.follow` finds the node by the
 position itself, so no game log is needed); otherwise the search starts afresh. The kept
 visits count towards `iterations` (at least a quarter of it is searched anew each
 decision, as the reference MCTS does), so a kept tree makes a decision cheaper at about
@@ -28,18 +28,31 @@ both counts (-11 and -13 points). A number in the spec overrides it at every cou
 from __future__ import annotations
 
 import math
+import time as _time
 from typing import Any
 
 from sim.agents import weight_sets
 from sim.agents.base import Plan
 from sim.agents.base import PlanningAgent
 from sim.agents.evaluate import compiled_params
-from sim.agents.mcts import CLOCKS
-from sim.agents.mcts import check_budget
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.codes import SETUP
 from sim.engine.game import Game
+
+RETURNS = ("margin", "rank")
+CLOCKS = {"wall": _time.perf_counter, "cpu": _time.process_time}
+
+
+def check_budget(name: str, iterations: int, time: float, returns: str, clock: str) -> None:
+    """The settings every MCTS agent shares: a budget, a known return and a known clock."""
+    if iterations < 1 and time <= 0:
+        raise ValueError(f"{name} needs a budget: iterations >= 1 or time > 0")
+    if returns not in RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(RETURNS)}, got {returns!r}")
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+
 
 ROLLOUTS = ("heuristic", "random")
 # `horizon=auto`: rounds a rollout plays past the searching seat's next turn, by player
@@ -97,7 +110,7 @@ class FastMCTSAgent(PlanningAgent):
         if self._state is None:
             import random
 
-            from sim.fast.rng import getstate_from_python
+            from sim.engine.compiled.rng import getstate_from_python
 
             self._state = getstate_from_python(random.Random(self._seed))
         return self._state
@@ -109,14 +122,13 @@ class FastMCTSAgent(PlanningAgent):
         if t is None:
             import numpy as np
 
-            from sim.fast import mcts as M
-            from sim.fast.layout import BAG_SIZE
-            from sim.fast.layout import MAX_STEPS
-            from sim.fast.layout import S_SIZE
-            from sim.fast.layout import pack
-            from sim.fast.plan_work import new_work
+            from sim.agents.compiled import mcts as M
+            from sim.agents.compiled.plan_work import new_work
+            from sim.engine.compiled.layout import BAG_SIZE
+            from sim.engine.compiled.layout import MAX_STEPS
+            from sim.engine.compiled.layout import S_SIZE
 
-            B = pack(game.board, game.rules)
+            B = game.B
             settings = np.zeros(M.N_SETTINGS, np.float64)
             settings[[M.C, M.TEMP, M.WIDTH, M.HORIZON, M.SCALE, M.RANK,
                       M.RANDOM_ROLLOUT, M.EXPAND]] = (
@@ -153,9 +165,10 @@ class FastMCTSAgent(PlanningAgent):
         return t
 
     def decide(self, game: Game, plan: Plan) -> Action:
-        from sim.fast import mcts as M
-        from sim.fast import rng as R
-        from sim.fast.convert import state_from_game
+        from sim.agents.compiled import mcts as M
+        from sim.engine.compiled import rng as R
+        from sim.engine.compiled.layout import LOG_LEN
+        from sim.engine.compiled.layout import LOG_OVERFLOW
 
         rng = self._generator()
         kept, self._kept = self._kept, None
@@ -163,7 +176,8 @@ class FastMCTSAgent(PlanningAgent):
             legal = self.legal_actions(game)
             return legal[R.below(rng, len(legal))]
         t = self.tools(game)
-        S = state_from_game(t["B"], game)
+        S = game.S.copy()
+        S[LOG_LEN] = S[LOG_OVERFLOW] = 0  # the record's length is no part of the position
         must_act = plan.acted_turn != game.turn
         k = -1
         if kept is not None and kept[0] is t:

@@ -3,17 +3,15 @@
 It counts only points that change hands now: lanes completed (by a stall or a customer),
 district scorings and Bobby fees. A token is priced by the points the turn it gives can
 bring (a greedy plan on a copy); ties are broken at random, a token before a district
-scoring worth nothing, and an action before the end of the turn.
+scoring worth nothing, and an action before the end of the turn. Its play is the compiled
+planner (`sim.agents.compiled.planner`) with the evaluator kept to the score.
 """
 
 from __future__ import annotations
 
 from sim.agents.base import CompiledTwin
-from sim.agents.evaluate import Evaluator
+from sim.agents.compiled_agent import PlannerAgent
 from sim.agents.evaluate import compiled_params
-from sim.agents.planning import Planner
-from sim.agents.planning import PlannerAgent
-from sim.engine.game import Game
 
 
 class GreedyAgent(PlannerAgent):
@@ -23,11 +21,7 @@ class GreedyAgent(PlannerAgent):
         super().__init__(seed, spec)
 
     def compiled_twin(self, players: int) -> CompiledTwin:
-        from sim.fast.play import KIND_GREEDY
+        from sim.agents.compiled.play import KIND_GREEDY
 
         row = compiled_params(immediate=True, simulate=True, min_gain=0.0)
         return CompiledTwin(KIND_GREEDY, tuple(row.tolist()), self.restrict.flags())
-
-    def make_planner(self, game: Game) -> Planner:
-        ev = Evaluator(game.board, game.rules, immediate=True)
-        return Planner(ev, self.restrict, simulate=True, min_gain=0.0)

@@ -1,11 +1,12 @@
 """The heuristic agent: what a good player weighs, as tunable weights.
 
-Every decision maximises the change of its margin under `sim.agents.evaluate.Evaluator`:
-the expected value of each stall (its spot, the customers at the lane's ends and those still
-to come, the chance the lane fills), Bobby-fee majorities, the district potential of its 2
-and 4 tokens against the value of scoring now and the shrinking neutral token, stalls kept in
-hand, and where the Bobby is left for the next player. Tokens are priced by playing out the
-turn they give on a copy.
+Every decision maximises the change of its margin under the evaluator whose weights
+`sim.agents.evaluate.Weights` describes: the expected value of each stall (its spot, the
+customers at the lane's ends and those still to come, the chance the lane fills), Bobby-fee
+majorities, the district potential of its 2 and 4 tokens against the value of scoring now and
+the shrinking neutral token, stalls kept in hand, and where the Bobby is left for the next
+player. Tokens are priced by playing out the turn they give on a copy. Its play is the
+compiled planner (`sim.agents.compiled.planner`).
 
 The weights come from a weight set (`sim.agents.weight_sets`): by default `tuned`, the set
 tuned by self-play for the game's player count; `weights=classic` gives the hand-tuned
@@ -19,12 +20,9 @@ from dataclasses import replace
 
 from sim.agents import weight_sets
 from sim.agents.base import CompiledTwin
-from sim.agents.evaluate import Evaluator
+from sim.agents.compiled_agent import PlannerAgent
 from sim.agents.evaluate import Weights
 from sim.agents.evaluate import compiled_params
-from sim.agents.planning import Planner
-from sim.agents.planning import PlannerAgent
-from sim.engine.game import Game
 
 
 class HeuristicAgent(PlannerAgent):
@@ -55,12 +53,8 @@ class HeuristicAgent(PlannerAgent):
         return replace(base, **self.overrides) if self.overrides else base
 
     def compiled_twin(self, players: int) -> CompiledTwin:
-        from sim.fast.play import KIND_HEURISTIC
+        from sim.agents.compiled.play import KIND_HEURISTIC
 
         row = compiled_params(self.weights_for(players), simulate=self.simulate,
                               min_gain=self.min_gain)
         return CompiledTwin(KIND_HEURISTIC, tuple(row.tolist()), self.restrict.flags())
-
-    def make_planner(self, game: Game) -> Planner:
-        ev = Evaluator(game.board, game.rules, self.weights_for(game.n))
-        return Planner(ev, self.restrict, simulate=self.simulate, min_gain=self.min_gain)

@@ -25,7 +25,7 @@ import numpy as np
 from sim.agents.base import NO_RESTRICTIONS
 from sim.agents.base import BaseAgent
 from sim.agents.base import Restrictions
-from sim.agents.mcts import CLOCKS
+from sim.agents.fast_mcts import CLOCKS
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.errors import PortobelloError

@@ -15,7 +15,6 @@ from sim.agents.base import CompiledTwin
 from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
-from sim.agents.mcts import MCTSAgent
 from sim.agents.openspiel_bots import OpenSpielISMCTSAgent
 from sim.agents.openspiel_bots import OpenSpielMCTSAgent
 from sim.agents.random_agent import RandomAgent
@@ -32,13 +31,14 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
-    "mcts": MCTSAgent,
     "fastmcts": FastMCTSAgent,
+    "mcts": FastMCTSAgent,  # the search has one implementation; both names play it
     "openspiel-mcts": OpenSpielMCTSAgent,
     "openspiel-ismcts": OpenSpielISMCTSAgent,
 }
 
-# Agents with a compiled twin in `sim.fast`: the twin each declares (`compiled_twin`) is used
+# Agents with a compiled twin in `sim.agents.compiled`: the twin each declares (`compiled_twin`) is
+# used
 # only for exactly these classes, so a subclass that plays differently never inherits one.
 COMPILED: dict[str, type[BaseAgent]] = {
     "random": RandomAgent,

@@ -3,7 +3,7 @@ end reasons.
 
 This is the one place these numbers are defined. The reference engine (`sim.engine.game`),
 the action encoding (`sim.engine.actions`), the tables (`sim.run.tables`) and the compiled
-twins (`sim.fast`, where numba folds these module-level ints into the compiled code) all
+twins (`sim.agents.compiled`, where numba folds these module-level ints into the compiled code) all
 import them from here, so the two paths cannot drift apart on what a number means.
 """
 

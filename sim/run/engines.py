@@ -10,7 +10,7 @@ and the golden action logs hold them to it):
 - each seat's agent is reseeded from the game seed and the seat (`seat_seeds`), the game's
   chance generator from the game seed;
 - an agent plays on the compiled path through the twin it declares
-  (`BaseAgent.compiled_twin`), so `sim.fast` never needs to know the reference agents.
+  (`BaseAgent.compiled_twin`), so `sim.agents.compiled` never needs to know the reference agents.
 """
 
 from __future__ import annotations
@@ -77,8 +77,8 @@ def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
         return ("no compiled version of some of these agents: "
                 f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, heuristic and "
                 "their restricted forms)")
-    from sim.fast.params import MAX_LANE_LEN
-    from sim.fast.play import KIND_RANDOM
+    from sim.agents.compiled.params import MAX_LANE_LEN
+    from sim.agents.compiled.play import KIND_RANDOM
 
     longest = max(board.lane_len) if board is not None else 0
     if longest > MAX_LANE_LEN and any(t.kind != KIND_RANDOM for t in twins if t):
@@ -109,22 +109,22 @@ def engine_name(specs: Sequence[str], engine: str = "auto",
 
 def compiled_code_cached() -> bool:
     """Whether this machine's cache already holds the compiled engine for the present
-    sources (`sim.fast` keeps it in `numba.config.CACHE_DIR`, a folder named by a hash of
+    sources (`sim.agents.compiled` keeps it in `numba.config.CACHE_DIR`, a folder named by a hash of
     them). False: the first compiled game compiles it, for one to three minutes.
 
     It asks numba's own index of `play_batch` (the function every compiled game enters),
     which is empty when that index is missing or was written for another version of the
-    source; with another numba or another layout of `sim.fast`, any cache index file
+    source; with another numba or another layout of `sim.agents.compiled`, any cache index file
     (`*.nbi`) in the folder counts."""
     import numba
 
-    import sim.fast  # noqa: F401  (sets numba.config.CACHE_DIR)
+    import sim.agents.compiled  # noqa: F401  (sets numba.config.CACHE_DIR)
 
     try:
-        from sim.fast.play import play_batch
+        from sim.agents.compiled.play import play_batch
 
         return bool(play_batch._cache._cache_file._load_index())
-    except Exception:  # numba's internals or sim.fast moved: the files then
+    except Exception:  # numba's internals or sim.agents.compiled moved: the files then
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
 
 
@@ -217,15 +217,15 @@ class ReferenceEngine:
 
 # -- the compiled engine -----------------------------------------------------------------------
 class CompiledEngine:
-    """Games played in batches by `sim.fast.play.play_batch` (numba), the agents given as
+    """Games played in batches by `sim.agents.compiled.play.play_batch` (numba), the agents given as
     rows of a table built from their declared twins."""
 
     name = "compiled"
 
     def __init__(self, board: Board, rules: Rules, specs: Sequence[str]) -> None:
-        from sim.fast import play as FP
-        from sim.fast import seeds as FS
-        from sim.fast.layout import pack
+        from sim.agents.compiled import play as FP
+        from sim.engine.compiled import seeds as FS
+        from sim.engine.compiled.layout import pack
 
         self._fp = FP
         self._seeds = FS

@@ -337,7 +337,7 @@ def replay_log(board: Board, rules: Rules, seed: int, log: list[Action]) -> Game
     for a better one)."""
     g = Game(board, rules, seed=seed)
     for action in log:
-        if A.kind(action) == A.DRAW_CUSTOMER and g.line is None and g.chance_rng is not None:
-            g.chance_rng.randrange(g.bag[1] + g.bag[2])  # the draw `sample_chance` made
+        if A.kind(action) == A.DRAW_CUSTOMER:
+            g.advance_chance()  # the draw `sample_chance` made
         g.apply(action)
     return g

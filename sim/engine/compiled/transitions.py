@@ -1,8 +1,9 @@
 """What each action does to a state: the state changes of `sim.engine.game.Game`, compiled.
 
 `Game.apply` hands each action kind to a private method (`_place_stall`, `_draw`, ...); the
-functions here are those methods over the arrays of `sim.fast.layout`, step for step and
-with the same names, and `sim.fast.engine.apply` dispatches to them as the reference does.
+functions here are those methods over the arrays of `sim.engine.compiled.layout`, step for step and
+with the same names, and `sim.engine.compiled.engine.apply` dispatches to them as the reference
+does.
 They trust their caller: the action must be legal. `move_cost` (the points a Bobby move
 costs) lives here with the move that pays it; the legal-action list and the evaluator read
 it too.
@@ -33,60 +34,60 @@ from sim.engine.codes import OVER
 from sim.engine.codes import PLACE
 from sim.engine.codes import STALLS_PLACED
 from sim.engine.codes import TURN_START
-from sim.fast import actions as A
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import BAG_CITIZENS
-from sim.fast.layout import BARON_SQUARE
-from sim.fast.layout import BOBBY
-from sim.fast.layout import CUSTOMERS_LEFT
-from sim.fast.layout import END_REASON
-from sim.fast.layout import KNOWN_ORDER
-from sim.fast.layout import LINE_POS
-from sim.fast.layout import LOG_LEN
-from sim.fast.layout import MAX_ROUNDS
-from sim.fast.layout import N_FULL_LANES
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_NEUTRAL
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_SCORED_LANES
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import NEUTRAL_TOP
-from sim.fast.layout import O_DISTRICT_LANES
-from sim.fast.layout import O_DISTRICT_LANES_AT
-from sim.fast.layout import O_LANE_END0
-from sim.fast.layout import O_LANE_END1
-from sim.fast.layout import O_LANE_LEN
-from sim.fast.layout import O_LANE_OFFSET
-from sim.fast.layout import O_MULTIPLIER
-from sim.fast.layout import O_NEIGHBOUR_DISTRICT
-from sim.fast.layout import O_NEIGHBOUR_LANE
-from sim.fast.layout import O_NEIGHBOURS_AT
-from sim.fast.layout import O_NEUTRAL_STACK
-from sim.fast.layout import O_SPOT_VALUE
-from sim.fast.layout import O_SQUARE_LANES
-from sim.fast.layout import O_SQUARE_LANES_AT
-from sim.fast.layout import PENDING
-from sim.fast.layout import PHASE
-from sim.fast.layout import ROUND
-from sim.fast.layout import S_DISTRICT_SCORED
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import S_LANE_DIR
-from sim.fast.layout import S_LANE_SCORED
-from sim.fast.layout import S_LANE_SEAT
-from sim.fast.layout import S_LINE
-from sim.fast.layout import S_SCORED_LANES
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SPOT_SEAT
-from sim.fast.layout import S_SQUARE_CUSTOMER
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_STATS
-from sim.fast.layout import S_TOK_NEUTRAL
-from sim.fast.layout import S_TOK_UP
-from sim.fast.layout import S_TOK_VAL
-from sim.fast.layout import SEAT
-from sim.fast.layout import TIE_PAYS_BANK
-from sim.fast.layout import TURN
-from sim.fast.layout import WITH_BARON
+from sim.engine.compiled import actions as A
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import BAG_CITIZENS
+from sim.engine.compiled.layout import BARON_SQUARE
+from sim.engine.compiled.layout import BOBBY
+from sim.engine.compiled.layout import CUSTOMERS_LEFT
+from sim.engine.compiled.layout import END_REASON
+from sim.engine.compiled.layout import KNOWN_ORDER
+from sim.engine.compiled.layout import LINE_POS
+from sim.engine.compiled.layout import LOG_LEN
+from sim.engine.compiled.layout import MAX_ROUNDS
+from sim.engine.compiled.layout import N_FULL_LANES
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_NEUTRAL
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_SCORED_LANES
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import NEUTRAL_TOP
+from sim.engine.compiled.layout import O_DISTRICT_LANES
+from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
+from sim.engine.compiled.layout import O_LANE_END0
+from sim.engine.compiled.layout import O_LANE_END1
+from sim.engine.compiled.layout import O_LANE_LEN
+from sim.engine.compiled.layout import O_LANE_OFFSET
+from sim.engine.compiled.layout import O_MULTIPLIER
+from sim.engine.compiled.layout import O_NEIGHBOUR_DISTRICT
+from sim.engine.compiled.layout import O_NEIGHBOUR_LANE
+from sim.engine.compiled.layout import O_NEIGHBOURS_AT
+from sim.engine.compiled.layout import O_NEUTRAL_STACK
+from sim.engine.compiled.layout import O_SPOT_VALUE
+from sim.engine.compiled.layout import O_SQUARE_LANES
+from sim.engine.compiled.layout import O_SQUARE_LANES_AT
+from sim.engine.compiled.layout import PENDING
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import ROUND
+from sim.engine.compiled.layout import S_DISTRICT_SCORED
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import S_LANE_DIR
+from sim.engine.compiled.layout import S_LANE_SCORED
+from sim.engine.compiled.layout import S_LANE_SEAT
+from sim.engine.compiled.layout import S_LINE
+from sim.engine.compiled.layout import S_SCORED_LANES
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SPOT_SEAT
+from sim.engine.compiled.layout import S_SQUARE_CUSTOMER
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import S_STATS
+from sim.engine.compiled.layout import S_TOK_NEUTRAL
+from sim.engine.compiled.layout import S_TOK_UP
+from sim.engine.compiled.layout import S_TOK_VAL
+from sim.engine.compiled.layout import SEAT
+from sim.engine.compiled.layout import TIE_PAYS_BANK
+from sim.engine.compiled.layout import TURN
+from sim.engine.compiled.layout import WITH_BARON
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -246,27 +247,31 @@ def _score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
             _score_lane(B, S, lane, LANE_POINTS)
 
 
-@njit(cache=True, _nrt=False)
-def _score_lane(B: np.ndarray, S: np.ndarray, lane: int, stat: int) -> None:
-    """`Game._score_lane`: each seat scores (sum of its spots' values) x the end customers'
-    multiplier, counted in statistic `stat`."""
+@njit(cache=True, inline="always", _nrt=False)
+def lane_points(B: np.ndarray, S: np.ndarray, lane: int, seat: int) -> int:
+    """What `seat` gains when `lane` scores now: the sum of its spots' values times the
+    multiplier of the customers at the lane's two ends."""
     sqc = B[S_SQUARE_CUSTOMER]
     ca = S[sqc + B[B[O_LANE_END0] + lane]]
     cb = S[sqc + B[B[O_LANE_END1] + lane]]
-    mult = B[B[O_MULTIPLIER] + ca * 4 + cb]
-    n = B[N_PLAYERS]
     off = B[S_SPOT_SEAT] + B[B[O_LANE_OFFSET] + lane]
     spots = B[O_SPOT_VALUE] + B[B[O_LANE_OFFSET] + lane]
+    pts = 0
+    for k in range(B[B[O_LANE_LEN] + lane]):
+        if S[off + k] == seat:
+            pts += B[spots + k]
+    return pts * B[B[O_MULTIPLIER] + ca * 4 + cb]
+
+
+@njit(cache=True, _nrt=False)
+def _score_lane(B: np.ndarray, S: np.ndarray, lane: int, stat: int) -> None:
+    """`Game._score_lane`: each seat scores its `lane_points`, counted in statistic
+    `stat`."""
     scores = B[S_SCORES]
     stats = B[S_STATS]
-    # Sum each seat's spot values in one pass over the seats (n is at most a handful).
-    for p in range(n):
-        pts = 0
-        for k in range(B[B[O_LANE_LEN] + lane]):
-            if S[off + k] == p:
-                pts += B[spots + k]
-        if pts:
-            gained = pts * mult
+    for p in range(B[N_PLAYERS]):
+        gained = lane_points(B, S, lane, p)
+        if gained:
             S[scores + p] += gained
             S[stats + p * N_STATS + stat] += gained
     S[B[S_LANE_SCORED] + lane] = 1

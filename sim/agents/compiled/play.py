@@ -11,37 +11,37 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.params import N_PARAMS as PLANNER_PARAMS
+from sim.agents.compiled.plan_work import new_work
+from sim.agents.compiled.planner import M_ACTED
+from sim.agents.compiled.planner import M_QTURN
+from sim.agents.compiled.planner import board_fits
+from sim.agents.compiled.planner import choose_planner
+from sim.agents.compiled.planner import memory_size
+from sim.agents.compiled.random_agent import M_TURN
+from sim.agents.compiled.random_agent import choose_random
 from sim.engine.codes import CHANCE
 from sim.engine.codes import N_STATS
 from sim.engine.codes import OVER
-from sim.fast import rng as R
-from sim.fast.engine import apply
-from sim.fast.engine import sample_chance
-from sim.fast.engine import start_game
-from sim.fast.layout import ACTION_ROOM
-from sim.fast.layout import BARON_SQUARE
-from sim.fast.layout import END_REASON
-from sim.fast.layout import LOG_LEN
-from sim.fast.layout import LOG_OVERFLOW
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import PHASE
-from sim.fast.layout import ROUND
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SIZE
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_STATS
-from sim.fast.layout import SEAT
-from sim.fast.layout import TURN
-from sim.fast.params import N_PARAMS as PLANNER_PARAMS
-from sim.fast.plan_work import new_work
-from sim.fast.planner import M_ACTED
-from sim.fast.planner import M_QTURN
-from sim.fast.planner import board_fits
-from sim.fast.planner import choose_planner
-from sim.fast.planner import memory_size
-from sim.fast.random_agent import M_TURN
-from sim.fast.random_agent import choose_random
+from sim.engine.compiled import rng as R
+from sim.engine.compiled.engine import apply
+from sim.engine.compiled.engine import sample_chance
+from sim.engine.compiled.engine import start_game
+from sim.engine.compiled.layout import ACTION_ROOM
+from sim.engine.compiled.layout import BARON_SQUARE
+from sim.engine.compiled.layout import END_REASON
+from sim.engine.compiled.layout import LOG_LEN
+from sim.engine.compiled.layout import LOG_OVERFLOW
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import ROUND
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SIZE
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import S_STATS
+from sim.engine.compiled.layout import SEAT
+from sim.engine.compiled.layout import TURN
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
 N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)
@@ -67,7 +67,8 @@ def seed_games(rngs: np.ndarray, seeds: np.ndarray, game_seeds: np.ndarray,
     `rngs`: game g0 + b's seat p in row b (n + 1) + p, its chance generator in row
     b (n + 1) + n; `seeds` is scratch of the same number of rows.
 
-    Seeding steps four generators side by side (`sim.fast.rng.seed_rows`); four games hold
+    Seeding steps four generators side by side (`sim.engine.compiled.rng.seed_rows`); four games
+    hold
     4 (n + 1) of them, a multiple of four whatever the player count, so no chain is wasted
     (one game's n + 1 would leave one of four idle at 2 players, three of eight at 4)."""
     n = seat_seeds.shape[1]
@@ -85,7 +86,7 @@ def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.
            restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
            WF: np.ndarray, WI: np.ndarray) -> int:
     """The action of an agent of `kind` for the seat to move (WF, WI: the planner's work
-    space, `sim.fast.plan_work.new_work`)."""
+    space, `sim.agents.compiled.plan_work.new_work`)."""
     if kind == KIND_RANDOM:
         return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
     return choose_planner(B, S, rng, params, restrict, memory, buf, WF, WI)
@@ -170,3 +171,20 @@ def random_params(move_chance: float, max_moves: int) -> tuple[float, ...]:
     row = [0.0] * N_PARAMS
     row[0], row[1] = float(move_chance), float(max_moves)
     return tuple(row)
+
+
+@njit(cache=True, _nrt=False)
+def decide(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
+           restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
+           WF: np.ndarray, WI: np.ndarray) -> int:
+    """One decision of an agent of `kind` for the seat to move, from Python (`choose`
+    inlined into a call of its own): how the agents of `sim.agents` play through
+    `sim.engine.game.Game`, the very code `play_batch` runs."""
+    return choose(kind, B, S, rng, params, restrict, memory, buf, buf2, WF, WI)
+
+
+def new_memory(B: np.ndarray) -> np.ndarray:
+    """One seat's memory for a new game (what `_play` sets before each game)."""
+    memory = np.zeros(max(N_MEMORY, int(memory_size(B[N_DISTRICTS]))), np.int64)
+    memory[M_TURN] = memory[M_QTURN] = memory[M_ACTED] = -1
+    return memory

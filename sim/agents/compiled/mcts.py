@@ -44,36 +44,36 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.evaluate import state
+from sim.agents.compiled.evaluate import value_margins
+from sim.agents.compiled.plan_bobby import option_steps
+from sim.agents.compiled.plan_bobby import path_moves
+from sim.agents.compiled.plan_step import options
+from sim.agents.compiled.plan_step import step
+from sim.agents.compiled.plan_work import Level
+from sim.agents.compiled.plan_work import level
+from sim.agents.compiled.random_agent import M_MOVES
+from sim.agents.compiled.random_agent import M_TURN
+from sim.agents.compiled.random_agent import choose_random
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import CHANCE
 from sim.engine.codes import OVER
 from sim.engine.codes import TURN_START
-from sim.fast import actions as A
-from sim.fast import rng as R
-from sim.fast.engine import apply
-from sim.fast.evaluate import state
-from sim.fast.evaluate import value_margins
-from sim.fast.layout import ACTION_ROOM
-from sim.fast.layout import BAG_ARISTOCRATS
-from sim.fast.layout import BAG_CITIZENS
-from sim.fast.layout import CUSTOMERS_LEFT
-from sim.fast.layout import KNOWN_ORDER
-from sim.fast.layout import MAX_STEPS
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import PHASE
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import SEAT
-from sim.fast.layout import TURN
-from sim.fast.plan_bobby import option_steps
-from sim.fast.plan_bobby import path_moves
-from sim.fast.plan_step import options
-from sim.fast.plan_step import step
-from sim.fast.plan_work import Level
-from sim.fast.plan_work import level
-from sim.fast.random_agent import M_MOVES
-from sim.fast.random_agent import M_TURN
-from sim.fast.random_agent import choose_random
+from sim.engine.compiled import actions as A
+from sim.engine.compiled import rng as R
+from sim.engine.compiled.engine import apply
+from sim.engine.compiled.layout import ACTION_ROOM
+from sim.engine.compiled.layout import BAG_ARISTOCRATS
+from sim.engine.compiled.layout import BAG_CITIZENS
+from sim.engine.compiled.layout import CUSTOMERS_LEFT
+from sim.engine.compiled.layout import KNOWN_ORDER
+from sim.engine.compiled.layout import MAX_STEPS
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import SEAT
+from sim.engine.compiled.layout import TURN
 
 # Search settings, one float64 row.
 C, TEMP, WIDTH, HORIZON, SCALE, RANK, RANDOM_ROLLOUT, EXPAND = range(8)

@@ -14,7 +14,8 @@ shifts and masks. `cache=True` works on a function of another module: numba keys
 file on the function's own source file (`sim/engine/actions.py`) and module path, so these
 entries never collide with the ones of this package; a call from Python (tests) loads them
 like any other cached function. The package's cache folder is named by a hash that covers
-`sim/engine/actions.py` too (see `sim.fast`), so callers compiled against an older encoding
+`sim/engine/actions.py` too (see `sim.agents.compiled`), so callers compiled against an older
+encoding
 are never reused. No function allocates, so none needs reference counts (`_nrt=False`).
 """
 

@@ -1,27 +1,28 @@
 """The greedy/heuristic agent of `sim.agents.planning`, compiled: `PlannerAgent.choose`.
 
-Same options, same prices (bit for bit, see `sim.fast.evaluate`), same order and the same
+Same options, same prices (bit for bit, see `sim.agents.compiled.evaluate`), same order and the same
 calls to the agent's generator as `Planner` and `PlannerAgent.choose`, so that a compiled
 game is the very game the Python agents play, ~90 times faster (the mass simulation of
 heuristic games needs ~1,700 games per second per core).
 
 The planner is seven modules, each with one job, from the bottom up:
 
-    sim.fast.plan_work      the work space: two levels of scratch arrays, plan slots
-    sim.fast.plan_pick      the best option, ties broken by the generator
-    sim.fast.plan_bobby     the Bobby's cheapest paths and the steps of an option's route
-    sim.fast.plan_options   the options of each kind, priced by their margin change
-    sim.fast.plan_turn      token plays priced by playing the turn out; plan slots
-    sim.fast.plan_step      the decision of the seat to move in each phase; every option
+    sim.agents.compiled.plan_work      the work space: two levels of scratch arrays, plan slots
+    sim.agents.compiled.plan_pick      the best option, ties broken by the generator
+    sim.agents.compiled.plan_bobby     the Bobby's cheapest paths and the steps of an option's route
+    sim.agents.compiled.plan_options   the options of each kind, priced by their margin change
+    sim.agents.compiled.plan_turn      token plays priced by playing the turn out; plan slots
+    sim.agents.compiled.plan_step      the decision of the seat to move in each phase; every option
                             of a position (for the search)
-    sim.fast.planner        the agent: its queue of steps, its memory, the plan slots used
+    sim.agents.compiled.planner        the agent: its queue of steps, its memory, the plan slots
+    used
 
 An option is (value, final action, route): `route` is the district whose cheapest Bobby
 path precedes the final action, or -1 for none. The agent plays the route's moves one
 decision at a time from its queue (while they stay legal in the same turn), then the final
 action. For a search (MCTS) the public pieces are `plan_step.options`, `plan_step.step`,
 `plan_bobby.option_steps`, `plan_work.level` and `evaluate.state`/`value_margins`; a planner
-variant is just another parameter row (`sim.fast.params`).
+variant is just another parameter row (`sim.agents.compiled.params`).
 """
 
 from __future__ import annotations
@@ -29,43 +30,43 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.eval_deltas import move_margin
+from sim.agents.compiled.params import MAX_LANE_LEN
+from sim.agents.compiled.plan_bobby import path_moves
+from sim.agents.compiled.plan_pick import pick_all
+from sim.agents.compiled.plan_step import step
+from sim.agents.compiled.plan_step import turn_decide
+from sim.agents.compiled.plan_turn import clear_slots
+from sim.agents.compiled.plan_turn import find_slot
+from sim.agents.compiled.plan_work import slot
+from sim.agents.compiled.plan_work import uncounted_level
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import PLACE
 from sim.engine.codes import TURN_START
-from sim.fast import actions as A
-from sim.fast.engine import legal_actions
-from sim.fast.eval_deltas import move_margin
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import BOBBY
-from sim.fast.layout import N_LANES
-from sim.fast.layout import NEGATIVE_SCORES
-from sim.fast.layout import O_DISTRICT_LANES
-from sim.fast.layout import O_DISTRICT_LANES_AT
-from sim.fast.layout import O_LANE_LEN
-from sim.fast.layout import O_NEIGHBOUR_DISTRICT
-from sim.fast.layout import O_NEIGHBOUR_LANE
-from sim.fast.layout import O_NEIGHBOURS_AT
-from sim.fast.layout import PHASE
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import S_LANE_DIR
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SIZE
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import SEAT
-from sim.fast.layout import TURN
-from sim.fast.params import MAX_LANE_LEN
-from sim.fast.plan_bobby import path_moves
-from sim.fast.plan_pick import pick_all
-from sim.fast.plan_step import step
-from sim.fast.plan_step import turn_decide
-from sim.fast.plan_turn import clear_slots
-from sim.fast.plan_turn import find_slot
-from sim.fast.plan_work import slot
-from sim.fast.plan_work import uncounted_level
+from sim.engine.compiled import actions as A
+from sim.engine.compiled.engine import legal_actions
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import BOBBY
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import NEGATIVE_SCORES
+from sim.engine.compiled.layout import O_DISTRICT_LANES
+from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
+from sim.engine.compiled.layout import O_LANE_LEN
+from sim.engine.compiled.layout import O_NEIGHBOUR_DISTRICT
+from sim.engine.compiled.layout import O_NEIGHBOUR_LANE
+from sim.engine.compiled.layout import O_NEIGHBOURS_AT
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import S_LANE_DIR
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SIZE
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import SEAT
+from sim.engine.compiled.layout import TURN
 
 # Per-seat memory of the planner agent (int64): the queue of remaining steps of the last
 # option (M_Q...), where it starts and ends, the turn it belongs to, and the last turn in
-# which the agent placed something. Slots 1 and 2 start at -1 (see sim.fast.play).
+# which the agent placed something. Slots 1 and 2 start at -1 (see sim.agents.compiled.play).
 M_QPOS, M_QTURN, M_ACTED, M_QLEN = 0, 1, 2, 3
 M_Q = 4
 

@@ -1,7 +1,7 @@
 """The building blocks of a value, shared by whole evaluations and single-action deltas.
 
 Each is the reference's (`sim.agents.evaluate.Evaluator`) term of the same name, with the
-same float operations in the same order (see `sim.fast.evaluate`): the margin of a seat,
+same float operations in the same order (see `sim.agents.compiled.evaluate`): the margin of a seat,
 the token term, a lane's factor, the district potential and the expected multipliers of
 open lane ends. The small ones are inlined into their callers.
 """
@@ -11,26 +11,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.eval_cache import F_E1
-from sim.fast.eval_cache import F_E2
-from sim.fast.eval_cache import F_POTW
-from sim.fast.layout import BAG_ARISTOCRATS
-from sim.fast.layout import BAG_CITIZENS
-from sim.fast.layout import BAG_SIZE
-from sim.fast.layout import BARON_SQUARE
-from sim.fast.layout import KNOWN_ORDER
-from sim.fast.layout import LINE_POS
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import O_MULTIPLIER
-from sim.fast.layout import S_LINE
-from sim.fast.layout import S_TOK_UP
-from sim.fast.layout import S_TOK_VAL
-from sim.fast.layout import WITH_BARON
-from sim.fast.params import P_END_POW
-from sim.fast.params import P_FILL_POW
-from sim.fast.params import P_IMMEDIATE
-from sim.fast.params import W_GROWTH
-from sim.fast.params import W_TEMPO
+from sim.agents.compiled.eval_cache import F_E1
+from sim.agents.compiled.eval_cache import F_E2
+from sim.agents.compiled.eval_cache import F_POTW
+from sim.agents.compiled.params import P_END_POW
+from sim.agents.compiled.params import P_FILL_POW
+from sim.agents.compiled.params import P_IMMEDIATE
+from sim.agents.compiled.params import W_GROWTH
+from sim.agents.compiled.params import W_TEMPO
+from sim.engine.compiled.layout import BAG_ARISTOCRATS
+from sim.engine.compiled.layout import BAG_CITIZENS
+from sim.engine.compiled.layout import BAG_SIZE
+from sim.engine.compiled.layout import BARON_SQUARE
+from sim.engine.compiled.layout import KNOWN_ORDER
+from sim.engine.compiled.layout import LINE_POS
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import O_MULTIPLIER
+from sim.engine.compiled.layout import S_LINE
+from sim.engine.compiled.layout import S_TOK_UP
+from sim.engine.compiled.layout import S_TOK_VAL
+from sim.engine.compiled.layout import WITH_BARON
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -8,9 +8,9 @@ token-term change and lists the district scorings beside them (`Planner.start_op
 
 Plan slots (speed, not behaviour): `plan_values` keeps every position its played-out turn
 evaluates (the evaluation, paths and options, and the position itself) in slots at the end
-of level 1's scratch (`sim.fast.plan_work.slot`). When the agent's real turn then reaches
+of level 1's scratch (`sim.agents.compiled.plan_work.slot`). When the agent's real turn then reaches
 one of those positions (it usually does: the plan is what the agent will play unless a tie,
-a customer or `must_act` takes it elsewhere), `sim.fast.planner.choose_planner` decides
+a customer or `must_act` takes it elsewhere), `sim.agents.compiled.planner.choose_planner` decides
 from the slot instead of evaluating again: the same options and values, and the same draws
 from the generator. `find_slot` compares everything but what no option value depends on
 (see there).
@@ -21,46 +21,46 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.eval_deltas import token_delta
+from sim.agents.compiled.evaluate import lane_state
+from sim.agents.compiled.evaluate import state
+from sim.agents.compiled.params import P_SIMULATE
+from sim.agents.compiled.plan_bobby import path_moves
+from sim.agents.compiled.plan_options import action_options
+from sim.agents.compiled.plan_options import district_options
+from sim.agents.compiled.plan_options import square_options
+from sim.agents.compiled.plan_options import token_actions
+from sim.agents.compiled.plan_pick import pick_all
+from sim.agents.compiled.plan_work import Level
+from sim.agents.compiled.plan_work import max_options
+from sim.agents.compiled.plan_work import n_slots
+from sim.agents.compiled.plan_work import plan_size
+from sim.agents.compiled.plan_work import slot
+from sim.agents.compiled.plan_work import slot_offsets
+from sim.agents.compiled.plan_work import xf_gains
+from sim.agents.compiled.plan_work import xf_plan
+from sim.agents.compiled.plan_work import xf_sort
+from sim.agents.compiled.plan_work import xi_copy
+from sim.agents.compiled.plan_work import xi_tokens
+from sim.agents.compiled.random_agent import R_DISTRICT
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import PLACE
-from sim.fast import actions as A
-from sim.fast.engine import apply
-from sim.fast.eval_deltas import token_delta
-from sim.fast.evaluate import lane_state
-from sim.fast.evaluate import state
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import BAG_ARISTOCRATS
-from sim.fast.layout import BAG_CITIZENS
-from sim.fast.layout import END_REASON
-from sim.fast.layout import KNOWN_ORDER
-from sim.fast.layout import LOG_LEN
-from sim.fast.layout import LOG_OVERFLOW
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import PHASE
-from sim.fast.layout import S_SIZE
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_TOK_UP
-from sim.fast.params import P_SIMULATE
-from sim.fast.plan_bobby import path_moves
-from sim.fast.plan_options import action_options
-from sim.fast.plan_options import district_options
-from sim.fast.plan_options import square_options
-from sim.fast.plan_options import token_actions
-from sim.fast.plan_pick import pick_all
-from sim.fast.plan_work import Level
-from sim.fast.plan_work import max_options
-from sim.fast.plan_work import n_slots
-from sim.fast.plan_work import plan_size
-from sim.fast.plan_work import slot
-from sim.fast.plan_work import slot_offsets
-from sim.fast.plan_work import xf_gains
-from sim.fast.plan_work import xf_plan
-from sim.fast.plan_work import xf_sort
-from sim.fast.plan_work import xi_copy
-from sim.fast.plan_work import xi_tokens
-from sim.fast.random_agent import R_DISTRICT
+from sim.engine.compiled import actions as A
+from sim.engine.compiled.engine import apply
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import BAG_ARISTOCRATS
+from sim.engine.compiled.layout import BAG_CITIZENS
+from sim.engine.compiled.layout import END_REASON
+from sim.engine.compiled.layout import KNOWN_ORDER
+from sim.engine.compiled.layout import LOG_LEN
+from sim.engine.compiled.layout import LOG_OVERFLOW
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import S_SIZE
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import S_TOK_UP
 
 
 @njit(cache=True, _nrt=False)

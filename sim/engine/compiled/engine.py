@@ -3,12 +3,12 @@
 `sim.engine.game.Game` stays the reference; the compiled engine repeats its rules step for
 step (same legal-action order, same state changes, same log), and the differential tests
 require both to give identical games. A state is one array `S` laid out by
-`sim.fast.layout` (scalars first, then tables at offsets kept in `B`); copying a state is
+`sim.engine.compiled.layout` (scalars first, then tables at offsets kept in `B`); copying a state is
 `S.copy()`.
 
 This module is the engine's face: a new game, the legal actions, the chance player's draw
 and `apply`, the one door through which every action enters (it logs the action and hands
-it to its state change). What each action does to the state is `sim.fast.transitions`.
+it to its state change). What each action does to the state is `sim.engine.compiled.transitions`.
 """
 
 from __future__ import annotations
@@ -23,66 +23,66 @@ from sim.engine.codes import CHANCE
 from sim.engine.codes import PLACE
 from sim.engine.codes import SETUP
 from sim.engine.codes import TURN_START
-from sim.fast import actions as A
-from sim.fast import rng as R
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import BAG_ARISTOCRATS
-from sim.fast.layout import BAG_CITIZENS
-from sim.fast.layout import BAG_SIZE
-from sim.fast.layout import BARON_SQUARE
-from sim.fast.layout import BOBBY
-from sim.fast.layout import BOBBY_PLACER
-from sim.fast.layout import CUSTOMERS_LEFT
-from sim.fast.layout import HAS_SEQUENCE
-from sim.fast.layout import KNOWN_ORDER
-from sim.fast.layout import LOG_LEN
-from sim.fast.layout import LOG_OVERFLOW
-from sim.fast.layout import N_ARISTOCRATS
-from sim.fast.layout import N_CITIZENS
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_SPOTS
-from sim.fast.layout import N_SQUARES
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import NEGATIVE_SCORES
-from sim.fast.layout import O_DISTRICT_LANES
-from sim.fast.layout import O_DISTRICT_LANES_AT
-from sim.fast.layout import O_IS_DISTRICT_TOKEN
-from sim.fast.layout import O_LANE_LEN
-from sim.fast.layout import O_NEIGHBOUR_DISTRICT
-from sim.fast.layout import O_NEIGHBOUR_LANE
-from sim.fast.layout import O_NEIGHBOURS_AT
-from sim.fast.layout import O_PLAYER_TOKENS
-from sim.fast.layout import O_SEQUENCE
-from sim.fast.layout import O_START_SCORES
-from sim.fast.layout import PHASE
-from sim.fast.layout import ROUND
-from sim.fast.layout import S_DISTRICT_SCORED
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import S_LANE_DIR
-from sim.fast.layout import S_LINE
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SIZE
-from sim.fast.layout import S_SPOT_SEAT
-from sim.fast.layout import S_SQUARE_CUSTOMER
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_TOK_NEUTRAL
-from sim.fast.layout import S_TOK_UP
-from sim.fast.layout import S_TOK_VAL
-from sim.fast.layout import SEAT
-from sim.fast.layout import START_STALLS
-from sim.fast.layout import TOKEN_MAX
-from sim.fast.layout import TURN
-from sim.fast.transitions import draw
-from sim.fast.transitions import end_turn
-from sim.fast.transitions import move_bobby
-from sim.fast.transitions import move_cost
-from sim.fast.transitions import place_customer
-from sim.fast.transitions import place_stall
-from sim.fast.transitions import play_token
-from sim.fast.transitions import reveal
-from sim.fast.transitions import score_district
+from sim.engine.compiled import actions as A
+from sim.engine.compiled import rng as R
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import BAG_ARISTOCRATS
+from sim.engine.compiled.layout import BAG_CITIZENS
+from sim.engine.compiled.layout import BAG_SIZE
+from sim.engine.compiled.layout import BARON_SQUARE
+from sim.engine.compiled.layout import BOBBY
+from sim.engine.compiled.layout import BOBBY_PLACER
+from sim.engine.compiled.layout import CUSTOMERS_LEFT
+from sim.engine.compiled.layout import HAS_SEQUENCE
+from sim.engine.compiled.layout import KNOWN_ORDER
+from sim.engine.compiled.layout import LOG_LEN
+from sim.engine.compiled.layout import LOG_OVERFLOW
+from sim.engine.compiled.layout import N_ARISTOCRATS
+from sim.engine.compiled.layout import N_CITIZENS
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_SPOTS
+from sim.engine.compiled.layout import N_SQUARES
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import NEGATIVE_SCORES
+from sim.engine.compiled.layout import O_DISTRICT_LANES
+from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
+from sim.engine.compiled.layout import O_IS_DISTRICT_TOKEN
+from sim.engine.compiled.layout import O_LANE_LEN
+from sim.engine.compiled.layout import O_NEIGHBOUR_DISTRICT
+from sim.engine.compiled.layout import O_NEIGHBOUR_LANE
+from sim.engine.compiled.layout import O_NEIGHBOURS_AT
+from sim.engine.compiled.layout import O_PLAYER_TOKENS
+from sim.engine.compiled.layout import O_SEQUENCE
+from sim.engine.compiled.layout import O_START_SCORES
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import ROUND
+from sim.engine.compiled.layout import S_DISTRICT_SCORED
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import S_LANE_DIR
+from sim.engine.compiled.layout import S_LINE
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SIZE
+from sim.engine.compiled.layout import S_SPOT_SEAT
+from sim.engine.compiled.layout import S_SQUARE_CUSTOMER
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import S_TOK_NEUTRAL
+from sim.engine.compiled.layout import S_TOK_UP
+from sim.engine.compiled.layout import S_TOK_VAL
+from sim.engine.compiled.layout import SEAT
+from sim.engine.compiled.layout import START_STALLS
+from sim.engine.compiled.layout import TOKEN_MAX
+from sim.engine.compiled.layout import TURN
+from sim.engine.compiled.transitions import draw
+from sim.engine.compiled.transitions import end_turn
+from sim.engine.compiled.transitions import move_bobby
+from sim.engine.compiled.transitions import move_cost
+from sim.engine.compiled.transitions import place_customer
+from sim.engine.compiled.transitions import place_stall
+from sim.engine.compiled.transitions import play_token
+from sim.engine.compiled.transitions import reveal
+from sim.engine.compiled.transitions import score_district
 
 
 @njit(cache=True)

@@ -4,7 +4,7 @@
 the turn: a stall, a draw or the end; a pending customer: its square; the setup: the
 Bobby's district) and returns (value, final action, route). `options` lists every option of
 the seat to move, one per final action (`sim.agents.mcts._options`), for the compiled
-search (`sim.fast.mcts`). The thin layers here are inlined (`inline='always'`): a call
+search (`sim.agents.compiled.mcts`). The thin layers here are inlined (`inline='always'`): a call
 passes each array as seven words, and each extra layer between `play_batch` and the leaves
 makes numba optimise the whole linked code once more at compile time.
 """
@@ -14,30 +14,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.evaluate import lane_state
+from sim.agents.compiled.evaluate import state
+from sim.agents.compiled.params import P_MIN_GAIN
+from sim.agents.compiled.plan_bobby import option_steps
+from sim.agents.compiled.plan_options import action_options
+from sim.agents.compiled.plan_options import leave_option
+from sim.agents.compiled.plan_options import square_options
+from sim.agents.compiled.plan_pick import EPS
+from sim.agents.compiled.plan_pick import pick
+from sim.agents.compiled.plan_pick import pick_all
+from sim.agents.compiled.plan_turn import start_options
+from sim.agents.compiled.plan_work import Level
+from sim.agents.compiled.plan_work import level
+from sim.agents.compiled.plan_work import max_options
+from sim.agents.compiled.plan_work import xi_index
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import PLACE
 from sim.engine.codes import SETUP
 from sim.engine.codes import TURN_START
-from sim.fast import actions as A
-from sim.fast import rng as R
-from sim.fast.evaluate import lane_state
-from sim.fast.evaluate import state
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import PHASE
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import SEAT
-from sim.fast.params import P_MIN_GAIN
-from sim.fast.plan_options import action_options
-from sim.fast.plan_options import leave_option
-from sim.fast.plan_options import square_options
-from sim.fast.plan_pick import EPS
-from sim.fast.plan_pick import pick
-from sim.fast.plan_pick import pick_all
-from sim.fast.plan_turn import start_options
-from sim.fast.plan_work import Level
-from sim.fast.plan_work import max_options
-from sim.fast.plan_work import xi_index
+from sim.engine.compiled import actions as A
+from sim.engine.compiled import rng as R
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import SEAT
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -176,3 +178,19 @@ def _dedupe(ov: np.ndarray, oa: np.ndarray, k: int) -> int:
             ov[j] = ov[i]
             oa[mo + j] = oa[mo + i]
     return m
+
+
+@njit(cache=True)
+def every_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray,
+                 WF: np.ndarray, WI: np.ndarray, rng: np.ndarray, values: np.ndarray,
+                 steps: np.ndarray, lengths: np.ndarray) -> int:
+    """Every option the planner weighs for the seat to move (`options`, one per final
+    action), for people: option i's value into values[i], its steps into row i of `steps`
+    (`lengths[i]` of them). Returns the count (at most `values.shape[0]`)."""
+    L0 = level(B, WF, WI, 0)
+    L1 = level(B, WF, WI, 1)
+    k = min(options(B, S, P, Rs, L0, L1, rng), values.shape[0])
+    for i in range(k):
+        values[i] = L0[4][i]
+        lengths[i] = option_steps(B, L0, i, steps[i])
+    return k

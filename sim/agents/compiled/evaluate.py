@@ -8,18 +8,19 @@ order and with the same int/float mix (`sum(list)` as a left-to-right sum, `marg
 `v[seat] - rival * (sum - v[seat]) / (n - 1)`, `potential` as `pot_w * sum(v * (c + extra))`,
 powers taken from tables built in Python, ...).
 
-The evaluator is five modules: `sim.fast.params` (an agent's parameter row `P`: weights,
-the evaluator mode, the planner switches and the power tables), `sim.fast.eval_cache`
-(where each part of a position's evaluation cache `(ef, ei)` lives), `sim.fast.eval_terms`
+The evaluator is five modules: `sim.agents.compiled.params` (an agent's parameter row `P`: weights,
+the evaluator mode, the planner switches and the power tables), `sim.agents.compiled.eval_cache`
+(where each part of a position's evaluation cache `(ef, ei)` lives),
+`sim.agents.compiled.eval_terms`
 (the terms a value is made of), this module (whole positions: `state(B, S, P, ef, ei)`
-fills the cache for a position `S`, `value_margins` reads it) and `sim.fast.eval_deltas`
+fills the cache for a position `S`, `value_margins` reads it) and `sim.agents.compiled.eval_deltas`
 (the `*_delta` functions, which price one action from the cache, writing every seat's value
 change into a float64 array of length n).
 
 The caches skip entries that no delta reads (the spot values of a scored lane, the stall
 counts of a scored district), and `lane_state` evaluates only what pricing a customer's
 square reads. Functions are compiled without reference counts (`_nrt=False`, see
-`sim.fast.plan_work`), the small and hot ones inlined into their callers.
+`sim.agents.compiled.plan_work`), the small and hot ones inlined into their callers.
 """
 
 from __future__ import annotations
@@ -27,66 +28,66 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.eval_cache import F_E2
-from sim.fast.eval_cache import F_POTW
-from sim.fast.eval_cache import F_STALLW
-from sim.fast.eval_cache import F_TURNS
-from sim.fast.eval_cache import I_DCNT
-from sim.fast.eval_cache import I_DTOK
-from sim.fast.eval_cache import I_GEN
-from sim.fast.eval_cache import I_HAND
-from sim.fast.eval_cache import I_LEAD
-from sim.fast.eval_cache import I_NDTOK
-from sim.fast.eval_cache import I_NTOP
-from sim.fast.eval_cache import I_OWN
-from sim.fast.eval_cache import I_POT
-from sim.fast.eval_cache import I_RANK
-from sim.fast.eval_cache import I_TAU
-from sim.fast.eval_cache import I_TERM
-from sim.fast.eval_cache import I_TOP
-from sim.fast.eval_cache import I_TOPC
-from sim.fast.eval_cache import I_VAL
-from sim.fast.eval_terms import lane_factor
-from sim.fast.eval_terms import leader
-from sim.fast.eval_terms import pool
-from sim.fast.eval_terms import potential
-from sim.fast.eval_terms import seat_tokens
-from sim.fast.eval_terms import token_term
-from sim.fast.layout import BARON_SQUARE
-from sim.fast.layout import END_REASON
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import O_DISTRICT_LANES
-from sim.fast.layout import O_DISTRICT_LANES_AT
-from sim.fast.layout import O_IS_DISTRICT_TOKEN
-from sim.fast.layout import O_LANE_END0
-from sim.fast.layout import O_LANE_END1
-from sim.fast.layout import O_LANE_INNER
-from sim.fast.layout import O_LANE_LEN
-from sim.fast.layout import O_LANE_OFFSET
-from sim.fast.layout import O_MULTIPLIER
-from sim.fast.layout import O_SPOT_VALUE
-from sim.fast.layout import S_DISTRICT_SCORED
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import S_LANE_DIR
-from sim.fast.layout import S_LANE_SCORED
-from sim.fast.layout import S_LANE_SEAT
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SPOT_SEAT
-from sim.fast.layout import S_SQUARE_CUSTOMER
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_TOK_NEUTRAL
-from sim.fast.layout import S_TOK_VAL
-from sim.fast.layout import TOKEN_MAX
-from sim.fast.params import P_IMMEDIATE
-from sim.fast.params import P_STALLS_PER_TURN
-from sim.fast.params import W_DISTRICT
-from sim.fast.params import W_HORIZON
-from sim.fast.params import W_LANE
-from sim.fast.params import W_MAJORITY
-from sim.fast.params import W_STALL
+from sim.agents.compiled.eval_cache import F_E2
+from sim.agents.compiled.eval_cache import F_POTW
+from sim.agents.compiled.eval_cache import F_STALLW
+from sim.agents.compiled.eval_cache import F_TURNS
+from sim.agents.compiled.eval_cache import I_DCNT
+from sim.agents.compiled.eval_cache import I_DTOK
+from sim.agents.compiled.eval_cache import I_GEN
+from sim.agents.compiled.eval_cache import I_HAND
+from sim.agents.compiled.eval_cache import I_LEAD
+from sim.agents.compiled.eval_cache import I_NDTOK
+from sim.agents.compiled.eval_cache import I_NTOP
+from sim.agents.compiled.eval_cache import I_OWN
+from sim.agents.compiled.eval_cache import I_POT
+from sim.agents.compiled.eval_cache import I_RANK
+from sim.agents.compiled.eval_cache import I_TAU
+from sim.agents.compiled.eval_cache import I_TERM
+from sim.agents.compiled.eval_cache import I_TOP
+from sim.agents.compiled.eval_cache import I_TOPC
+from sim.agents.compiled.eval_cache import I_VAL
+from sim.agents.compiled.eval_terms import lane_factor
+from sim.agents.compiled.eval_terms import leader
+from sim.agents.compiled.eval_terms import pool
+from sim.agents.compiled.eval_terms import potential
+from sim.agents.compiled.eval_terms import seat_tokens
+from sim.agents.compiled.eval_terms import token_term
+from sim.agents.compiled.params import P_IMMEDIATE
+from sim.agents.compiled.params import P_STALLS_PER_TURN
+from sim.agents.compiled.params import W_DISTRICT
+from sim.agents.compiled.params import W_HORIZON
+from sim.agents.compiled.params import W_LANE
+from sim.agents.compiled.params import W_MAJORITY
+from sim.agents.compiled.params import W_STALL
+from sim.engine.compiled.layout import BARON_SQUARE
+from sim.engine.compiled.layout import END_REASON
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import O_DISTRICT_LANES
+from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
+from sim.engine.compiled.layout import O_IS_DISTRICT_TOKEN
+from sim.engine.compiled.layout import O_LANE_END0
+from sim.engine.compiled.layout import O_LANE_END1
+from sim.engine.compiled.layout import O_LANE_INNER
+from sim.engine.compiled.layout import O_LANE_LEN
+from sim.engine.compiled.layout import O_LANE_OFFSET
+from sim.engine.compiled.layout import O_MULTIPLIER
+from sim.engine.compiled.layout import O_SPOT_VALUE
+from sim.engine.compiled.layout import S_DISTRICT_SCORED
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import S_LANE_DIR
+from sim.engine.compiled.layout import S_LANE_SCORED
+from sim.engine.compiled.layout import S_LANE_SEAT
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SPOT_SEAT
+from sim.engine.compiled.layout import S_SQUARE_CUSTOMER
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import S_TOK_NEUTRAL
+from sim.engine.compiled.layout import S_TOK_VAL
+from sim.engine.compiled.layout import TOKEN_MAX
 
 
 # -- whole positions ----------------------------------------------------------------------------

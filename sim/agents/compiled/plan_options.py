@@ -1,13 +1,14 @@
 """The planner's options by kind, each priced by its margin change (`Planner.*_options`).
 
 An option is (value, final action, route) in the parallel arrays of a work level
-(`sim.fast.plan_work`): `route` is the district whose cheapest Bobby path (the last `paths`
+(`sim.agents.compiled.plan_work`): `route` is the district whose cheapest Bobby path (the last
+`paths`
 into the level) precedes the final action, or -1 for none. Options are listed in the
-reference's order, priced by the deltas of `sim.fast.eval_deltas` from the level's
+reference's order, priced by the deltas of `sim.agents.compiled.eval_deltas` from the level's
 evaluation cache: stalls (with the path to reach the lane), a draw (the expected value of
 its customer on the best square), the squares for a pending customer, ending the turn with
 a last Bobby move (`leave_option`), and the token plays of a turn's start
-(`token_actions`, priced in `sim.fast.plan_turn`).
+(`token_actions`, priced in `sim.agents.compiled.plan_turn`).
 """
 
 from __future__ import annotations
@@ -15,69 +16,69 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast import actions as A
-from sim.fast.eval_cache import F_POTW
-from sim.fast.eval_cache import F_TURNS
-from sim.fast.eval_cache import I_DCNT
-from sim.fast.eval_cache import I_DTOK
-from sim.fast.eval_cache import I_NDTOK
-from sim.fast.eval_cache import I_NTOP
-from sim.fast.eval_cache import I_POT
-from sim.fast.eval_cache import I_RANK
-from sim.fast.eval_cache import I_TAU
-from sim.fast.eval_cache import I_TOPC
-from sim.fast.eval_deltas import customer_delta
-from sim.fast.eval_deltas import customer_deltas
-from sim.fast.eval_deltas import stall_delta
-from sim.fast.eval_terms import margin
-from sim.fast.eval_terms import potential
-from sim.fast.eval_terms import seat_tokens
-from sim.fast.eval_terms import token_term
-from sim.fast.layout import ACTIONS_LEFT
-from sim.fast.layout import BAG_ARISTOCRATS
-from sim.fast.layout import BAG_CITIZENS
-from sim.fast.layout import BOBBY
-from sim.fast.layout import CUSTOMERS_LEFT
-from sim.fast.layout import KNOWN_ORDER
-from sim.fast.layout import LINE_POS
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_NEUTRAL
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_SQUARES
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import NEUTRAL_TOP
-from sim.fast.layout import O_DISTRICT_LANES
-from sim.fast.layout import O_DISTRICT_LANES_AT
-from sim.fast.layout import O_IS_DISTRICT_TOKEN
-from sim.fast.layout import O_LANE_DISTRICT0
-from sim.fast.layout import O_LANE_DISTRICT1
-from sim.fast.layout import O_LANE_LEN
-from sim.fast.layout import O_NEUTRAL_STACK
-from sim.fast.layout import PENDING
-from sim.fast.layout import S_DISTRICT_SCORED
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import S_LANE_DIR
-from sim.fast.layout import S_LINE
-from sim.fast.layout import S_SQUARE_CUSTOMER
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import S_TOK_NEUTRAL
-from sim.fast.layout import S_TOK_UP
-from sim.fast.layout import S_TOK_VAL
-from sim.fast.layout import TOKEN_MAX
-from sim.fast.params import P_IMMEDIATE
-from sim.fast.params import P_LEAVE
-from sim.fast.params import W_BOBBY
-from sim.fast.params import W_RIVAL
-from sim.fast.plan_bobby import paths
-from sim.fast.plan_pick import EPS
-from sim.fast.plan_work import Level
-from sim.fast.plan_work import xf_draw
-from sim.fast.plan_work import xf_others
-from sim.fast.plan_work import xi_tokens
-from sim.fast.random_agent import R_BOBBY
-from sim.fast.random_agent import R_CUSTOMERS
-from sim.fast.random_agent import R_FIRST_END
+from sim.agents.compiled.eval_cache import F_POTW
+from sim.agents.compiled.eval_cache import F_TURNS
+from sim.agents.compiled.eval_cache import I_DCNT
+from sim.agents.compiled.eval_cache import I_DTOK
+from sim.agents.compiled.eval_cache import I_NDTOK
+from sim.agents.compiled.eval_cache import I_NTOP
+from sim.agents.compiled.eval_cache import I_POT
+from sim.agents.compiled.eval_cache import I_RANK
+from sim.agents.compiled.eval_cache import I_TAU
+from sim.agents.compiled.eval_cache import I_TOPC
+from sim.agents.compiled.eval_deltas import customer_delta
+from sim.agents.compiled.eval_deltas import customer_deltas
+from sim.agents.compiled.eval_deltas import stall_delta
+from sim.agents.compiled.eval_terms import margin
+from sim.agents.compiled.eval_terms import potential
+from sim.agents.compiled.eval_terms import seat_tokens
+from sim.agents.compiled.eval_terms import token_term
+from sim.agents.compiled.params import P_IMMEDIATE
+from sim.agents.compiled.params import P_LEAVE
+from sim.agents.compiled.params import W_BOBBY
+from sim.agents.compiled.params import W_RIVAL
+from sim.agents.compiled.plan_bobby import paths
+from sim.agents.compiled.plan_pick import EPS
+from sim.agents.compiled.plan_work import Level
+from sim.agents.compiled.plan_work import xf_draw
+from sim.agents.compiled.plan_work import xf_others
+from sim.agents.compiled.plan_work import xi_tokens
+from sim.agents.compiled.random_agent import R_BOBBY
+from sim.agents.compiled.random_agent import R_CUSTOMERS
+from sim.agents.compiled.random_agent import R_FIRST_END
+from sim.engine.compiled import actions as A
+from sim.engine.compiled.layout import ACTIONS_LEFT
+from sim.engine.compiled.layout import BAG_ARISTOCRATS
+from sim.engine.compiled.layout import BAG_CITIZENS
+from sim.engine.compiled.layout import BOBBY
+from sim.engine.compiled.layout import CUSTOMERS_LEFT
+from sim.engine.compiled.layout import KNOWN_ORDER
+from sim.engine.compiled.layout import LINE_POS
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_NEUTRAL
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_SQUARES
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import NEUTRAL_TOP
+from sim.engine.compiled.layout import O_DISTRICT_LANES
+from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
+from sim.engine.compiled.layout import O_IS_DISTRICT_TOKEN
+from sim.engine.compiled.layout import O_LANE_DISTRICT0
+from sim.engine.compiled.layout import O_LANE_DISTRICT1
+from sim.engine.compiled.layout import O_LANE_LEN
+from sim.engine.compiled.layout import O_NEUTRAL_STACK
+from sim.engine.compiled.layout import PENDING
+from sim.engine.compiled.layout import S_DISTRICT_SCORED
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import S_LANE_DIR
+from sim.engine.compiled.layout import S_LINE
+from sim.engine.compiled.layout import S_SQUARE_CUSTOMER
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import S_TOK_NEUTRAL
+from sim.engine.compiled.layout import S_TOK_UP
+from sim.engine.compiled.layout import S_TOK_VAL
+from sim.engine.compiled.layout import TOKEN_MAX
 
 
 # -- during a turn ------------------------------------------------------------------------------

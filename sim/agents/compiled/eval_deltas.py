@@ -1,11 +1,11 @@
 """The value change of a single action, priced from a position's evaluation cache.
 
-`Evaluator.*_delta` of `sim.agents.evaluate`, compiled bit for bit (see `sim.fast.evaluate`):
-each reads the cache `(ef, ei)` that `sim.fast.evaluate.state` filled for the position and
-writes every seat's value change into `delta[:n]` (or returns the one number the reference
-returns), without copying or changing the position. The planner calls them once per option,
-so the hot ones are inlined into their callers. A district scoring's change is priced where
-its options are listed (`sim.fast.plan_options.district_options`), which shares what the
+The evaluator's deltas (see `sim.agents.compiled.evaluate`): each reads the cache
+`(ef, ei)` that `sim.agents.compiled.evaluate.state` filled for the position and writes every
+seat's value change into `delta[:n]` (or returns one number), without copying or changing
+the position. The planner calls them once per option, so the hot ones are inlined into their
+callers. A district scoring's change is priced where
+its options are listed (`sim.agents.compiled.plan_options.district_options`), which shares what the
 scorings of a turn's start have in common.
 """
 
@@ -14,62 +14,62 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.eval_cache import F_E2
+from sim.agents.compiled.eval_cache import F_POTW
+from sim.agents.compiled.eval_cache import F_STALLW
+from sim.agents.compiled.eval_cache import F_TURNS
+from sim.agents.compiled.eval_cache import I_BUMP
+from sim.agents.compiled.eval_cache import I_DTOK
+from sim.agents.compiled.eval_cache import I_GEN
+from sim.agents.compiled.eval_cache import I_HAND
+from sim.agents.compiled.eval_cache import I_LEAD
+from sim.agents.compiled.eval_cache import I_NDTOK
+from sim.agents.compiled.eval_cache import I_NTOP
+from sim.agents.compiled.eval_cache import I_OWN
+from sim.agents.compiled.eval_cache import I_POT
+from sim.agents.compiled.eval_cache import I_RANK
+from sim.agents.compiled.eval_cache import I_STAMP
+from sim.agents.compiled.eval_cache import I_TAU
+from sim.agents.compiled.eval_cache import I_TERM
+from sim.agents.compiled.eval_cache import I_TOPC
+from sim.agents.compiled.eval_cache import I_VAL
+from sim.agents.compiled.eval_terms import lane_factor
+from sim.agents.compiled.eval_terms import leader
+from sim.agents.compiled.eval_terms import seat_tokens
+from sim.agents.compiled.eval_terms import token_term
+from sim.agents.compiled.params import P_IMMEDIATE
+from sim.agents.compiled.params import W_GROWTH
+from sim.agents.compiled.params import W_LANE
+from sim.agents.compiled.params import W_MAJORITY
+from sim.agents.compiled.params import W_RIVAL
 from sim.engine.codes import BARON
-from sim.fast.eval_cache import F_E2
-from sim.fast.eval_cache import F_POTW
-from sim.fast.eval_cache import F_STALLW
-from sim.fast.eval_cache import F_TURNS
-from sim.fast.eval_cache import I_BUMP
-from sim.fast.eval_cache import I_DTOK
-from sim.fast.eval_cache import I_GEN
-from sim.fast.eval_cache import I_HAND
-from sim.fast.eval_cache import I_LEAD
-from sim.fast.eval_cache import I_NDTOK
-from sim.fast.eval_cache import I_NTOP
-from sim.fast.eval_cache import I_OWN
-from sim.fast.eval_cache import I_POT
-from sim.fast.eval_cache import I_RANK
-from sim.fast.eval_cache import I_STAMP
-from sim.fast.eval_cache import I_TAU
-from sim.fast.eval_cache import I_TERM
-from sim.fast.eval_cache import I_TOPC
-from sim.fast.eval_cache import I_VAL
-from sim.fast.eval_terms import lane_factor
-from sim.fast.eval_terms import leader
-from sim.fast.eval_terms import seat_tokens
-from sim.fast.eval_terms import token_term
-from sim.fast.layout import BARON_SQUARE
-from sim.fast.layout import END_REASON
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_SQUARES
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import O_LANE_DISTRICT0
-from sim.fast.layout import O_LANE_DISTRICT1
-from sim.fast.layout import O_LANE_END0
-from sim.fast.layout import O_LANE_END1
-from sim.fast.layout import O_LANE_INNER
-from sim.fast.layout import O_LANE_LEN
-from sim.fast.layout import O_LANE_OFFSET
-from sim.fast.layout import O_MULTIPLIER
-from sim.fast.layout import O_SPOT_VALUE
-from sim.fast.layout import O_SQUARE_LANES
-from sim.fast.layout import O_SQUARE_LANES_AT
-from sim.fast.layout import S_DISTRICT_SCORED
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import S_LANE_SCORED
-from sim.fast.layout import S_LANE_SEAT
-from sim.fast.layout import S_SCORES
-from sim.fast.layout import S_SQUARE_CUSTOMER
-from sim.fast.layout import S_STALLS_LEFT
-from sim.fast.layout import WITH_BARON
-from sim.fast.params import P_IMMEDIATE
-from sim.fast.params import W_GROWTH
-from sim.fast.params import W_LANE
-from sim.fast.params import W_MAJORITY
-from sim.fast.params import W_RIVAL
-from sim.fast.transitions import move_cost
+from sim.engine.compiled.layout import BARON_SQUARE
+from sim.engine.compiled.layout import END_REASON
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_SQUARES
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import O_LANE_DISTRICT0
+from sim.engine.compiled.layout import O_LANE_DISTRICT1
+from sim.engine.compiled.layout import O_LANE_END0
+from sim.engine.compiled.layout import O_LANE_END1
+from sim.engine.compiled.layout import O_LANE_INNER
+from sim.engine.compiled.layout import O_LANE_LEN
+from sim.engine.compiled.layout import O_LANE_OFFSET
+from sim.engine.compiled.layout import O_MULTIPLIER
+from sim.engine.compiled.layout import O_SPOT_VALUE
+from sim.engine.compiled.layout import O_SQUARE_LANES
+from sim.engine.compiled.layout import O_SQUARE_LANES_AT
+from sim.engine.compiled.layout import S_DISTRICT_SCORED
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import S_LANE_SCORED
+from sim.engine.compiled.layout import S_LANE_SEAT
+from sim.engine.compiled.layout import S_SCORES
+from sim.engine.compiled.layout import S_SQUARE_CUSTOMER
+from sim.engine.compiled.layout import S_STALLS_LEFT
+from sim.engine.compiled.layout import WITH_BARON
+from sim.engine.compiled.transitions import move_cost
 
 
 @njit(cache=True, _nrt=False, inline='always')

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast import rng as R
-from sim.fast.plan_work import max_options
-from sim.fast.plan_work import xi_index
+from sim.agents.compiled.plan_work import max_options
+from sim.agents.compiled.plan_work import xi_index
+from sim.engine.compiled import rng as R
 
 EPS = 1e-9  # options within EPS of the best are tied
 

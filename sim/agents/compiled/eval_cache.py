@@ -1,10 +1,11 @@
 """The evaluation cache of a position: where each part of it lives in its two arrays.
 
-`sim.fast.evaluate.state` evaluates a position once into a cache; the `*_delta` functions of
-`sim.fast.eval_deltas` then price single actions from it without touching the position
+`sim.agents.compiled.evaluate.state` evaluates a position once into a cache; the `*_delta`
+functions of
+`sim.agents.compiled.eval_deltas` then price single actions from it without touching the position
 again (the reference's `sim.agents.evaluate.State`). The cache is two arrays, `ef` (float64)
 and `ei` (int64), made by `new_state(B)` or carved out of the planner's work space
-(`sim.fast.plan_work`); `init_state` writes into `ei`'s header where each table of both
+(`sim.agents.compiled.plan_work`); `init_state` writes into `ei`'s header where each table of both
 arrays starts, since their lengths depend on the board and the player count.
 
 Scalars of ef (the header is FH = 8 long):
@@ -43,10 +44,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_TOKENS
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_TOKENS
 
 # Float scalars of `ef`, and the length of its header.
 F_E1, F_E2, F_POTW, F_STALLW, F_TURNS = 0, 4, 5, 6, 7

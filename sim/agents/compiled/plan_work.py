@@ -1,14 +1,15 @@
 """The planner's work space: two levels of scratch arrays, allocated once per run.
 
 A decision needs scratch space for one position (its evaluation cache, Bobby paths, option
-list and small buffers); pricing a token by playing its turn out (`sim.fast.plan_turn`)
+list and small buffers); pricing a token by playing its turn out (`sim.agents.compiled.plan_turn`)
 needs a second one for the copy. `new_work(B)` allocates two levels as rows of two arrays
 (WF float64, WI int64) and `level(B, WF, WI, k)` returns level k as a tuple of views
 
     L = (ef, ei, pf, pi, ov, oa, xf, xi)
 
-    ef, ei   the evaluation cache (`sim.fast.eval_cache`)
-    pf, pi   Bobby paths (`sim.fast.plan_bobby`: costs; reached, previous district, moves,
+    ef, ei   the evaluation cache (`sim.agents.compiled.eval_cache`)
+    pf, pi   Bobby paths (`sim.agents.compiled.plan_bobby`: costs; reached, previous district,
+    moves,
              points lost, done, per-lane move cache, open list)
     ov       option values [max_options]
     oa       final actions oa[:max_options] and routes oa[max_options:] of the options
@@ -22,7 +23,7 @@ needs a second one for the copy. `new_work(B)` allocates two levels as rows of t
              the plan slots
 
 Nothing is allocated while playing. Plan slots (`slot(B, L, j)`) are levels of their own
-kept in level 1's scratch tail: see `sim.fast.plan_turn`.
+kept in level 1's scratch tail: see `sim.agents.compiled.plan_turn`.
 
 Compilation notes (the speed depends on them): everything of the planner except the
 allocators `new_work` and `level` is compiled without numba's reference counts
@@ -38,15 +39,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast.eval_cache import init_state
-from sim.fast.eval_cache import state_sizes
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import N_PLAYERS
-from sim.fast.layout import N_SQUARES
-from sim.fast.layout import N_TOKENS
-from sim.fast.layout import S_SIZE
-from sim.fast.layout import TOKEN_MAX
+from sim.agents.compiled.eval_cache import init_state
+from sim.agents.compiled.eval_cache import state_sizes
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import N_PLAYERS
+from sim.engine.compiled.layout import N_SQUARES
+from sim.engine.compiled.layout import N_TOKENS
+from sim.engine.compiled.layout import S_SIZE
+from sim.engine.compiled.layout import TOKEN_MAX
 
 Level = tuple  # (ef, ei, pf, pi, ov, oa, xf, xi): see the module docstring
 SLOT_META = 4  # per plan slot, after its position: kind, number of options (2 spare)
@@ -87,14 +88,14 @@ def xf_sort(B: np.ndarray) -> int:
 @njit(cache=True, _nrt=False, inline='always')
 def xf_others(B: np.ndarray) -> int:
     """Each other seat's potential change when a district is scored, in xf
-    [N_PLAYERS * N_DISTRICTS] (`sim.fast.plan_options.district_options`)."""
+    [N_PLAYERS * N_DISTRICTS] (`sim.agents.compiled.plan_options.district_options`)."""
     return xf_sort(B) + max_options(B)
 
 
 @njit(cache=True, _nrt=False, inline='always')
 def xf_draw(B: np.ndarray) -> int:
     """The value change of a draw's other customer in xf [N_PLAYERS]
-    (`sim.fast.plan_options.draw_value`)."""
+    (`sim.agents.compiled.plan_options.draw_value`)."""
     return xf_others(B) + B[N_PLAYERS] * B[N_DISTRICTS]
 
 

@@ -12,14 +12,14 @@ from numba import njit
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import N_KINDS
 from sim.engine.codes import TURN_START
-from sim.fast import actions as A
-from sim.fast import rng as R
-from sim.fast.engine import bobby_moves
-from sim.fast.engine import legal_actions
-from sim.fast.engine import stall_and_draw_actions
-from sim.fast.layout import PHASE
-from sim.fast.layout import S_LANE_COUNT
-from sim.fast.layout import TURN
+from sim.engine.compiled import actions as A
+from sim.engine.compiled import rng as R
+from sim.engine.compiled.engine import bobby_moves
+from sim.engine.compiled.engine import legal_actions
+from sim.engine.compiled.engine import stall_and_draw_actions
+from sim.engine.compiled.layout import PHASE
+from sim.engine.compiled.layout import S_LANE_COUNT
+from sim.engine.compiled.layout import TURN
 
 # Restriction flags (sim.agents.base.Restrictions), one int64 each.
 R_DISTRICT, R_CUSTOMERS, R_BOBBY, R_FIRST_END = range(4)

@@ -25,18 +25,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.fast import actions as A
-from sim.fast.eval_deltas import move_margin
-from sim.fast.layout import BOBBY
-from sim.fast.layout import N_DISTRICTS
-from sim.fast.layout import N_LANES
-from sim.fast.layout import NEGATIVE_SCORES
-from sim.fast.layout import O_NEIGHBOUR_DISTRICT
-from sim.fast.layout import O_NEIGHBOUR_LANE
-from sim.fast.layout import O_NEIGHBOURS_AT
-from sim.fast.layout import S_SCORES
-from sim.fast.plan_work import Level
-from sim.fast.random_agent import R_BOBBY
+from sim.agents.compiled.eval_deltas import move_margin
+from sim.agents.compiled.plan_work import Level
+from sim.agents.compiled.random_agent import R_BOBBY
+from sim.engine.compiled import actions as A
+from sim.engine.compiled.layout import BOBBY
+from sim.engine.compiled.layout import N_DISTRICTS
+from sim.engine.compiled.layout import N_LANES
+from sim.engine.compiled.layout import NEGATIVE_SCORES
+from sim.engine.compiled.layout import O_NEIGHBOUR_DISTRICT
+from sim.engine.compiled.layout import O_NEIGHBOUR_LANE
+from sim.engine.compiled.layout import O_NEIGHBOURS_AT
+from sim.engine.compiled.layout import S_SCORES
 
 
 @njit(cache=True, _nrt=False)

@@ -1,0 +1,120 @@
+"""Agents whose every decision is made by compiled code (`sim.agents.compiled`): the random,
+greedy and heuristic agents. The compiled agent is the only implementation of each; this
+class seats it at a `Game`, so that a game played one decision at a time from Python (the
+web app, the adapters, a line-up with a plain-Python agent) is played by the very code the
+runner plays in batches, and gives the same game from the same seeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.agents.base import BaseAgent
+from sim.agents.base import CompiledTwin
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.errors import PortobelloError
+from sim.engine.game import Game
+
+
+class CompiledAgent(BaseAgent):
+    """An agent played by its compiled code: subclasses say which (`compiled_twin`)."""
+
+    def __init__(self, seed: int | str | None = 0, spec: str | None = None) -> None:
+        super().__init__(seed, spec)
+        self._generator: np.ndarray | None = None  # the compiled generator, from `rng`
+        self._seats: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._generator = None
+        for seat in self._seats.values():
+            seat["memory"][:] = seat["fresh"]
+
+    def compiled_twin(self, players: int) -> CompiledTwin:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _seat(self, game: Game) -> dict[str, Any]:
+        """The compiled agent's row, memory and work space for games of this setup."""
+        key = (game.board, game.rules, self.restrict)
+        seat = self._seats.get(key)
+        if seat is None:
+            from sim.agents.compiled import play as FP
+            from sim.agents.compiled.params import MAX_LANE_LEN
+            from sim.agents.compiled.plan_work import new_work
+            from sim.engine.compiled.layout import ACTION_ROOM
+
+            twin = self.compiled_twin(game.n)
+            longest = max(game.board.lane_len)
+            if twin.kind != FP.KIND_RANDOM and longest > MAX_LANE_LEN:
+                raise PortobelloError(
+                    f"the {self.name} agent plays lanes of up to {MAX_LANE_LEN} spots; board "
+                    f"{game.board.name} has one of {longest}")
+            B = game.B
+            memory = FP.new_memory(B)
+            WF, WI = new_work(B)
+            room = int(B[ACTION_ROOM])
+            seat = self._seats[key] = {
+                "kind": twin.kind, "params": np.array(twin.params, np.float64),
+                "restrict": np.array(twin.restrict, np.int64), "memory": memory,
+                "fresh": memory.copy(), "buf": np.zeros(room, np.int64),
+                "buf2": np.zeros(room, np.int64), "WF": WF, "WI": WI,
+            }
+        return seat
+
+    def choose(self, game: Game) -> Action:
+        from sim.agents.compiled.play import decide
+        from sim.engine.compiled.rng import getstate_from_python
+
+        if self._generator is None:
+            self._generator = getstate_from_python(self.rng)
+        s = self._seat(game)
+        return int(decide(s["kind"], game.B, game.S, self._generator, s["params"],
+                          s["restrict"], s["memory"], s["buf"], s["buf2"], s["WF"], s["WI"]))
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option the planner weighs: its steps (Bobby moves, then the final action) and the
+    change of margin it expects."""
+
+    value: float
+    steps: tuple[Action, ...]
+
+
+class PlannerAgent(CompiledAgent):
+    """A compiled agent that decides with the planner (greedy, heuristic): it can say what it
+    weighs (`ranked_options`), for a hint."""
+
+    def ranked_options(self, game: Game) -> list[Option]:
+        """Every option the planner weighs for the seat to move, best first, with the margin
+        change it expects: what the agent would do and why, for a hint.
+
+        It reads the planner only (on a copy of the generator, no plan queued), so asking
+        never changes how the agent plays. Before the first turn every district is worth 0."""
+        from sim.agents.compiled.plan_step import every_option
+        from sim.engine.codes import CHANCE
+        from sim.engine.codes import OVER
+        from sim.engine.codes import SETUP
+        from sim.engine.compiled.layout import MAX_STEPS
+        from sim.engine.compiled.rng import getstate_from_python
+
+        if game.phase == SETUP:
+            return [Option(0.0, (A.place_bobby(d),)) for d in range(game.board.n_districts)]
+        if game.phase in (CHANCE, OVER):
+            return []
+        s = self._seat(game)
+        room = int(s["buf"].shape[0])
+        values = np.zeros(room, np.float64)
+        steps = np.zeros((room, int(game.B[MAX_STEPS])), np.int64)
+        lengths = np.zeros(room, np.int64)
+        generator = self._generator if self._generator is not None else \
+            getstate_from_python(self.rng)
+        k = every_option(game.B, game.S, s["params"], s["restrict"], s["WF"], s["WI"],
+                         generator.copy(), values, steps, lengths)
+        found = [Option(float(values[i]), tuple(steps[i, :lengths[i]].tolist()))
+                 for i in range(k)]
+        return sorted(found, key=lambda o: -o.value)
