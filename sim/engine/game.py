@@ -54,6 +54,12 @@ def packed(board: Board, rules: Rules) -> np.ndarray:
     return B
 
 
+@lru_cache(maxsize=64)
+def _table_lengths(board: Board, rules: Rules) -> dict[int, int]:
+    """The length of each table of the state, by its slot (`layout.state_tables`)."""
+    return dict(L.state_tables(board, rules))
+
+
 def _scalar(slot: int, doc: str) -> property:
     def get(self: Game) -> int:
         return int(self.S[slot])
@@ -169,12 +175,7 @@ class Game:
     stats = _table(L.S_STATS, "per-seat statistics, at seat * N_STATS + k (codes.STAT_NAMES)")
 
     def _length(self, slot: int) -> int:
-        b, n, t = self.board, self.n, len(self.rules.player_tokens)
-        return {L.S_SCORES: n, L.S_STALLS_LEFT: n, L.S_TOK_VAL: n * t, L.S_TOK_NEUTRAL: n * t,
-                L.S_TOK_UP: n * t, L.S_LANE_COUNT: b.n_lanes, L.S_LANE_DIR: b.n_lanes,
-                L.S_LANE_SCORED: b.n_lanes, L.S_LANE_SEAT: b.n_lanes * n,
-                L.S_SPOT_SEAT: b.total_spots, L.S_SQUARE_CUSTOMER: b.n_squares,
-                L.S_DISTRICT_SCORED: b.n_districts, L.S_STATS: n * N_STATS}[slot]
+        return _table_lengths(self.board, self.rules)[slot]
 
     @property
     def n_tokens(self) -> int:

@@ -21,7 +21,8 @@ from sim.engine.rules import Rules
 
 # Slots of the state's header that are bookkeeping of the compiled log, not the game.
 _LOG_SLOTS = (L.LOG_LEN, L.LOG_OVERFLOW)
-_TABLES = {name: getattr(L, name) for name in dir(L) if name.startswith("S_") and name != "S_SIZE"}
+_TABLE_NAMES = {getattr(L, name): name for name in dir(L)
+                if name.startswith("S_") and name not in ("S_SIZE", "S_HEADER")}
 _SCALARS = {getattr(L, name): name for name in ("SEAT", "ROUND", "TURN", "PHASE",
             "ACTIONS_LEFT", "NEUTRAL_TOP", "N_FULL_LANES", "BOBBY", "BAG_CITIZENS",
             "BAG_ARISTOCRATS", "CUSTOMERS_LEFT", "LINE_POS", "PENDING", "BARON_SQUARE",
@@ -42,14 +43,14 @@ def whole_state(B: np.ndarray, game: Game | Oracle) -> np.ndarray:
     return S
 
 
-def differing_fields(B: np.ndarray, a: np.ndarray, b: np.ndarray) -> list[str]:
+def differing_fields(game: Game, a: np.ndarray, b: np.ndarray) -> list[str]:
     """Names of the state's fields where `a` and `b` differ (for a readable failure)."""
     out = [name for slot, name in _SCALARS.items() if a[slot] != b[slot]]
-    starts = sorted((int(B[slot]), name) for name, slot in _TABLES.items())
-    bounds = [*(s for s, _ in starts[1:]), int(B[L.S_SIZE])]
-    for (start, name), end in zip(starts, bounds, strict=True):
-        if not np.array_equal(a[start:end], b[start:end]):
-            out.append(f"{name}: engine {a[start:end].tolist()}, oracle {b[start:end].tolist()}")
+    for slot, length in L.state_tables(game.board, game.rules):
+        at = int(game.B[slot])
+        x, y = a[at:at + length], b[at:at + length]
+        if not np.array_equal(x, y):
+            out.append(f"{_TABLE_NAMES[slot]}: engine {x.tolist()}, oracle {y.tolist()}")
     return out
 
 
@@ -67,7 +68,7 @@ def replay_agrees(board: Board, rules: Rules, seed: int, log: Sequence[int], *,
         if not np.array_equal(mine, theirs):
             raise AssertionError(f"{where}: states differ after action {i - 1} "
                                  f"({log[i - 1] if i else 'start'}): "
-                                 + "; ".join(differing_fields(B, mine, theirs)))
+                                 + "; ".join(differing_fields(game, mine, theirs)))
         compared += 1
         if i == len(log):
             break

@@ -226,13 +226,19 @@ def pack(board: Board, rules: Rules) -> np.ndarray:
 
     # Where the state's tables live in S.
     size = S_HEADER
-    for slot, length in ((S_SCORES, n), (S_STALLS_LEFT, n), (S_TOK_VAL, n * len(tokens)),
-                         (S_TOK_NEUTRAL, n * len(tokens)), (S_TOK_UP, n * len(tokens)),
-                         (S_LANE_COUNT, nl), (S_LANE_DIR, nl), (S_LANE_SCORED, nl),
-                         (S_LANE_SEAT, nl * n), (S_SPOT_SEAT, board.total_spots),
-                         (S_SQUARE_CUSTOMER, ns), (S_DISTRICT_SCORED, nd),
-                         (S_LINE, rules.bag_size), (S_SCORED_LANES, nl), (S_STATS, n * N_STATS)):
+    for slot, length in state_tables(board, rules):
         head[slot] = size
         size += length
     head[S_SIZE] = size
     return np.array(head + tables, dtype=np.int64)
+
+
+def state_tables(board: Board, rules: Rules) -> list[tuple[int, int]]:
+    """The tables of S in their order, each as (its slot in B, its length)."""
+    n, t = rules.players, len(rules.player_tokens)
+    nl = board.n_lanes
+    return [(S_SCORES, n), (S_STALLS_LEFT, n), (S_TOK_VAL, n * t), (S_TOK_NEUTRAL, n * t),
+            (S_TOK_UP, n * t), (S_LANE_COUNT, nl), (S_LANE_DIR, nl), (S_LANE_SCORED, nl),
+            (S_LANE_SEAT, nl * n), (S_SPOT_SEAT, board.total_spots),
+            (S_SQUARE_CUSTOMER, board.n_squares), (S_DISTRICT_SCORED, board.n_districts),
+            (S_LINE, rules.bag_size), (S_SCORED_LANES, nl), (S_STATS, n * N_STATS)]
