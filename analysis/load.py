@@ -24,7 +24,7 @@ from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
-from sim.run.store import RUN_FORMAT
+from sim.run.store import READABLE_FORMATS
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
 
@@ -120,8 +120,9 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         manifest = json.loads(mpath.read_text())
     except json.JSONDecodeError as exc:
         raise LoadError(f"manifest.json is not valid JSON: {exc}", source=str(mpath)) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != RUN_FORMAT:
-        raise LoadError(f"manifest.json is not a {RUN_FORMAT} manifest", source=str(mpath))
+    if not isinstance(manifest, dict) or manifest.get("format") not in READABLE_FORMATS:
+        raise LoadError(f"manifest.json is not a portobello run manifest (format "
+                        f"{' or '.join(READABLE_FORMATS)})", source=str(mpath))
     return manifest
 
 

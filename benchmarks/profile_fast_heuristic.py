@@ -80,20 +80,17 @@ def _now(ts: np.ndarray) -> int:
 
 @njit(cache=False, _nrt=False)
 def new_game(B: np.ndarray, g: int, game_seeds: np.ndarray, seat_seeds: np.ndarray,
-             rngs: np.ndarray, seeds: np.ndarray, S: np.ndarray, memory: np.ndarray) -> int:
-    """Game g of the batch started as `sim.agents.compiled.play` starts it (its group's generators
-    seeded when it is the group's first, the state filled, the planners' memory cleared);
-    returns where its generators start in `rngs` (the seats', then the chance one)."""
+             gens: np.ndarray, S: np.ndarray, memory: np.ndarray) -> None:
+    """Game g of the batch started as `sim.agents.compiled.play` starts it (its generators
+    started, seat p's in row p and the chance one in row n, the state filled, the
+    planners' memory cleared)."""
     n = B[N_PLAYERS]
-    if g % FP.SEEDED_TOGETHER == 0:
-        FP.seed_games(rngs, seeds, game_seeds, seat_seeds, g)
-    base = (g % FP.SEEDED_TOGETHER) * (n + 1)
-    start_game(B, S, rngs[base + n])
+    FP.seed_game(gens, game_seeds[g], seat_seeds[g])
+    start_game(B, S, gens[n])
     for seat in range(n):
         memory[seat, :] = 0
         memory[seat, M_QTURN] = -1
         memory[seat, M_ACTED] = -1
-    return base
 
 
 @njit(cache=False)
@@ -108,9 +105,7 @@ def _profiled(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     nanos = np.zeros(len(PARTS), np.int64)
     counts = np.zeros(len(PARTS), np.int64)
     scores = np.zeros((game_seeds.shape[0], n), np.int64)
-    rows = FP.generator_rows(n)
-    _games(B, game_seeds, seat_seeds, params, restrict,
-           np.zeros((rows, 625), np.uint32), np.zeros(rows, np.int64),
+    _games(B, game_seeds, seat_seeds, params, restrict, np.zeros((n + 1, 2), np.uint64),
            memory, WF, WI, np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
            np.zeros(0, np.int64), nanos, counts, scores, np.zeros(2, np.int64))
     return nanos, counts, scores
@@ -118,7 +113,7 @@ def _profiled(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
 
 @njit(cache=False, _nrt=False)
 def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params: np.ndarray,
-           restrict: np.ndarray, rngs: np.ndarray, seeds: np.ndarray, memory: np.ndarray,
+           restrict: np.ndarray, gens: np.ndarray, memory: np.ndarray,
            WF: np.ndarray, WI: np.ndarray, S: np.ndarray, buf: np.ndarray,
            no_log: np.ndarray, nanos: np.ndarray, counts: np.ndarray,
            scores: np.ndarray, ts: np.ndarray) -> None:
@@ -128,8 +123,8 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
     L1 = uncounted_level(B, WF, WI, 1)
     for g in range(game_seeds.shape[0]):
         t0 = _now(ts)
-        base = new_game(B, g, game_seeds, seat_seeds, rngs, seeds, S, memory)
-        chance = rngs[base + n]
+        new_game(B, g, game_seeds, seat_seeds, gens, S, memory)
+        chance = gens[n]
         nanos[9] += _now(ts) - t0
         counts[9] += 1
         while S[PHASE] != OVER:
@@ -155,7 +150,7 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
             else:
                 part = 3  # the Bobby's placement: priced from scratch
             t0 = _now(ts)
-            action = choose_planner(B, S, rngs[base + seat], params, restrict, mem, buf, WF, WI)
+            action = choose_planner(B, S, gens[seat], params, restrict, mem, buf, WF, WI)
             t1 = _now(ts)
             apply(B, S, action, no_log)
             nanos[7] += _now(ts) - t1

@@ -69,16 +69,14 @@ def _collect(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     n = B[N_PLAYERS]
     memory = np.zeros((n, max(FP.N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
     WF, WI = new_work(B)
-    rows = FP.generator_rows(n)
-    rngs = np.zeros((rows, 625), np.uint32)
-    seeds = np.zeros(rows, np.int64)
+    gens = np.zeros((n + 1, 2), np.uint64)
     S = np.zeros(B[S_SIZE], np.int64)
     buf = np.zeros(B[ACTION_ROOM], np.int64)
     no_log = np.zeros(0, np.int64)
     na = ns = 0
     for g in range(game_seeds.shape[0]):
-        base = new_game(B, g, game_seeds, seat_seeds, rngs, seeds, S, memory)
-        chance = rngs[base + n]
+        new_game(B, g, game_seeds, seat_seeds, gens, S, memory)
+        chance = gens[n]
         while S[PHASE] != OVER:
             if S[PHASE] == CHANCE:
                 apply(B, S, sample_chance(S, chance), no_log)
@@ -90,7 +88,7 @@ def _collect(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                 starts[ns, :] = S
                 ns += 1
             seat = S[SEAT]
-            action = choose_planner(B, S, rngs[base + seat], params, restrict, memory[seat],
+            action = choose_planner(B, S, gens[seat], params, restrict, memory[seat],
                                     buf, WF, WI)
             apply(B, S, action, no_log)
     return na, ns
@@ -163,7 +161,7 @@ def main() -> None:
     actions, starts = actions[:na].copy(), starts[:ns].copy()
     WF, WI = new_work(B)
     ts = np.zeros(2, np.int64)
-    rng = np.zeros(625, np.uint32)  # a plan takes the first of tied options: no draws
+    rng = np.zeros(2, np.uint64)  # a plan takes the first of tied options: no draws
     print(f"{games:,} heuristic games, {players} players, one core: {na:,} actions "
           f"positions, {ns:,} turn starts (the fastest of 5 passes per part)")
     print(f"  {'part':20} {'per position':>12}")

@@ -4,11 +4,9 @@
 Each part is timed on its own over the same games (compiled code loaded first; the
 fastest of three runs of each):
 
-- `prep`: `CompiledEngine.prepare`, the work before the compiled batch (the seats' seeds
-  by compiled BLAKE2b, the line-up table);
-- `seeding`: CPython-exact seeding of the n + 1 generators of every game (`seed_games`);
-- `first twist`: the first 624-word regeneration every seeded generator does on its first
-  draw (one per generator: no random game draws 624 numbers from one generator);
+- `prep`: `CompiledEngine.prepare`, the work before the compiled batch (the seats' seeds,
+  the line-up table);
+- `seeding`: starting the n + 1 generators of every game (`seed_game`);
 - `new game`: allocating and filling a game's state array;
 - `apply`: replaying every game's actions through `apply` (no agents, no generator);
 - `agent + rest`: the whole batch minus the parts above: the random agent's choices (its
@@ -50,26 +48,21 @@ from sim.run.engines import CompiledEngine
 
 
 @njit(cache=False)
-def _seeding(game_seeds: np.ndarray, seat_seeds: np.ndarray, draw: bool) -> int:
-    """Seed every game's n + 1 generators as `play_batch` does (`seed_games`, four games at
-    a time); with `draw`, draw once from each (its first twist)."""
+def _seeding(game_seeds: np.ndarray, seat_seeds: np.ndarray) -> int:
+    """Start every game's n + 1 generators as `play_batch` does (`seed_game`)."""
     n = seat_seeds.shape[1]
-    rngs = np.zeros((FP.generator_rows(n), 625), np.uint32)
-    scratch = np.zeros(rngs.shape[0], np.int64)
+    gens = np.zeros((n + 1, 2), np.uint64)
     total = 0
-    for g in range(0, game_seeds.shape[0], FP.SEEDED_TOGETHER):
-        FP.seed_games(rngs, scratch, game_seeds, seat_seeds, g)
-        total += rngs[0, 1]
-        if draw:
-            for k in range(rngs.shape[0]):
-                total += R.next_u32(rngs[k])
+    for g in range(game_seeds.shape[0]):
+        FP.seed_game(gens, game_seeds[g], seat_seeds[g])
+        total += gens[0, 0] & 1
     return total
 
 
 @njit(cache=False)
 def _new_games(B: np.ndarray, count: int) -> int:
-    chance = np.zeros(625, np.uint32)
-    R.seed(chance, 1)
+    chance = np.zeros(2, np.uint64)
+    R.start(chance, np.uint64(1), R.CHANCE_STREAM)
     total = 0
     for _ in range(count):
         S = new_game(B, chance)
@@ -79,8 +72,8 @@ def _new_games(B: np.ndarray, count: int) -> int:
 
 @njit(cache=False)
 def _replay(B: np.ndarray, logs: np.ndarray, lengths: np.ndarray, legal: bool) -> int:
-    chance = np.zeros(625, np.uint32)
-    R.seed(chance, 1)
+    chance = np.zeros(2, np.uint64)
+    R.start(chance, np.uint64(1), R.CHANCE_STREAM)
     buf = np.zeros(B[ACTION_ROOM], np.int64)
     no_log = np.zeros(0, np.int64)
     total = 0
@@ -126,16 +119,13 @@ def breakdown(players: int, games: int) -> dict[str, float]:
     for i, x in enumerate(res.logs):
         logs[i, :len(x)] = x
     # Compile every part on two games first.
-    _seeding(gs[:2], per_seat[:2], False)
-    _seeding(gs[:2], per_seat[:2], True)
+    _seeding(gs[:2], per_seat[:2])
     _new_games(fast.B, 2)
     _replay(fast.B, logs[:2], lengths[:2], False)
     _replay(fast.B, logs[:2], lengths[:2], True)
     parts = {
         "prep": prep,
-        "seeding": _timed(_seeding, gs, per_seat, False),
-        "first twist": (_timed(_seeding, gs, per_seat, True)
-                        - _timed(_seeding, gs, per_seat, False)),
+        "seeding": _timed(_seeding, gs, per_seat),
         "new game": _timed(_new_games, fast.B, games),
     }
     replay = _timed(_replay, fast.B, logs, lengths, False)

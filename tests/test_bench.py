@@ -448,7 +448,7 @@ def test_profile_fast_random_parts_lie_inside_the_whole() -> None:
     """Each part is timed on its own, compiled beforehand: every part timed directly is
     positive and smaller than the whole batch they are parts of (a part that timed its
     compilation, or the whole batch, would not be). The parts that are differences of two
-    timings (first twist, apply, of which lists) can come out slightly negative on a
+    timings (apply, of which lists) can come out slightly negative on a
     shared machine when the part is small, so they are held only to lie below the whole."""
     parts = _script("profile_fast_random").breakdown(2, 2000)
     whole = parts.pop("whole")
@@ -456,5 +456,5 @@ def test_profile_fast_random_parts_lie_inside_the_whole() -> None:
     parts.pop("agent + rest")  # the whole less the others, by construction
     for name in ("prep", "seeding", "new game"):
         assert 0 < parts[name] < whole, (name, parts[name], whole)
-    for name in ("first twist", "apply", "of which lists"):
+    for name in ("apply", "of which lists"):
         assert abs(parts[name]) < whole, (name, parts[name], whole)

@@ -272,8 +272,12 @@ def test_an_unconfirmable_recommendation_is_reported_as_such(
 
 
 def test_a_fair_answer_and_its_report(tmp_path: Path) -> None:
+    """Greedy 2-player games are fair with about 5 more points for seat 1 (measured: +5 and
+    +6 both confirm at 300 games); the knob's range holds only +3..+6, so that a search of
+    8 settings meets the fair ones whatever its seeds' luck, and the report of a confirmed
+    answer is what is checked."""
     spec = small_spec(players=[2], agents="greedy",
-                      knobs=[{"switch": "start_scores", "seats": [1], "low": 0, "high": 20}],
+                      knobs=[{"switch": "start_scores", "seats": [1], "low": 3, "high": 6}],
                       confirm={"best": 2, "games": 300,
                                "checks": [{"agents": "random", "games": 200}]})
     out = tmp_path / "t"

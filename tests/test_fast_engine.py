@@ -87,10 +87,8 @@ def test_random_agents_on_random_boards(data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_games_in_one_batch_match_one_by_one(players: int) -> None:
-    """A batch reuses its generators and buffers: games must not leak into each other.
-    Four games' generators are seeded together (`sim.agents.compiled.play.seed_games`): games in
-    every place of a group of four, and the lone game of a last group (41 games), play as
-    they do alone."""
+    """A batch reuses its generators, memory and buffers: games must not leak into each
+    other. Games anywhere in a batch of 41 play as they do alone."""
     rules = Rules(players=players)
     specs = ["random", "no-bobby(random)", "first-end(random)", "random"][:players]
     seeds = [derive_seed("batch", i) for i in range(41)]
@@ -174,14 +172,6 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
         now = state_from_game(B, game)
         S[LOG_LEN] = S[LOG_OVERFLOW] = 0
         assert np.array_equal(S, now)
-
-
-def test_seat_seeds_are_derive_seed() -> None:
-    from sim.run.loop import seat_seeds
-
-    for game_seed in (0, 7, 2**63 - 1, derive_seed("x", 1)):
-        assert seat_seeds(game_seed, 4) == [derive_seed(game_seed, "agent", p)
-                                            for p in range(4)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -97,10 +97,13 @@ def test_ctrl_c_in_tune_is_one_line(tmp_path: Path, after: float) -> None:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _before_the_toolkit(err: str) -> bool:
+def _before_the_toolkit(err: str, returncode: int | None = None) -> bool:
     """Whether an interrupt landed while Python itself started, before any of the toolkit's
-    lines ran: Python's own fatal start-up error, or a traceback none of whose frames is one
-    of the project's files (runpy still setting up the first module)."""
+    lines ran: killed by the signal's default action before Python set its handler (no
+    word at all), Python's own fatal start-up error, or a traceback none of whose frames is
+    one of the project's files (runpy still setting up the first module)."""
+    if returncode == -signal.SIGINT and not err.strip():
+        return True
     if "Fatal Python error: init_import_site" in err:
         return True
     frames = [line for line in err.splitlines() if line.strip().startswith('File "')]
@@ -115,7 +118,9 @@ def test_an_interrupt_before_the_toolkit_runs_is_told_from_one_it_dropped() -> N
     late = early.replace('<frozen runpy>', str(ROOT / "sim" / "cli" / "__init__.py"))
     assert _before_the_toolkit(early)
     assert not _before_the_toolkit(late)
-    assert not _before_the_toolkit("portobello: interrupted\n")
+    assert not _before_the_toolkit("portobello: interrupted\n", 130)
+    assert _before_the_toolkit("", -signal.SIGINT)
+    assert not _before_the_toolkit("", 130)
 
 
 def test_ctrl_c_while_the_command_loads_is_never_lost() -> None:
@@ -133,7 +138,7 @@ def test_ctrl_c_while_the_command_loads_is_never_lost() -> None:
             time.sleep(0.03 * (i + 1))
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=60)
-            if _before_the_toolkit(err):
+            if _before_the_toolkit(err, proc.returncode):
                 continue
             reached += 1
             assert proc.returncode == 130, (0.03 * (i + 1), err)

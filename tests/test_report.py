@@ -174,7 +174,7 @@ def test_report_refuses_folders_that_are_not_runs(tmp_path: Path,
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "manifest.json").write_text("{}")
     r = _report(str(tmp_path / "bad"), "--out", str(tmp_path / "o"))
-    assert r.returncode == 1 and "is not a portobello-run/1 manifest" in r.stderr
+    assert r.returncode == 1 and "is not a portobello run manifest" in r.stderr
     assert not (tmp_path / "o").exists()
 
 

@@ -148,6 +148,27 @@ def test_other_configuration_on_a_run_folder_is_refused(tmp_path: Path) -> None:
         load_run(junk)
 
 
+
+def test_a_run_of_the_earlier_format_loads_but_is_never_resumed_or_topped_up(
+        tmp_path: Path) -> None:
+    """A portobello-run/1 folder was played with the earlier generator: its seeds no longer
+    give its games, so finishing it with today's code would mix two kinds of games. It
+    loads as it is; resuming and topping up are refused, and no byte of it changes."""
+    out = tmp_path / "r"
+    Run(config(games=50), out).execute(quiet=True)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["format"] == "portobello-run/2"
+    manifest["format"] = "portobello-run/1"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".lock"}
+    assert load_run(out).games().collect().height == 50
+    for games in (50, 100):
+        with pytest.raises(RunError, match=r"portobello-run/1 run.*cannot be resumed or "
+                                           r"topped up; use another --out"):
+            Run(config(games=games), out).execute(quiet=True)
+    assert before == {p: p.read_bytes() for p in out.rglob("*")
+                      if p.is_file() and p.name != ".lock"}
+
 def test_lock_refuses_a_second_writer_and_takes_a_dead_ones(tmp_path: Path) -> None:
     out = tmp_path / "r"
     out.mkdir()

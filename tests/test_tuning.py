@@ -57,7 +57,7 @@ def test_a_candidate_equal_to_its_opponent_scores_exactly_parity(players: int) -
     times (same seed, same seats), and the focus takes each seat's share once: the shares
     of a game sum to 1, so the mean is exactly 1/n, whatever the luck."""
     spec = space.spec_of(Weights())
-    other = space.spec_of(Weights(tempo=0.4))
+    other = space.spec_of(Weights(tempo=0.4, district=0.2))
     same, different = selfplay.evaluate(STANDARD, Rules(players=players), [spec, other],
                                         [spec], seeds=[11, 12, 13])
     assert same.share == pytest.approx(1 / players) and same.games == 3 * players

@@ -25,12 +25,13 @@ class CompiledAgent(BaseAgent):
 
     def __init__(self, seed: int | str | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
-        self._generator: np.ndarray | None = None  # the compiled generator, from `rng`
+        self._seed = seed
+        self._generator: np.ndarray | None = None  # the compiled generator, from `_seed`
         self._seats: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._generator = None
+        self._seed, self._generator = seed, None
         for seat in self._seats.values():
             seat["memory"][:] = seat["fresh"]
 
@@ -67,10 +68,10 @@ class CompiledAgent(BaseAgent):
 
     def choose(self, game: Game) -> Action:
         from sim.agents.compiled.play import decide
-        from sim.engine.compiled.rng import getstate_from_python
+        from sim.engine.compiled.rng import new
 
         if self._generator is None:
-            self._generator = getstate_from_python(self.rng)
+            self._generator = new(self._seed)
         s = self._seat(game)
         return int(decide(s["kind"], game.B, game.S, self._generator, s["params"],
                           s["restrict"], s["memory"], s["buf"], s["buf2"], s["WF"], s["WI"]))
@@ -100,7 +101,7 @@ class PlannerAgent(CompiledAgent):
         from sim.engine.codes import OVER
         from sim.engine.codes import SETUP
         from sim.engine.compiled.layout import MAX_STEPS
-        from sim.engine.compiled.rng import getstate_from_python
+        from sim.engine.compiled.rng import new
 
         if game.phase == SETUP:
             return [Option(0.0, (A.place_bobby(d),)) for d in range(game.board.n_districts)]
@@ -111,8 +112,7 @@ class PlannerAgent(CompiledAgent):
         values = np.zeros(room, np.float64)
         steps = np.zeros((room, int(game.B[MAX_STEPS])), np.int64)
         lengths = np.zeros(room, np.int64)
-        generator = self._generator if self._generator is not None else \
-            getstate_from_python(self.rng)
+        generator = self._generator if self._generator is not None else new(self._seed)
         k = every_option(game.B, game.S, s["params"], s["restrict"], s["WF"], s["WI"],
                          generator.copy(), values, steps, lengths)
         found = [Option(float(values[i]), tuple(steps[i, :lengths[i]].tolist()))

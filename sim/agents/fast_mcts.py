@@ -106,13 +106,11 @@ class FastMCTSAgent(PlanningAgent):
         return HORIZONS.get(players, 2) if self.horizon == "auto" else int(self.horizon)
 
     def _generator(self) -> Any:
-        """The search's own generator (CPython's Mersenne Twister seeded like `rng`)."""
+        """The search's own generator (stream 0 of its seed)."""
         if self._state is None:
-            import random
+            from sim.engine.compiled.rng import new
 
-            from sim.engine.compiled.rng import getstate_from_python
-
-            self._state = getstate_from_python(random.Random(self._seed))
+            self._state = new(self._seed)
         return self._state
 
     def tools(self, game: Game) -> dict[str, Any]:

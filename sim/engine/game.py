@@ -106,7 +106,7 @@ class Game:
         self.B = packed(board, rules)
         # The game's own generator for chance: a known line is shuffled with it at the start
         # and the bag's draws come from it (`sample_chance`).
-        self._chance: np.ndarray | None = R.getstate_from_python(random.Random(seed))
+        self._chance: np.ndarray | None = R.new(seed, R.CHANCE_STREAM)
         self.S = E.new_game(self.B, self._chance)
         self._log = np.zeros(_LOG_ROOM, np.int64) if keep_log else _NO_LOG
         self.events: list[dict[str, Any]] | None = [] if record_events else None
@@ -284,12 +284,10 @@ class Game:
         return [(A.chance(c), bag[c] / total) for c in (1, 2) if bag[c]]
 
     def sample_chance(self, rng: random.Random | None = None) -> Action:
-        """Draw a customer from the bag with `rng` (default: the game's own generator)."""
+        """Draw a customer from the bag with `rng` (one draw of it seeds the draw), or
+        with the game's own generator."""
         if rng is not None:
-            state = R.getstate_from_python(rng)
-            action = int(E.sample_chance(self.S, state))
-            R.setstate_to_python(state, rng)
-            return action
+            return int(E.sample_chance(self.S, R.new(rng.getrandbits(64))))
         if self._chance is None:
             raise RuntimeError("a copied game has no generator of its own: pass rng")
         return int(E.sample_chance(self.S, self._chance))

@@ -37,7 +37,6 @@ from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
 from sim.run.interrupts import interrupts_held
 from sim.run.loop import play_game
-from sim.run.loop import seat_seeds
 from sim.run.tables import Results
 from sim.run.tables import results_from_games
 
@@ -224,11 +223,11 @@ class CompiledEngine:
 
     def __init__(self, board: Board, rules: Rules, specs: Sequence[str]) -> None:
         from sim.agents.compiled import play as FP
-        from sim.engine.compiled import seeds as FS
+        from sim.engine.compiled import rng as FR
         from sim.engine.compiled.layout import pack
 
         self._fp = FP
-        self._seeds = FS
+        self._rng = FR
         self.board = board
         self.rules = rules
         self.B = pack(board, rules)
@@ -252,11 +251,9 @@ class CompiledEngine:
         seat's row of the agent table."""
         n = self.rules.players
         g = len(seeds)
-        game_seeds = np.array(seeds, np.int64)
-        if g and game_seeds.min() >= 0:  # the simulator's seeds: BLAKE2b compiled
-            per_seat = self._seeds.seat_seeds_batch(game_seeds, n)
-        else:
-            per_seat = np.array([seat_seeds(s, n) for s in seeds], np.int64).reshape(g, n)
+        words = [self._rng.word(s) for s in seeds]  # any whole number, by its low 64 bits
+        game_seeds = np.array(words, np.uint64).view(np.int64)
+        per_seat = self._rng.seat_seeds_batch(game_seeds, n)
         ids: dict[tuple[str, ...], int] = {}  # few distinct line-ups (rotations)
         which = np.fromiter((ids.setdefault(key, len(ids)) for key in map(tuple, lineups)),
                             np.int64, count=g)

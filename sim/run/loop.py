@@ -44,12 +44,10 @@ def derive_seed(*parts: object) -> int:
 
 
 def seat_seeds(game_seed: int, players: int) -> list[int]:
-    """`derive_seed(game_seed, "agent", seat)` for every seat: the agents' seeds in a game
-    (the same values, without re-joining the common part for each seat)."""
-    prefix = f"{game_seed}/agent/".encode()
-    blake2b = hashlib.blake2b
-    return [int.from_bytes(blake2b(prefix + str(seat).encode(), digest_size=8).digest(),
-                           "little") >> 1 for seat in range(players)]
+    """The agents' seeds in a game, seat by seat (`sim.engine.compiled.rng.seat_seed`)."""
+    from sim.engine.compiled.rng import seat_seeds as seeds
+
+    return seeds(game_seed, players)
 
 
 def play_game(board: Board, rules: Rules, agents: Sequence[BaseAgent], seed: int,

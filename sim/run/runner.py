@@ -113,6 +113,11 @@ class Run:
             except (json.JSONDecodeError, KeyError, TypeError):
                 raise RunError("manifest.json is not a portobello run manifest",
                                source=str(path)) from None
+            if old.get("format") != RUN_FORMAT:
+                raise RunError(f"this folder holds a {old.get('format')} run, whose games the "
+                               f"same seeds no longer give ({RUN_FORMAT} plays with another "
+                               "generator): it loads and reports as it is, but cannot be "
+                               "resumed or topped up; use another --out", source=str(self.out))
             mine = self.config.identity()
             identity = {k: v for k, v in identity.items() if k != "games"}  # older manifests
             diff = [k for k in sorted(set(mine) | set(identity)) if mine.get(k) != identity.get(k)]

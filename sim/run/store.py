@@ -21,7 +21,10 @@ import pyarrow.parquet as pq
 from sim.engine.outputs import atomic_write
 from sim.run.config import RunError
 
-RUN_FORMAT = "portobello-run/1"
+RUN_FORMAT = "portobello-run/2"
+# Runs of an earlier format are read and reported as they are, never resumed or topped up:
+# /1 games were played with CPython's Mersenne Twister, so their seeds no longer give them.
+READABLE_FORMATS = ("portobello-run/1", RUN_FORMAT)
 TABLES = ("games", "players", "events", "records")
 CHECKSUMS = "checksums"  # one JSON per finished shard: each file's sha256, size and rows
 LOCK_NAME = ".lock"

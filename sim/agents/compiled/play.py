@@ -1,7 +1,7 @@
 """Whole games in compiled code: many games per call, one row of results per game.
 
-`play_batch` is `sim.run.loop.play_game` for a batch of seeds: the same game generator, the same
-per-seat agent generators (seeded by the caller from `derive_seed`), the same agents.
+`play_batch` is `sim.run.loop.play_game` for a batch of seeds: the same chance generator, the
+same per-seat agent generators (`sim.engine.compiled.rng`), the same agents.
 Agents are given as a small table (kind, parameters, restrictions) and each game says which
 table row plays each seat, so rotating seats and mixed line-ups cost nothing.
 """
@@ -45,7 +45,6 @@ from sim.engine.compiled.layout import TURN
 
 KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
 N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)
-SEEDED_TOGETHER = 4  # games whose generators are seeded in one call (`seed_games`)
 N_MEMORY = 8  # per-seat memory slots, plus the planner's queue (see `play_batch`)
 
 # Columns of a result row: then scores[n], stalls_left[n], stats[n * N_STATS].
@@ -54,31 +53,13 @@ R_HEAD = 7
 
 
 @njit(cache=True, _nrt=False)
-def generator_rows(n: int) -> int:
-    """Rows of the generators array `seed_games` fills for n players (also the length of
-    its scratch of seeds)."""
-    return SEEDED_TOGETHER * (n + 1)
-
-
-@njit(cache=True, _nrt=False)
-def seed_games(rngs: np.ndarray, seeds: np.ndarray, game_seeds: np.ndarray,
-               seat_seeds: np.ndarray, g0: int) -> None:
-    """Seed the generators of games g0 .. g0 + SEEDED_TOGETHER - 1 (those there are) into
-    `rngs`: game g0 + b's seat p in row b (n + 1) + p, its chance generator in row
-    b (n + 1) + n; `seeds` is scratch of the same number of rows.
-
-    Seeding steps four generators side by side (`sim.engine.compiled.rng.seed_rows`); four games
-    hold
-    4 (n + 1) of them, a multiple of four whatever the player count, so no chain is wasted
-    (one game's n + 1 would leave one of four idle at 2 players, three of eight at 4)."""
-    n = seat_seeds.shape[1]
-    k = 0
-    for g in range(g0, min(g0 + SEEDED_TOGETHER, game_seeds.shape[0])):
-        for seat in range(n):
-            seeds[k + seat] = seat_seeds[g, seat]
-        seeds[k + n] = game_seeds[g]
-        k += n + 1
-    R.seed_rows(rngs, seeds, k)
+def seed_game(gens: np.ndarray, game_seed: int, seat_seeds: np.ndarray) -> None:
+    """Start a game's generators: seat p's agent in row p (stream 0 of its seat's seed),
+    the chance player in row n (the chance stream of the game's seed)."""
+    n = seat_seeds.shape[0]
+    for seat in range(n):
+        R.start(gens[seat], np.uint64(seat_seeds[seat]), R.AGENT_STREAM)
+    R.start(gens[n], np.uint64(game_seed), R.CHANCE_STREAM)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -109,11 +90,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    rngs = np.zeros((generator_rows(n), 625), np.uint32)  # see `seed_games`
+    gens = np.zeros((n + 1, R.WORDS), np.uint64)  # see `seed_game`
     memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
     WF, WI = new_work(B)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
-          results, logs, rngs, np.zeros(generator_rows(n), np.int64), memory, WF, WI,
+          results, logs, gens, memory, WF, WI,
           np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
           np.zeros(B[ACTION_ROOM], np.int64), np.zeros(0, np.int64))
     return results, logs
@@ -123,16 +104,14 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
 def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
           agent_restrict: np.ndarray, results: np.ndarray, logs: np.ndarray,
-          rngs: np.ndarray, seeds: np.ndarray, memory: np.ndarray, WF: np.ndarray,
+          gens: np.ndarray, memory: np.ndarray, WF: np.ndarray,
           WI: np.ndarray, S: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
           no_log: np.ndarray) -> None:
     """The games of `play_batch`, in the arrays it made (one state `S`, reset per game)."""
     n = B[N_PLAYERS]
     for g in range(game_seeds.shape[0]):
-        if g % SEEDED_TOGETHER == 0:
-            seed_games(rngs, seeds, game_seeds, seat_seeds, g)
-        base = (g % SEEDED_TOGETHER) * (n + 1)
-        chance = rngs[base + n]
+        seed_game(gens, game_seeds[g], seat_seeds[g])
+        chance = gens[n]
         start_game(B, S, chance)
         for seat in range(n):
             memory[seat, :] = 0
@@ -147,7 +126,7 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                 continue
             seat = S[SEAT]
             a = seat_agent[g, seat]
-            action = choose(agent_kind[a], B, S, rngs[base + seat], agent_params[a],
+            action = choose(agent_kind[a], B, S, gens[seat], agent_params[a],
                             agent_restrict[a], memory[seat], buf, buf2, WF, WI)
             apply(B, S, action, log)
             decisions += 1
