@@ -36,6 +36,7 @@ from sim.engine.rules import load_rules
 from sim.engine.rules import preset
 from sim.run import engines
 from sim.run.engines import COMPILE_NOTICE
+from sim.run.engines import COMPILE_NOTICE_PLANNER
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARE = re.compile(r"(\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\]")
@@ -66,15 +67,15 @@ def env_with(**changes: str) -> dict[str, str]:
 
 
 def warm_cache() -> Path:
-    """The folder of this machine's cache that holds the compiled engine of these sources
-    (compiled first if it is not there yet), relative to a cache root as numba lays it out:
-    the returned path's parent is the root."""
+    """The folder of this machine's cache that holds the compiled games of these sources,
+    random-only and with the planner (compiled first if they are not there yet), relative
+    to a cache root as numba lays it out: the returned path's parent is the root."""
     from sim.agents.compiled.play import play_batch
     from sim.engine.board import load_board
 
-    engine = engines.CompiledEngine(load_board("standard"), Rules(), ["random", "random"])
-    engine.play([1], [["random", "random"]])
-    assert engines.compiled_code_cached()
+    for lineup in (["random", "random"], ["greedy", "random"]):
+        engines.CompiledEngine(load_board("standard"), Rules(), lineup).play([1], [lineup])
+    assert engines.compiled_code_cached(True) and engines.compiled_code_cached(False)
     return Path(play_batch._cache._cache_path)
 
 
@@ -141,11 +142,12 @@ def test_simulate_without_agents_plays_the_documented_default(
 # -- the first compile ------------------------------------------------------------------------
 def test_compile_detection_follows_the_cache(tmp_path: Path) -> None:
     """A fresh cache folder is cold; a copy of this machine's warm cache is warm; the notice
-    is for the compiled engine only."""
+    is for the compiled engine only, and says the planner compiles only when it does."""
     script = textwrap.dedent("""
         import json
         from sim.run.engines import compiled_code_cached, compile_notice
-        print(json.dumps([compiled_code_cached(), compile_notice(["random", "greedy"]),
+        print(json.dumps([compiled_code_cached(True), compiled_code_cached(False),
+                          compile_notice(["random", "greedy"]), compile_notice(["random"]),
                           compile_notice(["random"], "python"), compile_notice(["mcts"])]))
     """)
 
@@ -156,10 +158,11 @@ def test_compile_detection_follows_the_cache(tmp_path: Path) -> None:
         return json.loads(proc.stdout)
 
     (tmp_path / "cold").mkdir()
-    assert ask(tmp_path / "cold") == [False, COMPILE_NOTICE, None, None]
+    assert ask(tmp_path / "cold") == [False, False, COMPILE_NOTICE_PLANNER, COMPILE_NOTICE,
+                                      None, None]
     folder = warm_cache()
     shutil.copytree(folder, tmp_path / "warm" / folder.name)
-    assert ask(tmp_path / "warm") == [True, None, None, None]
+    assert ask(tmp_path / "warm") == [True, True, None, None, None, None]
 
 
 def test_a_cold_start_announces_the_compile_at_once_and_is_never_silent(tmp_path: Path
@@ -193,7 +196,7 @@ def compile_lines(err: str) -> list[str]:
     for line in err.splitlines():
         if re.fullmatch(r"  still compiling the fast engine \(\d+ s\)", line):
             continue
-        kinds.append("notice" if line == COMPILE_NOTICE else
+        kinds.append("notice" if line in (COMPILE_NOTICE, COMPILE_NOTICE_PLANNER) else
                      "compiled" if re.fullmatch(r"compiled in \d+ s", line) else "other")
     return kinds
 
@@ -222,7 +225,7 @@ def test_a_warm_cache_prints_no_notice(tmp_path: Path) -> None:
 def test_simulate_and_study_notice_only_when_games_compile(
         cached: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(engines, "compiled_code_cached", lambda: cached)
+    monkeypatch.setattr(engines, "compiled_code_cached", lambda planner=True: cached)
     run = ["simulate", "--agents", "random", "--games", "4", "--quiet", "--out",
            str(tmp_path / "run")]
     _, _, err = run_cli(capsys, *run)
@@ -447,7 +450,7 @@ def test_tunings_compile_first_too(tmp_path: Path, monkeypatch: pytest.MonkeyPat
                                    capsys: pytest.CaptureFixture[str]) -> None:
     """`agents tune` plays compiled games as well (as `tune` does, through the same helper):
     with a cold cache it compiles before any game, saying so."""
-    monkeypatch.setattr(engines, "compiled_code_cached", lambda: False)
+    monkeypatch.setattr(engines, "compiled_code_cached", lambda planner=True: False)
     _, _, err = run_cli(capsys, "agents", "tune", "--players", "2", "--generations", "1",
                         "--population", "2", "--blocks", "1", "--final-blocks", "1",
                         "--quiet", "--out", str(tmp_path / "weights"))

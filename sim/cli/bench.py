@@ -9,7 +9,9 @@ a short table, or one JSON object with `--json`. Modes (`MODES`; `portobello ben
   bytes per game on disk;
 - `load`: a run loaded and summarised as a report does it, in a fresh child process;
 - `disk`: bytes per game on disk for each table of a run;
-- `mcts`: playouts per second of a search agent.
+- `mcts`: playouts per second of a search agent;
+- `compile`: what a first run on a cold cache costs, per line-up;
+- `yardstick`: random games in plain C beside the compiled engine's.
 
 Bad input (a missing or damaged run folder, bad numbers) ends in one line on stderr and exit
 status 2; the agents mode keeps the exit status of the other commands (1 for a bad agent).
@@ -301,6 +303,40 @@ def cmd_yardstick(args: argparse.Namespace) -> int:
     return emit(args, r, lines)
 
 
+# -- compile ----------------------------------------------------------------------------------
+def add_compile_arguments(p: argparse.ArgumentParser) -> None:
+    from sim.agents.registry import split_specs
+
+    p.add_argument("--lineups", type=split_specs, default=["random", "heuristic"],
+                   metavar="SPEC[,SPEC...]", help="agents to time, each in every seat of its "
+                   "own run (default: random,heuristic)")
+    O.add_players(p)  # 3 when not given
+    O.add_games(p, 100, "games each run plays")
+    O.add_json(p, "the figures")
+
+
+@bad_input_exits_2
+def cmd_compile(args: argparse.Namespace) -> int:
+    """`portobello bench compile`."""
+    from sim.agents.registry import make_agent
+    from sim.bench.compile import bench_compile
+    from sim.run.engines import engine_name
+
+    players = args.players or 3
+    for spec in args.lineups:
+        make_agent(spec)  # an unknown agent is refused by name
+        if engine_name([spec] * players) != "compiled":
+            raise BenchError(f"{spec} has no compiled version: nothing compiles for it")
+    r = bench_compile(args.lineups, players, args.games)
+    lines = [f"portobello simulate --games {r['games']} --players {r['players']}, a fresh "
+             f"cache then the cache it left (load {r['load']} on {r['cpus']} cpus)",
+             f"  {'agents':12} {'cold s':>8} {'cold cpu s':>11} {'warm s':>8} "
+             f"{'compile s':>10}"]
+    lines += [f"  {e['agents']:12} {e['cold_seconds']:8.1f} {e['cold_cpu_seconds']:11.1f} "
+              f"{e['warm_seconds']:8.1f} {e['compile_seconds']:10.1f}" for e in r["runs"]]
+    return emit(args, r, lines)
+
+
 # -- the modes --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Mode:
@@ -323,6 +359,8 @@ MODES: dict[str, Mode] = {
                  lambda p: cmd_disk),
     "mcts": Mode("playouts per second of an MCTS agent on one core, over positions of real "
                  "games", add_mcts_arguments, lambda p: cmd_mcts),
+    "compile": Mode("a first run's compile: simulate with an empty cache, then warm, per "
+                    "line-up", add_compile_arguments, lambda p: cmd_compile),
     "yardstick": Mode("random games in plain C beside the compiled engine's, one run: both "
                       "rates, their ratio, both games' averages", add_yardstick_arguments,
                       lambda p: cmd_yardstick),

@@ -39,7 +39,7 @@ def compile_first(line: str | None) -> None:
     if line:
         from sim.run.engines import compile_now
 
-        compile_now(notice)
+        compile_now(notice, line)
 
 
 def interval_text(share: float, lo: float, hi: float) -> str:

@@ -1,16 +1,23 @@
-"""The engine seam: one interface, `Engine.play(seeds, lineups) -> Results`, with a
-reference and a compiled implementation, chosen in one place (`select_engine`).
+"""The engine seam: one interface, `Engine.play(seeds, lineups) -> Results`, with two ways
+to play the one compiled implementation of the rules, chosen in one place (`select_engine`):
+
+- `CompiledEngine` plays whole games in compiled batches (`play_batch`, or
+  `play_batch_random` when every agent is random, which compiles without the planner);
+- `StepEngine` plays them decision by decision through `Game` (`sim.run.loop.play_game`),
+  for line-ups the compiled batches cannot play (a plain-Python agent, the search, an
+  OpenSpiel bot) and for timed decisions.
 
 The runner, the tournament and the benchmarks play through this seam only. Both engines
-play a game from its seed and line-up alone and give the same games (the differential tests
-and the golden action logs hold them to it):
+play a game from its seed and line-up alone and give the same games (the tests compare them
+and hold both to golden action logs):
 
 - every seat owns its agent: an agent object is never shared by two seats, even when they
   play the same spec (shared objects would share one generator and any per-game memory);
 - each seat's agent is reseeded from the game seed and the seat (`seat_seeds`), the game's
-  chance generator from the game seed;
-- an agent plays on the compiled path through the twin it declares
-  (`BaseAgent.compiled_twin`), so `sim.agents.compiled` never needs to know the reference agents.
+  chance draws from the game seed;
+- an agent plays in a compiled batch through the row of the compiled agent table it
+  declares (`BaseAgent.compiled_row`), so `sim.agents.compiled` never needs to know the
+  agent classes.
 """
 
 from __future__ import annotations
@@ -22,12 +29,13 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from typing import Protocol
 
 import numpy as np
 
 from sim.agents.base import BaseAgent
-from sim.agents.registry import compiled_twin
+from sim.agents.registry import compiled_row
 from sim.agents.registry import make_agent
 from sim.agents.timing import TimedAgent
 from sim.agents.weight_sets import PLAYER_COUNTS
@@ -41,8 +49,11 @@ from sim.run.tables import Results
 from sim.run.tables import results_from_games
 
 ENGINES = ("auto", "compiled", "python")
-COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, one to three "
-                  "minutes; a line every 10 s until it is done)...")
+COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, under a "
+                  "minute; a line every 10 s until it is done)...")
+COMPILE_NOTICE_PLANNER = ("compiling the fast engine and the planner of the greedy and heuristic "
+                          "agents (once per machine and code version, one to three minutes; a "
+                          "line every 10 s until it is done)...")
 COMPILE_TICK = 10.0  # seconds between the lines that say the compile goes on
 BATCH_GAMES = 512  # games per compiled call: how long a Ctrl-C may wait
 LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
@@ -71,8 +82,8 @@ def supports(specs: Sequence[str], board: Board | None = None) -> bool:
 
 def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
     """Why a line-up cannot play on the compiled path, or None."""
-    twins = [compiled_twin(s, PLAYER_COUNTS[0]) for s in specs]  # any count: kinds agree
-    if any(t is None for t in twins):
+    rows = [compiled_row(s, PLAYER_COUNTS[0]) for s in specs]  # any count: kinds agree
+    if any(r is None for r in rows):
         return ("no compiled version of some of these agents: "
                 f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, heuristic and "
                 "their restricted forms)")
@@ -80,7 +91,7 @@ def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
     from sim.agents.compiled.play import KIND_RANDOM
 
     longest = max(board.lane_len) if board is not None else 0
-    if longest > MAX_LANE_LEN and any(t.kind != KIND_RANDOM for t in twins if t):
+    if longest > MAX_LANE_LEN and any(r.kind != KIND_RANDOM for r in rows if r):
         return (f"the compiled greedy and heuristic agents handle lanes of up to "
                 f"{MAX_LANE_LEN} spots; board {board.name if board else ''} has one of "
                 f"{longest}")
@@ -91,7 +102,7 @@ def engine_name(specs: Sequence[str], engine: str = "auto",
                 board: Board | None = None) -> str:
     """The engine (`compiled` or `python`) a run of these agents plays on.
 
-    `auto` takes the compiled path whenever every agent has a compiled twin that can play
+    `auto` takes the compiled path whenever every agent has a compiled row that can play
     on the board; `compiled` refuses otherwise, saying why."""
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})",
@@ -106,23 +117,34 @@ def engine_name(specs: Sequence[str], engine: str = "auto",
     return "python"
 
 
-def compiled_code_cached() -> bool:
-    """Whether this machine's cache already holds the compiled engine for the present
-    sources (`sim.agents.compiled` keeps it in `numba.config.CACHE_DIR`, a folder named by a hash of
-    them). False: the first compiled game compiles it, for one to three minutes.
+def needs_planner(specs: Sequence[str]) -> bool:
+    """Whether a line-up's compiled games need the planner (any greedy or heuristic agent);
+    random agents alone compile without it, in a fraction of the time."""
+    from sim.agents.compiled.play import KIND_RANDOM
 
-    It asks numba's own index of `play_batch` (the function every compiled game enters),
-    which is empty when that index is missing or was written for another version of the
-    source; with another numba or another layout of `sim.agents.compiled`, any cache index file
-    (`*.nbi`) in the folder counts."""
+    rows = [compiled_row(s, PLAYER_COUNTS[0]) for s in specs]  # any count: kinds agree
+    return any(r is not None and r.kind != KIND_RANDOM for r in rows)
+
+
+def compiled_code_cached(planner: bool = True) -> bool:
+    """Whether this machine's cache already holds the compiled games (with the planner, or
+    random agents only) for the present sources (`sim.engine.compiled` keeps them in
+    `numba.config.CACHE_DIR`, a folder named by a hash of them). False: the first compiled
+    game compiles them.
+
+    It asks numba's own index of the batch entry those games enter (`play_batch`, or
+    `play_batch_random`), which is empty when that index is missing or was written for
+    another version of the source; with another numba or another layout of
+    `sim.agents.compiled`, any cache index file (`*.nbi`) in the folder counts."""
     import numba
 
     import sim.agents.compiled  # noqa: F401  (sets numba.config.CACHE_DIR)
 
     try:
-        from sim.agents.compiled.play import play_batch
+        from sim.agents.compiled import play as FP
 
-        return bool(play_batch._cache._cache_file._load_index())
+        entry = FP.play_batch if planner else FP.play_batch_random
+        return bool(entry._cache._cache_file._load_index())
     except Exception:  # numba's internals or sim.agents.compiled moved: the files then
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
 
@@ -130,10 +152,12 @@ def compiled_code_cached() -> bool:
 def compile_notice(specs: Sequence[str], engine: str = "auto",
                    board: Board | None = None) -> str | None:
     """The line to show before games of these agents when they will first compile the
-    compiled engine (`COMPILE_NOTICE`), else None (the reference engine, or cached code)."""
-    if engine_name(specs, engine, board) != "compiled" or compiled_code_cached():
+    compiled games (`COMPILE_NOTICE`, or `COMPILE_NOTICE_PLANNER` when they need the
+    planner), else None (games played decision by decision, or cached code)."""
+    planner = needs_planner(specs)
+    if engine_name(specs, engine, board) != "compiled" or compiled_code_cached(planner):
         return None
-    return COMPILE_NOTICE
+    return COMPILE_NOTICE_PLANNER if planner else COMPILE_NOTICE
 
 
 @contextlib.contextmanager
@@ -157,32 +181,37 @@ def still_saying(say: Callable[[str], None], what: str, every: float = COMPILE_T
         thread.join()
 
 
-def compile_now(say: Callable[[str], None]) -> None:
-    """Compile the compiled engine here and now (`COMPILE_NOTICE`, then a line every
+def compile_now(say: Callable[[str], None], notice: str = COMPILE_NOTICE_PLANNER) -> None:
+    """Compile what the notice announces here and now (the notice, then a line every
     `COMPILE_TICK` seconds, then the time it took), before any game: the workers then load
     it from the cache instead of each compiling it at once. The compiled code's types are
-    the same for every board, rules and line-up, so one compile serves them all."""
+    the same for every board, rules and line-up, so one compile serves them all; random
+    agents alone (`COMPILE_NOTICE`) leave the planner out."""
     from sim.engine.board import load_board
 
-    say(COMPILE_NOTICE)
+    specs = ["heuristic", "random"] if notice == COMPILE_NOTICE_PLANNER else ["random"] * 2
+    say(notice)
     start = time.monotonic()
     with still_saying(say, "compiling the fast engine"):  # from the notice on
-        CompiledEngine(load_board("standard"), Rules(), ["random", "random"]).compile()
+        CompiledEngine(load_board("standard"), Rules(), specs).compile()
     say(f"compiled in {time.monotonic() - start:.0f} s")
 
 
 def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str = "auto",
-                  *, timed: bool = False) -> ReferenceEngine | CompiledEngine:
+                  *, timed: bool = False) -> StepEngine | CompiledEngine:
     """The one place an engine is chosen. `timed` (decision counts and times per seat)
-    needs the reference engine's loop."""
+    needs games played decision by decision."""
     if timed or engine_name(specs, engine, board) == "python":
-        return ReferenceEngine(board, rules, timed=timed)
+        return StepEngine(board, rules, timed=timed)
     return CompiledEngine(board, rules, specs)
 
 
-# -- the reference engine -----------------------------------------------------------------------
-class ReferenceEngine:
-    """Games played by `sim.run.loop.play_game` on the readable engine and agents."""
+# -- the step-by-step engine -------------------------------------------------------------------
+class StepEngine:
+    """Games played decision by decision by `sim.run.loop.play_game` through `Game`: each
+    agent's `choose` is asked for every decision, so any agent can play (compiled agents
+    seated at the `Game`, plain-Python agents, OpenSpiel bots), and each decision can be
+    timed."""
 
     name = "python"
 
@@ -216,8 +245,9 @@ class ReferenceEngine:
 
 # -- the compiled engine -----------------------------------------------------------------------
 class CompiledEngine:
-    """Games played in batches by `sim.agents.compiled.play.play_batch` (numba), the agents given as
-    rows of a table built from their declared twins."""
+    """Games played in batches by `sim.agents.compiled.play.play_batch` (numba; or
+    `play_batch_random`, without the planner, when every agent is random), the agents given
+    as rows of a table built from the rows they declare (`compiled_row`)."""
 
     name = "compiled"
 
@@ -238,12 +268,12 @@ class CompiledEngine:
         self.params = np.zeros((k, FP.N_PARAMS), np.float64)
         self.restrict = np.zeros((k, 4), np.int64)
         for i, spec in enumerate(self.specs):
-            twin = compiled_twin(spec, rules.players)
-            if twin is None:
+            row = compiled_row(spec, rules.players)
+            if row is None:
                 raise EngineError(f"agent {spec} has no compiled version", field="agents")
-            self.kinds[i] = twin.kind
-            self.params[i] = twin.params
-            self.restrict[i] = np.array(twin.restrict, np.int64)
+            self.kinds[i] = row.kind
+            self.params[i] = row.params
+            self.restrict[i] = np.array(row.restrict, np.int64)
 
     def prepare(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -260,6 +290,13 @@ class CompiledEngine:
         table = np.array([[self.index[s] for s in key] for key in ids], np.int64)
         return game_seeds, per_seat, table.reshape(len(ids), n)[which]
 
+    @property
+    def entry(self) -> Any:
+        """The compiled batch these agents enter: without the planner when all are random."""
+        FP = self._fp
+        random_only = bool((self.kinds == FP.KIND_RANDOM).all())
+        return FP.play_batch_random if random_only else FP.play_batch
+
     def compile(self) -> None:
         """Compile (or load from the cache) the compiled game loop, on no games."""
         seeds, per_seat, seat_agent = self.prepare([], [])
@@ -271,19 +308,18 @@ class CompiledEngine:
         its own seeds, so the slices change nothing), Ctrl-C held until a slice returns:
         an interrupt inside compiled code can crash the process, between slices it is a
         plain KeyboardInterrupt."""
-        FP = self._fp
-        if not FP.play_batch.signatures:
+        entry = self.entry
+        if not getattr(entry, "signatures", True):  # (plain Python with the JIT disabled)
             # The first call compiles (minutes with a cold cache): done on no games, outside
             # the held block, so that Ctrl-C stops a compile at once.
-            FP.play_batch(self.B, game_seeds[:0], per_seat[:0], seat_agent[:0], self.kinds,
-                          self.params, self.restrict, log_cap)
+            entry(self.B, game_seeds[:0], per_seat[:0], seat_agent[:0], self.kinds,
+                  self.params, self.restrict, log_cap)
         parts = []
         for lo in range(0, max(len(game_seeds), 1), BATCH_GAMES):
             cut = slice(lo, lo + BATCH_GAMES)
             with interrupts_held():
-                parts.append(FP.play_batch(self.B, game_seeds[cut], per_seat[cut],
-                                           seat_agent[cut], self.kinds, self.params,
-                                           self.restrict, log_cap))
+                parts.append(entry(self.B, game_seeds[cut], per_seat[cut], seat_agent[cut],
+                                   self.kinds, self.params, self.restrict, log_cap))
         if len(parts) == 1:
             return parts[0]
         return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))

@@ -10,15 +10,16 @@ the win, 1/k each) is compared with parity 1/n: "A beats B" when the whole 95% W
 interval lies above parity. For n > 2 both directions are played (`A vs 2xB`, `B vs 2xA`).
 
 Engines. `engine` is `auto` (default), `compiled` or `python`, decided per matchup through
-`sim.run.engines.engine_name`: `auto` plays a matchup on the compiled engine when both of
-its agents have compiled twins (random, greedy, heuristic and their restricted forms), else
-on the reference engine; `compiled` refuses a matchup that cannot play there. The engines
-give the same games bit for bit, so scores, ranks and win shares (and the tournament id) do
-not depend on the engine. A compiled matchup is played in large batches (`COMPILED_CHUNK`
-blocks per `Engine.play` call), the reference engine one block at a time.
+`sim.run.engines.engine_name`: `auto` plays a matchup on the compiled engine (whole games
+in compiled batches) when both of its agents have compiled versions (random, greedy,
+heuristic and their restricted forms), else decision by decision through `Game` (`python`);
+`compiled` refuses a matchup that cannot play there. Both ways play the same compiled rules
+and agents and give the same games, so scores, ranks and win shares (and the tournament id)
+do not depend on the engine. A compiled matchup is played in large batches
+(`COMPILED_CHUNK` blocks per `Engine.play` call), a `python` one one block at a time.
 
-Timing. The reference engine times every decision; the compiled engine cannot. The table
-keeps one schema on both: on rows of compiled games `decisions`, `decision_time`,
+Timing. Games played decision by decision time every decision; the compiled batches
+cannot. The table keeps one schema on both: on rows of compiled games `decisions`, `decision_time`,
 `max_decision_time`, `decision_cpu_time` and `max_decision_cpu_time` are null (NaN in
 pandas, null in Parquet), and the summary's milliseconds per decision read "–".
 
@@ -47,9 +48,11 @@ from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
 from sim.run.engines import COMPILE_NOTICE
+from sim.run.engines import COMPILE_NOTICE_PLANNER
 from sim.run.engines import ENGINES
 from sim.run.engines import compiled_code_cached
 from sim.run.engines import engine_name
+from sim.run.engines import needs_planner
 from sim.run.engines import select_engine
 from sim.run.loop import AgentError
 from sim.run.loop import derive_seed
@@ -149,7 +152,7 @@ class TournamentConfig:
             raise PortobelloError(f"unknown engine {self.engine!r} (engines: "
                                   f"{', '.join(ENGINES)})", field="--engine")
         for m in matchups(self.agents, self.players, self.pairing):
-            self.engine_for(m)  # `compiled` refuses a matchup without compiled twins
+            self.engine_for(m)  # `compiled` refuses a matchup without compiled versions
 
     def engine_for(self, matchup: Matchup) -> str:
         """The engine (`compiled` or `python`) that plays this matchup."""
@@ -164,10 +167,12 @@ class TournamentConfig:
         return count
 
     def compile_notice(self) -> str | None:
-        """`COMPILE_NOTICE` when compiled matchups will first compile the compiled engine."""
-        if "compiled" not in self.engines() or compiled_code_cached():
+        """`COMPILE_NOTICE` (or `COMPILE_NOTICE_PLANNER`, when a planner plays) when compiled
+        matchups will first compile the compiled games."""
+        planner = needs_planner(self.agents)
+        if "compiled" not in self.engines() or compiled_code_cached(planner):
             return None
-        return COMPILE_NOTICE
+        return COMPILE_NOTICE_PLANNER if planner else COMPILE_NOTICE
 
     @property
     def tournament_id(self) -> str:
@@ -178,8 +183,8 @@ class TournamentConfig:
 
     def tasks(self) -> list[tuple[int, Matchup, range, str]]:
         """(matchup index, matchup, blocks, engine): each task plays the n rotations of its
-        blocks, one block per task on the reference engine, `COMPILED_CHUNK` on the
-        compiled one (each matchup cut into at least `jobs` pieces, so workers share it)."""
+        blocks, one block per task played decision by decision, `COMPILED_CHUNK` on the
+        compiled engine (each matchup cut into at least `jobs` pieces, so workers share it)."""
         out = []
         for i, m in enumerate(matchups(self.agents, self.players, self.pairing)):
             blocks = math.ceil(self.games / m.players)
@@ -195,7 +200,7 @@ def play_blocks(board: Board, rules: Rules, matchup: Matchup, index: int, blocks
                 seed: int, tid: str, engine: str = "python"
                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play the n rotations of each block: rows per (game, seat), and errors. `python`
-    plays game by game on the timed reference engine (an agent error loses one game);
+    plays game by game, decision by decision and timed (an agent error loses one game);
     `compiled` plays all the blocks' games in one batch, untimed."""
     n = matchup.players
     game_rules = rules.with_changes(players=n)

@@ -81,18 +81,40 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     the R_* columns) and, when `log_cap` > 0, each game's record actions (first
     `results[g, R_LOG_LEN]` entries of `logs[g]`).
 
-    Everything the games need is allocated here, once; the games themselves (`_play`)
-    allocate nothing and count no references."""
-    n = B[N_PLAYERS]
-    g_count = game_seeds.shape[0]
+    Everything the games need is allocated here and in `_batch`, once; the games themselves
+    (`_play`) allocate nothing and count no references."""
     for a in range(agent_kind.shape[0]):
         if agent_kind[a] != KIND_RANDOM and not board_fits(B):
             raise ValueError("a lane is longer than the planner's power table (44 spots)")
+    WF, WI = new_work(B)
+    return _batch(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
+                  agent_restrict, log_cap, WF, WI)
+
+
+@njit(cache=True)
+def play_batch_random(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
+                      seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
+                      agent_restrict: np.ndarray, log_cap: int) -> tuple[np.ndarray, np.ndarray]:
+    """`play_batch` for line-ups of random agents only (every `agent_kind` KIND_RANDOM): the
+    same games, compiled without the planner, so that a first run of random games compiles
+    in a fraction of the time."""
+    return _batch(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
+                  agent_restrict, log_cap, None, None)
+
+
+@njit(cache=True)
+def _batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
+           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
+           agent_restrict: np.ndarray, log_cap: int, WF: np.ndarray | None,
+           WI: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays of a batch, and its games (`_play`); no planner work space (WF and WI
+    None) leaves the planner out of the compiled code."""
+    n = B[N_PLAYERS]
+    g_count = game_seeds.shape[0]
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
     gens = np.zeros((n + 1, R.WORDS), np.uint64)  # see `seed_game`
     memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
-    WF, WI = new_work(B)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
           results, logs, gens, memory, WF, WI,
           np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
@@ -104,10 +126,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
 def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
           agent_restrict: np.ndarray, results: np.ndarray, logs: np.ndarray,
-          gens: np.ndarray, memory: np.ndarray, WF: np.ndarray,
-          WI: np.ndarray, S: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
+          gens: np.ndarray, memory: np.ndarray, WF: np.ndarray | None,
+          WI: np.ndarray | None, S: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
           no_log: np.ndarray) -> None:
-    """The games of `play_batch`, in the arrays it made (one state `S`, reset per game)."""
+    """The games of a batch, in the arrays `_batch` made (one state `S`, reset per game);
+    without a planner work space (`WF` None) every seat is a random agent."""
     n = B[N_PLAYERS]
     for g in range(game_seeds.shape[0]):
         seed_game(gens, game_seeds[g], seat_seeds[g])
@@ -126,8 +149,12 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                 continue
             seat = S[SEAT]
             a = seat_agent[g, seat]
-            action = choose(agent_kind[a], B, S, gens[seat], agent_params[a],
-                            agent_restrict[a], memory[seat], buf, buf2, WF, WI)
+            if WF is None:  # pruned while compiling: no planner in a random-only batch
+                action = choose_random(B, S, gens[seat], agent_params[a], agent_restrict[a],
+                                       memory[seat], buf, buf2)
+            else:
+                action = choose(agent_kind[a], B, S, gens[seat], agent_params[a],
+                                agent_restrict[a], memory[seat], buf, buf2, WF, WI)
             apply(B, S, action, log)
             decisions += 1
         row = results[g]
@@ -153,13 +180,20 @@ def random_params(move_chance: float, max_moves: int) -> tuple[float, ...]:
 
 
 @njit(cache=True, _nrt=False)
-def decide(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
-           restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
-           WF: np.ndarray, WI: np.ndarray) -> int:
-    """One decision of an agent of `kind` for the seat to move, from Python (`choose`
-    inlined into a call of its own): how the agents of `sim.agents` play through
-    `sim.engine.game.Game`, the very code `play_batch` runs."""
-    return choose(kind, B, S, rng, params, restrict, memory, buf, buf2, WF, WI)
+def decide_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
+                  restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
+                  buf2: np.ndarray) -> int:
+    """One decision of a random agent for the seat to move, from Python: how it plays
+    through `sim.engine.game.Game`, the very code the batches run."""
+    return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
+
+
+@njit(cache=True, _nrt=False)
+def decide_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
+                   restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
+                   WF: np.ndarray, WI: np.ndarray) -> int:
+    """One decision of a planner (greedy, heuristic) for the seat to move, from Python."""
+    return choose_planner(B, S, rng, params, restrict, memory, buf, WF, WI)
 
 
 def new_memory(B: np.ndarray) -> np.ndarray:

@@ -43,7 +43,7 @@ def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> b
     return True
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndarray) -> int:
     """`BaseAgent.legal_actions`: the legal actions minus the restricted ones."""
     m = legal_actions(B, S, out)
