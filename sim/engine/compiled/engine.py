@@ -1,10 +1,9 @@
-"""The compiled engine: the rules of `sim.engine.game` over flat int64 arrays, for mass play.
+"""The engine: the rules of the game over flat int64 arrays, the one implementation the
+runner, the agents and `sim.engine.game.Game` (its readable front) all play.
 
-`sim.engine.game.Game` stays the reference; the compiled engine repeats its rules step for
-step (same legal-action order, same state changes, same log), and the differential tests
-require both to give identical games. A state is one array `S` laid out by
-`sim.engine.compiled.layout` (scalars first, then tables at offsets kept in `B`); copying a state is
-`S.copy()`.
+A state is one array `S` laid out by `sim.engine.compiled.layout` (scalars first, then
+tables at offsets kept in `B`); copying a state is `S.copy()`. The tests check it against
+an independent reading of the rules (`tests/oracle`), state by state.
 
 This module is the engine's face: a new game, the legal actions, the chance player's draw
 and `apply`, the one door through which every action enters (it logs the action and hands
@@ -16,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Phases: sim.engine.codes, the one source both engines share. Actions are encoded and
+# Phases: sim.engine.codes, the one source of the game's codes. Actions are encoded and
 # decoded by sim.engine.actions' own functions, compiled (`A`).
 from sim.engine.codes import ACTIONS
 from sim.engine.codes import CHANCE
@@ -24,6 +23,7 @@ from sim.engine.codes import PLACE
 from sim.engine.codes import SETUP
 from sim.engine.codes import TURN_START
 from sim.engine.compiled import actions as A
+from sim.engine.compiled import fields as F
 from sim.engine.compiled import rng as R
 from sim.engine.compiled.layout import ACTIONS_LEFT
 from sim.engine.compiled.layout import BAG_ARISTOCRATS
@@ -48,28 +48,18 @@ from sim.engine.compiled.layout import N_TOKENS
 from sim.engine.compiled.layout import NEGATIVE_SCORES
 from sim.engine.compiled.layout import O_DISTRICT_LANES
 from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
-from sim.engine.compiled.layout import O_IS_DISTRICT_TOKEN
 from sim.engine.compiled.layout import O_LANE_LEN
 from sim.engine.compiled.layout import O_NEIGHBOUR_DISTRICT
 from sim.engine.compiled.layout import O_NEIGHBOUR_LANE
 from sim.engine.compiled.layout import O_NEIGHBOURS_AT
-from sim.engine.compiled.layout import O_PLAYER_TOKENS
-from sim.engine.compiled.layout import O_SEQUENCE
-from sim.engine.compiled.layout import O_START_SCORES
 from sim.engine.compiled.layout import PHASE
 from sim.engine.compiled.layout import ROUND
-from sim.engine.compiled.layout import S_DISTRICT_SCORED
 from sim.engine.compiled.layout import S_LANE_COUNT
 from sim.engine.compiled.layout import S_LANE_DIR
 from sim.engine.compiled.layout import S_LINE
 from sim.engine.compiled.layout import S_SCORES
 from sim.engine.compiled.layout import S_SIZE
-from sim.engine.compiled.layout import S_SPOT_SEAT
-from sim.engine.compiled.layout import S_SQUARE_CUSTOMER
 from sim.engine.compiled.layout import S_STALLS_LEFT
-from sim.engine.compiled.layout import S_TOK_NEUTRAL
-from sim.engine.compiled.layout import S_TOK_UP
-from sim.engine.compiled.layout import S_TOK_VAL
 from sim.engine.compiled.layout import SEAT
 from sim.engine.compiled.layout import START_STALLS
 from sim.engine.compiled.layout import TOKEN_MAX
@@ -98,37 +88,35 @@ def start_game(B: np.ndarray, S: np.ndarray, chance_rng: np.ndarray) -> None:
     """Set `S` (of size `B[S_SIZE]`) to a game at its start, as `new_game`: a batch of games
     reuses one state array."""
     S[:] = 0
-    n = B[N_PLAYERS]
     S[SEAT] = B[BOBBY_PLACER]
     S[ROUND] = 1
     S[PHASE] = SETUP
-    t = B[N_TOKENS]
-    for p in range(n):
-        S[B[S_SCORES] + p] = B[B[O_START_SCORES] + p]
-        S[B[S_STALLS_LEFT] + p] = B[START_STALLS]
-        for k in range(t):
-            S[B[S_TOK_VAL] + p * t + k] = B[B[O_PLAYER_TOKENS] + k]
-            S[B[S_TOK_UP] + p * t + k] = 1
+    for p in range(B[N_PLAYERS]):
+        F.set_score(B, S, p, F.start_score(B, p))
+        F.set_stalls_left(B, S, p, B[START_STALLS])
+        for k in range(B[N_TOKENS]):
+            F.set_token_value(B, S, p, k, F.player_token(B, k))
+            F.set_token_up(B, S, p, k, 1)
     for lane in range(B[N_LANES]):
-        S[B[S_LANE_DIR] + lane] = -1
-    for i in range(B[N_SPOTS]):
-        S[B[S_SPOT_SEAT] + i] = -1
+        F.set_lane_dir(B, S, lane, -1)
+    for spot in range(B[N_SPOTS]):
+        F.set_spot_seat(B, S, spot, -1)
     for d in range(B[N_DISTRICTS]):
-        S[B[S_DISTRICT_SCORED] + d] = -1
+        F.set_district_scored(B, S, d, -1)
     S[BOBBY] = -1
     S[BAG_CITIZENS] = B[N_CITIZENS]
     S[BAG_ARISTOCRATS] = B[N_ARISTOCRATS]
     S[CUSTOMERS_LEFT] = B[BAG_SIZE]
     S[BARON_SQUARE] = -1
-    if B[KNOWN_ORDER]:
-        line = B[S_LINE]
+    if B[KNOWN_ORDER]:  # the whole bag drawn into a visible line before play
         size = B[BAG_SIZE]
-        if B[HAS_SEQUENCE]:
-            for i in range(size):
-                S[line + i] = B[B[O_SEQUENCE] + i]
-        else:
-            for i in range(size):
-                S[line + i] = 1 if i < B[N_CITIZENS] else 2
+        for i in range(size):
+            if B[HAS_SEQUENCE]:
+                F.set_line(B, S, i, F.sequence(B, i))
+            else:
+                F.set_line(B, S, i, 1 if i < B[N_CITIZENS] else 2)
+        if not B[HAS_SEQUENCE]:
+            line = B[S_LINE]
             R.shuffle(chance_rng, S[line:line + size], size)
 
 
@@ -188,21 +176,18 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
         k = bobby_moves(B, S, out, stall_and_draw_actions(B, S, out, 0))
         out[k] = A.END
         return k + 1
-    if phase == PLACE:
-        sqc = B[S_SQUARE_CUSTOMER]
-        for s in range(B[N_SQUARES]):
-            if S[sqc + s] == 0:
-                out[k] = A.place_customer(s)
+    if phase == PLACE:  # any empty square
+        for square in range(B[N_SQUARES]):
+            if F.square_customer(B, S, square) == 0:
+                out[k] = A.place_customer(square)
                 k += 1
         return k
-    if phase == TURN_START:
+    if phase == TURN_START:  # a face-up token for actions, or a 2 or 4 on a district
         seat = S[SEAT]
-        t = B[N_TOKENS]
-        lo = seat * t
-        for i in range(lo, lo + t):
-            v = S[B[S_TOK_VAL] + i]
-            if v and S[B[S_TOK_UP] + i]:
-                a = A.play_token(v, S[B[S_TOK_NEUTRAL] + i])
+        for i in range(B[N_TOKENS]):
+            v = F.token_value(B, S, seat, i)
+            if v and F.token_up(B, S, seat, i):
+                a = A.play_token(v, F.token_neutral(B, S, seat, i))
                 seen = False
                 for j in range(k):
                     if out[j] == a:
@@ -210,12 +195,12 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
                 if not seen:
                     out[k] = a
                     k += 1
-        for i in range(lo, lo + t):
-            v = S[B[S_TOK_VAL] + i]
-            if v and S[B[S_TOK_UP] + i] and not S[B[S_TOK_NEUTRAL] + i] and v <= B[TOKEN_MAX] \
-                    and B[B[O_IS_DISTRICT_TOKEN] + v]:
+        for i in range(B[N_TOKENS]):
+            v = F.token_value(B, S, seat, i)
+            if v and F.token_up(B, S, seat, i) and not F.token_neutral(B, S, seat, i) \
+                    and v <= B[TOKEN_MAX] and F.is_district_token(B, v):
                 for d in range(B[N_DISTRICTS]):
-                    if S[B[S_DISTRICT_SCORED] + d] < 0:
+                    if F.district_scored(B, S, d) < 0:
                         out[k] = A.score_district(v, d)
                         k += 1
         if k == 0:

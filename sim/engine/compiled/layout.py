@@ -117,6 +117,8 @@ Scalars of S (slots 0..17, then room up to S_HEADER):
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from sim.engine.board import Board
@@ -242,3 +244,105 @@ def state_tables(board: Board, rules: Rules) -> list[tuple[int, int]]:
             (S_LANE_SEAT, nl * n), (S_SPOT_SEAT, board.total_spots),
             (S_SQUARE_CUSTOMER, board.n_squares), (S_DISTRICT_SCORED, board.n_districts),
             (S_LINE, rules.bag_size), (S_SCORED_LANES, nl), (S_STATS, n * N_STATS)]
+
+
+# -- the field table: every table of S and B by name, with its index --------------------------
+# (name, slot, indexes): entry (i, j) of a two-index table is at i * stride + j, its stride
+# the B scalar (or number) given with the second index. `fields.py` is generated from this
+# table (`python -m sim.engine.compiled.layout`): the accessors the rules read the state
+# through, `lane_stalls(B, S, lane, seat)` for `S[B[S_LANE_SEAT] + lane * B[N_PLAYERS] + seat]`.
+STATE_FIELDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("score", "S_SCORES", ("seat",), ""),
+    ("stalls_left", "S_STALLS_LEFT", ("seat",), ""),
+    ("token_value", "S_TOK_VAL", ("seat", "token"), "B[N_TOKENS]"),
+    ("token_neutral", "S_TOK_NEUTRAL", ("seat", "token"), "B[N_TOKENS]"),
+    ("token_up", "S_TOK_UP", ("seat", "token"), "B[N_TOKENS]"),
+    ("lane_count", "S_LANE_COUNT", ("lane",), ""),
+    ("lane_dir", "S_LANE_DIR", ("lane",), ""),
+    ("lane_scored", "S_LANE_SCORED", ("lane",), ""),
+    ("lane_stalls", "S_LANE_SEAT", ("lane", "seat"), "B[N_PLAYERS]"),
+    ("spot_seat", "S_SPOT_SEAT", ("spot",), ""),
+    ("square_customer", "S_SQUARE_CUSTOMER", ("square",), ""),
+    ("district_scored", "S_DISTRICT_SCORED", ("district",), ""),
+    ("line", "S_LINE", ("position",), ""),
+    ("scored_lane", "S_SCORED_LANES", ("k",), ""),
+    ("stat", "S_STATS", ("seat", "stat"), "N_STATS"),
+)
+BOARD_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("lane_len", "O_LANE_LEN", "lane"),
+    ("lane_offset", "O_LANE_OFFSET", "lane"),
+    ("spot_value", "O_SPOT_VALUE", "spot"),
+    ("lane_end0", "O_LANE_END0", "lane"),
+    ("lane_end1", "O_LANE_END1", "lane"),
+    ("lane_district0", "O_LANE_DISTRICT0", "lane"),
+    ("lane_district1", "O_LANE_DISTRICT1", "lane"),
+    ("lane_inner", "O_LANE_INNER", "lane"),
+    ("district_lanes_at", "O_DISTRICT_LANES_AT", "district"),
+    ("district_lane", "O_DISTRICT_LANES", "i"),
+    ("neighbours_at", "O_NEIGHBOURS_AT", "district"),
+    ("neighbour_district", "O_NEIGHBOUR_DISTRICT", "i"),
+    ("neighbour_lane", "O_NEIGHBOUR_LANE", "i"),
+    ("square_lanes_at", "O_SQUARE_LANES_AT", "square"),
+    ("square_lane", "O_SQUARE_LANES", "i"),
+    ("player_token", "O_PLAYER_TOKENS", "token"),
+    ("neutral_token", "O_NEUTRAL_STACK", "k"),
+    ("is_district_token", "O_IS_DISTRICT_TOKEN", "value"),
+    ("multiplier", "O_MULTIPLIER", "ends"),
+    ("sequence", "O_SEQUENCE", "position"),
+    ("start_score", "O_START_SCORES", "seat"),
+)
+_DECORATOR = '@njit(cache=True, inline="always", _nrt=False)'
+
+
+def fields_source() -> str:
+    """The source of `fields.py`: a getter for every table of B, and a getter, a setter
+    and an adder for every table of S, named after the table (see `STATE_FIELDS`)."""
+    slots = sorted({slot for _, slot, _, _ in STATE_FIELDS} | {s for _, s, _ in BOARD_FIELDS})
+    lines = [
+        '"""Named accessors of the state and the board: generated from the field table of',
+        "`sim.engine.compiled.layout` by `python -m sim.engine.compiled.layout`; do not edit.",
+        "",
+        "`lane_stalls(B, S, lane, seat)` reads what `S[B[S_LANE_SEAT] + lane * B[N_PLAYERS] +",
+        "seat]` does; `set_` and `add_` write it. Each is inlined where it is called, so the",
+        'rules read like the rulebook and compile to the same code as the index arithmetic.',
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import numpy as np",
+        "from numba import njit",
+        "",
+        "from sim.engine.codes import N_STATS",
+        *(f"from sim.engine.compiled.layout import {s}" for s in
+          sorted({*slots, "N_PLAYERS", "N_TOKENS"}, key=str.lower)),
+    ]
+    for name, slot, index in BOARD_FIELDS:
+        lines += ["", "", _DECORATOR,
+                  f"def {name}(B: np.ndarray, {index}: int) -> int:",
+                  f'    """B\'s {slot} table at `{index}`."""',
+                  f"    return B[B[{slot}] + {index}]"]
+    for name, slot, idx, stride in STATE_FIELDS:
+        args = ", ".join(f"{i}: int" for i in idx)
+        at = f"B[{slot}] + {idx[0]}" if len(idx) == 1 else \
+            f"B[{slot}] + {idx[0]} * {stride} + {idx[1]}"
+        what = f"S's {slot} table at {', '.join(f'`{i}`' for i in idx)}"
+        lines += ["", "", _DECORATOR,
+                  f"def {name}(B: np.ndarray, S: np.ndarray, {args}) -> int:",
+                  f'    """{what}."""',
+                  f"    return S[{at}]",
+                  "", "", _DECORATOR,
+                  f"def set_{name}(B: np.ndarray, S: np.ndarray, {args}, value: int) -> None:",
+                  f'    """Set {what}."""',
+                  f"    S[{at}] = value",
+                  "", "", _DECORATOR,
+                  f"def add_{name}(B: np.ndarray, S: np.ndarray, {args}, delta: int) -> None:",
+                  f'    """Add `delta` to {what}."""',
+                  f"    S[{at}] += delta"]
+    return "\n".join(lines) + "\n"
+
+
+FIELDS_FILE = Path(__file__).with_name("fields.py")
+
+if __name__ == "__main__":
+    FIELDS_FILE.write_text(fields_source())
+    print(f"wrote {FIELDS_FILE}")
