@@ -46,19 +46,26 @@ class RunError(PortobelloError):
 
 
 @functools.cache
-def play_code_hash() -> str:
-    """A hash of the sources that decide how games are played: rules, engine, agents and
-    the compiled path."""
+def play_code_files() -> list[Path]:
+    """The sources that decide how games are played: the rules and the agents (every module
+    of `sim.engine` and `sim.agents`, their compiled code included), the shipped weight
+    sets, the play loop and the engine seam."""
     root = Path(__file__).resolve().parents[1]
     files = [root / "run" / "loop.py", root / "run" / "engines.py"]
-    for package in ("engine", "agents", "fast"):
-        files += sorted((root / package).glob("*.py"))
-    files += sorted((root / "agents" / "weights").glob("*.toml"))  # the shipped weight sets
+    for package in ("engine", "agents"):
+        files += sorted((root / package).rglob("*.py"))
+    return files + sorted((root / "agents" / "weights").glob("*.toml"))
+
+
+def play_code_hash() -> str:
+    """A hash of `play_code_files`: a run is never finished by other code."""
+    root = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
-    for path in files:
+    for path in play_code_files():
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
 
 @dataclass(frozen=True)
 class RunConfig:
