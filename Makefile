@@ -26,7 +26,7 @@ TEST_WORKERS ?= 2
 test: $(STAMP) lint
 	$(BIN)/python -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
-# Every golden action-log cell on the reference engine too (make test checks a subset).
+# Every golden action-log cell played decision by decision too (make test checks a subset).
 golden: $(STAMP)
 	PORTOBELLO_GOLDEN=full $(BIN)/python -m pytest tests/test_golden.py
 

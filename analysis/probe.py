@@ -64,7 +64,7 @@ from analysis.metrics.multiple import Holm
 from analysis.metrics.multiple import WilsonInterval
 from sim.agents import weight_sets
 from sim.agents.evaluate import Weights
-from sim.agents.registry import compiled_twin
+from sim.agents.registry import compiled_row
 from sim.agents.registry import make_agent
 from sim.agents.registry import parse_spec
 from sim.agents.registry import split_specs
@@ -298,12 +298,12 @@ def challengers(agent: str, players: int, *, seed: int = 0, random: int = 4,
 
 
 def play_key(spec: str, players: int) -> Any:
-    """What decides how a spec plays at `players`: its compiled twin (kind, parameter row,
-    restrictions) when it has one, so two spellings of one player (`heuristic` and
-    `heuristic:weights=classic` while the tuned sets are the classic weights) count once;
-    else the spec itself."""
-    twin = compiled_twin(spec, players)
-    return spec.strip() if twin is None else (twin.kind, twin.params, tuple(twin.restrict))
+    """What decides how a spec plays at `players`: its row of the compiled agent table (kind,
+    parameters, restrictions) when it has one, so two spellings of one player (`heuristic`
+    and `heuristic:weights=classic` while the tuned sets are the classic weights) count
+    once; else the spec itself."""
+    row = compiled_row(spec, players)
+    return spec.strip() if row is None else (row.kind, row.params, tuple(row.restrict))
 
 
 # -- the probe --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """What share of a `fastmcts` game is the search's own compiled code, and what share is the
-reference game loop around it (the loop, the position handed to the search, the plan's
-bookkeeping): the most a compiled game loop for search line-ups could save.
+Python game loop around it (`sim.run.loop.play_game` through `Game`, the position handed to
+the search, the plan's bookkeeping): the most a compiled game loop for search line-ups could
+save.
 
     .venv/bin/python benchmarks/fastmcts_loop_share.py PLAYERS GAMES ITERATIONS
 

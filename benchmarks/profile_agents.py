@@ -1,4 +1,6 @@
-"""Where the pure-Python game loop spends its time: cProfile over `sim.run.loop.play_game`.
+"""Where the game loop played decision by decision spends its time: cProfile over
+`sim.run.loop.play_game` (the Python loop through `Game`, the agents' compiled decisions and
+the compiled rules under it).
 
 For each case (agent, players, games) the games are played once without the profiler (for
 the plain wall time) and once under cProfile, as the runner plays them (`keep_log=False`,

@@ -49,7 +49,7 @@ from sim.run.engines import CompiledEngine
 
 @njit(cache=False)
 def _seeding(game_seeds: np.ndarray, seat_seeds: np.ndarray) -> int:
-    """Start every game's n + 1 generators as `play_batch` does (`seed_game`)."""
+    """Start every game's n + 1 generators as the compiled batch does (`seed_game`)."""
     n = seat_seeds.shape[1]
     gens = np.zeros((n + 1, 2), np.uint64)
     total = 0

@@ -1,8 +1,10 @@
 """Portobello Market rules engine, agents and simulation runner.
 
-Packages, in the order data flows: `sim.engine` (board, rules, game, records),
-`sim.agents.compiled` (compiled twins), `sim.agents`, `sim.run` (play loop, engine seam, runner,
-tables, tournaments) and `sim.cli` (the `portobello` command). See docs/architecture.md.
+Packages, in the order data flows: `sim.engine` (board, rules, the compiled rules in
+`sim.engine.compiled` and `Game`, their readable front; records), `sim.agents.compiled` (the
+compiled agents), `sim.agents` (the agent classes that seat them at a `Game`), `sim.run` (play
+loop, engine seam, runner, tables, tournaments) and `sim.cli` (the `portobello` command). See
+docs/architecture.md.
 
 The engine's public names (`sim.Game`, `sim.Rules`, `sim.load_board`, ...) are loaded on
 first use, so that starting the command line imports nothing before it can answer Ctrl-C.

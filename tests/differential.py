@@ -20,7 +20,7 @@ from oracle.replay import replay_agrees
 from sim.engine.board import Board
 from sim.engine.rules import Rules
 from sim.run.engines import CompiledEngine
-from sim.run.engines import ReferenceEngine
+from sim.run.engines import StepEngine
 from sim.run.tables import Results
 
 FIELDS = ("scores", "stats", "stalls_left", "end_code", "rounds", "turns", "baron_square",
@@ -35,9 +35,9 @@ def first_difference(a: Sequence[int], b: Sequence[int]) -> int:
 def engines_agree(board: Board, rules: Rules, lineups: Sequence[Sequence[str]],
                   seeds: Sequence[int]) -> Results:
     """Play every (seed, line-up) on both engines; fail with the first game and action where
-    they part. Returns the reference results (for further checks)."""
+    they part. Returns the step engine's results (for further checks)."""
     specs = sorted({s for lineup in lineups for s in lineup})
-    ref = ReferenceEngine(board, rules).play(seeds, lineups, keep_log=True)
+    ref = StepEngine(board, rules).play(seeds, lineups, keep_log=True)
     fast = CompiledEngine(board, rules, specs).play(seeds, lineups, keep_log=True)
     assert ref.logs is not None and fast.logs is not None
     for i, (seed, lineup) in enumerate(zip(seeds, lineups, strict=True)):
@@ -46,7 +46,7 @@ def engines_agree(board: Board, rules: Rules, lineups: Sequence[Sequence[str]],
         if a != b:
             k = first_difference(a, b)
             raise AssertionError(f"action logs part at action {k} ({where}): compiled "
-                                 f"{a[k:k + 3]}, reference {b[k:k + 3]}")
+                                 f"{a[k:k + 3]}, step by step {b[k:k + 3]}")
         for name in FIELDS:
             x, y = getattr(fast, name)[i], getattr(ref, name)[i]
             assert np.array_equal(x, y), f"{name} differ ({where}): {x} vs {y}"

@@ -19,11 +19,11 @@ import pytest
 from processes import kill_after_shards
 
 from sim.agents.registry import COMPILED
-from sim.agents.registry import compiled_twin
+from sim.agents.registry import compiled_row
 from sim.cli import main
 from sim.engine.board import load_board
 from sim.engine.rules import Rules
-from sim.run.engines import ReferenceEngine
+from sim.run.engines import StepEngine
 from sim.run.engines import select_engine
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
@@ -87,7 +87,7 @@ def test_the_reported_command_agrees_on_both_engines(tmp_path: Path) -> None:
 
 
 def test_no_two_seats_share_an_agent_object() -> None:
-    engine = ReferenceEngine(BOARD, Rules(players=4))
+    engine = StepEngine(BOARD, Rules(players=4))
     agents = engine.seat_agents(["greedy"] * 4)
     assert len({id(a) for a in agents}) == 4
     assert len({id(a.rng) for a in agents}) == 4
@@ -95,7 +95,7 @@ def test_no_two_seats_share_an_agent_object() -> None:
     assert not {id(a) for a in agents} & {id(a) for a in again}  # nor two games
 
 
-def test_a_subclass_does_not_inherit_a_compiled_twin() -> None:
+def test_a_subclass_does_not_inherit_a_compiled_row() -> None:
     """An agent that plays otherwise than its base class must not run as the base's twin."""
     from sim.agents import registry
     from sim.agents.random_agent import RandomAgent
@@ -105,12 +105,12 @@ def test_a_subclass_does_not_inherit_a_compiled_twin() -> None:
 
     registry.AGENTS["cautious"] = Cautious
     try:
-        assert compiled_twin("cautious", 2) is None
-        assert compiled_twin("no-bobby(cautious)", 2) is None
+        assert compiled_row("cautious", 2) is None
+        assert compiled_row("no-bobby(cautious)", 2) is None
         assert select_engine(BOARD, Rules(), ["cautious", "random"]).name == "python"
     finally:
         del registry.AGENTS["cautious"]
-    assert compiled_twin("no-bobby(random)", 2) is not None
+    assert compiled_row("no-bobby(random)", 2) is not None
 
 
 def test_killed_on_one_engine_resumed_on_the_other(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
 from sim.run.engines import CompiledEngine
-from sim.run.engines import compiled_twin
+from sim.run.engines import compiled_row
 from sim.run.engines import supports
 from sim.run.loop import derive_seed
 from sim.run.loop import play_game
@@ -134,10 +134,10 @@ def test_long_games_outgrow_the_first_log_and_are_replayed() -> None:
     assert res.logs is not None and res.logs[0] == game.log and len(game.log) > 16 * 4
 
 
-def test_which_agents_have_a_compiled_twin() -> None:
+def test_which_agents_have_a_compiled_row() -> None:
     assert supports(["random", "no-bobby(random)", "random:move_chance=0.1"])
     assert not supports(["mcts"])
-    assert compiled_twin("no-such-agent", 2) is None
+    assert compiled_row("no-such-agent", 2) is None
 
 
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -194,3 +194,24 @@ def test_no_bobby_move_costs_more_than_players_minus_one(players: int, tie: str)
         for mover in range(players):
             worst = max(worst, game.move_cost(0, mover)[0])
     assert worst == max(1, players - 1)  # the bound, and reached
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_random_only_batch_plays_the_games_of_the_full_batch(players: int) -> None:
+    """Random agents alone enter `play_batch_random`, compiled without the planner; the
+    batch with the planner in it plays the same line-ups to the same results and records."""
+    from sim.agents.compiled import play as FP
+
+    rules = Rules(players=players, customer_order="known")
+    specs = ["random", "no-bobby(random)", "first-end(random)", "random"][:players]
+    fast = CompiledEngine(STANDARD, rules, specs)
+    assert fast.entry is FP.play_batch_random
+    seeds = [derive_seed("random-only", i) for i in range(60)]
+    lineups = [specs[i % players:] + specs[:i % players] for i in range(60)]
+    game_seeds, per_seat, seat_agent = fast.prepare(seeds, lineups)
+    args = (fast.B, game_seeds, per_seat, seat_agent, fast.kinds, fast.params, fast.restrict,
+            2048)
+    alone, with_planner = FP.play_batch_random(*args), FP.play_batch(*args)
+    assert np.array_equal(alone[0], with_planner[0]) and np.array_equal(alone[1],
+                                                                        with_planner[1])
+    assert CompiledEngine(STANDARD, rules, ["greedy", *specs[1:]]).entry is FP.play_batch

@@ -28,7 +28,7 @@ from sim.engine.board import load_board
 from sim.engine.rules import Rules
 from sim.engine.rules import preset
 from sim.engine.rules import rules_from_dict
-from sim.run.engines import compiled_twin
+from sim.run.engines import compiled_row
 from sim.run.engines import supports
 from sim.run.loop import derive_seed
 
@@ -113,9 +113,9 @@ def test_random_boards_and_rules(data: st.DataObject) -> None:
     compare(board, rules, [lineup], [data.draw(st.integers(0, 2**63 - 1))])
 
 
-def test_greedy_and_heuristic_have_compiled_twins() -> None:
+def test_greedy_and_heuristic_have_compiled_rows() -> None:
     assert supports(["greedy", "heuristic", "no-district(heuristic:tempo=1)",
                      "first-end(no-bobby(greedy))", "heuristic:simulate=false"])
-    row = compiled_twin("heuristic:district=0.5,min_gain=0.25", 2)
+    row = compiled_row("heuristic:district=0.5,min_gain=0.25", 2)
     assert row is not None
     assert row.params[PA.W_DISTRICT] == 0.5 and row.params[PA.P_MIN_GAIN] == 0.25

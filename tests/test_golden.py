@@ -1,10 +1,12 @@
 """Golden action logs: hashes of whole games per agent line-up, rules preset and player
 count, recorded before the engine seam was built (commit 36530fa) and required unchanged.
 
-The differential tests catch a change that makes the two engines disagree; these catch a
-change that alters both alike (the way python-chess keeps perft counts). Every cell with a
-compiled twin is checked on the compiled engine; the reference engine is checked on every
-cell of the standard and known-order presets here, and on all of them with
+The differential tests (tests/differential.py, every game replayed on the oracle in
+tests/oracle) catch a change that makes the engine disagree with an independent reading of
+the rules; these catch a change that alters both alike (the way python-chess keeps perft
+counts). Every cell with a compiled row is checked on the compiled engine; the step engine
+(`StepEngine`, games played decision by decision through `Game`) is checked on every cell
+of the standard and known-order presets here, and on all of them with
 `PORTOBELLO_GOLDEN=full` (`make golden`).
 """
 
@@ -22,7 +24,7 @@ from golden_cells import digest
 from sim.engine.board import load_board
 from sim.engine.rules import preset
 from sim.run.engines import CompiledEngine
-from sim.run.engines import ReferenceEngine
+from sim.run.engines import StepEngine
 from sim.run.engines import supports
 
 BOARD = load_board("standard")
@@ -51,5 +53,5 @@ def test_action_logs_match_the_golden_hashes(name: str, pname: str, players: int
         assert digest(res.logs or []) == want, "compiled engine"
         checked = True
     if FULL or pname in ("standard", "known-order") or not checked:
-        res = ReferenceEngine(BOARD, rules).play(seeds, [lineup] * games, keep_log=True)
-        assert digest(res.logs or []) == want, "reference engine"
+        res = StepEngine(BOARD, rules).play(seeds, [lineup] * games, keep_log=True)
+        assert digest(res.logs or []) == want, "step engine"

@@ -19,7 +19,7 @@ from sim.agents import weight_sets
 from sim.agents.compiled import params as PA
 from sim.agents.evaluate import Weights
 from sim.agents.registry import AgentSpecError
-from sim.agents.registry import compiled_twin
+from sim.agents.registry import compiled_row
 from sim.agents.registry import make_agent
 from sim.cli import main
 from sim.engine.board import load_board
@@ -39,9 +39,9 @@ def shipped(name: str) -> Weights:
 def test_the_default_plays_the_tuned_set_of_the_player_count(players: int) -> None:
     agent = make_agent("heuristic")
     assert agent.weights_for(players) == shipped(f"tuned-{players}p")
-    twin = compiled_twin("heuristic", players)
-    assert twin is not None
-    assert twin.params[PA.W_TEMPO] == shipped(f"tuned-{players}p").tempo
+    row = compiled_row("heuristic", players)
+    assert row is not None
+    assert row.params[PA.W_TEMPO] == shipped(f"tuned-{players}p").tempo
 
 
 def test_classic_is_the_weights_the_committed_studies_pin() -> None:
@@ -66,8 +66,8 @@ def test_a_file_set(tmp_path: Path) -> None:
     path.write_text("[weights]\ntempo = 2.5\nrival = 0.75\n")
     agent = make_agent(f"heuristic:weights={path}")
     assert agent.weights_for(2) == replace(Weights(), tempo=2.5, rival=0.75)  # rest classic
-    twin = compiled_twin(f"no-bobby(heuristic:weights={path})", 3)
-    assert twin is not None and twin.params[PA.W_RIVAL] == 0.75 and twin.restrict[2]
+    row = compiled_row(f"no-bobby(heuristic:weights={path})", 3)
+    assert row is not None and row.params[PA.W_RIVAL] == 0.75 and row.restrict[2]
 
 
 @pytest.mark.parametrize(("text", "field", "reason"), [

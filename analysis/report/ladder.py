@@ -25,7 +25,7 @@ from analysis import compare as C
 from analysis.report.model import Analysis
 from analysis.report.model import LadderNote
 from analysis.study import StudyData
-from sim.agents.registry import compiled_twin
+from sim.agents.registry import compiled_row
 from sim.engine.errors import PortobelloError
 
 SUMMARY = "summary.json"
@@ -70,12 +70,12 @@ def read_ladder(path: str | Path) -> Ladder:
 
 
 def play_fingerprint(spec: str, players: int) -> Any:
-    """What an agent spec plays: its compiled twin's kind and parameters where it has one
+    """What an agent spec plays: its compiled row's kind and parameters where it has one
     (so pinned weights equal the weight set they pin), else the spec itself."""
-    twin = compiled_twin(spec, players)
-    if twin is None:
+    row = compiled_row(spec, players)
+    if row is None:
         return spec.strip()
-    return (twin.kind, tuple(float(x) for x in twin.params), tuple(twin.restrict))
+    return (row.kind, tuple(float(x) for x in row.params), tuple(row.restrict))
 
 
 def report_level(a: Analysis, ladder: Ladder) -> str | None:

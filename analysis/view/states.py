@@ -1,8 +1,8 @@
 """A game record, replayed by the engine, as one compact state per step for the viewer.
 
 Step 0 is the game before its first action; step k is the game after the record's first k
-actions. Every state is read from the reference engine (`sim.engine.records`), so what the
-page shows is what `portobello replay` computes: the page draws, it never plays.
+actions. Every state is read from the engine through `Game` (`sim.engine.records`), so what
+the page shows is what `portobello replay` computes: the page draws, it never plays.
 """
 
 from __future__ import annotations

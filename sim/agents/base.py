@@ -98,9 +98,10 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class CompiledTwin:
-    """An agent as a row of the compiled agent table: its kind (`sim.agents.compiled.play.KIND_*`),
-    its parameter row and its restriction flags."""
+class CompiledRow:
+    """An agent's row of the compiled agent table (`sim.agents.compiled`): its kind
+    (`sim.agents.compiled.play.KIND_*`), its parameter row and its restriction flags. The
+    compiled engine plays whole batches from these rows alone."""
 
     kind: int
     params: tuple[float, ...]
@@ -150,13 +151,14 @@ class BaseAgent:
     def choose(self, game: Game) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def compiled_twin(self, players: int) -> CompiledTwin | None:
-        """The agent's twin on the compiled path (`sim.agents.compiled`) for games of `players`, or
-        None
-        when it has none.
+    def compiled_row(self, players: int) -> CompiledRow | None:
+        """The agent's row of the compiled agent table for games of `players`, or None when
+        it has none (a plain-Python agent, the search, an OpenSpiel bot): a line-up with
+        such an agent is played decision by decision through `Game`.
 
-        The twin must choose exactly what this agent chooses from the same generator state;
-        the differential tests hold every declared twin to that."""
+        On the compiled engine an agent is its row alone, so the row must name the very
+        play of this agent's `choose`; a `CompiledAgent` plays its own row at a `Game`,
+        which makes it so."""
         return None
 
     def __repr__(self) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from sim.agents.base import BaseAgent
-from sim.agents.base import CompiledTwin
+from sim.agents.base import CompiledRow
 from sim.engine import actions as A
 from sim.engine.actions import Action
 from sim.engine.errors import PortobelloError
@@ -21,7 +21,7 @@ from sim.engine.game import Game
 
 
 class CompiledAgent(BaseAgent):
-    """An agent played by its compiled code: subclasses say which (`compiled_twin`)."""
+    """An agent played by its compiled code: subclasses say which (`compiled_row`)."""
 
     def __init__(self, seed: int | str | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
@@ -35,7 +35,7 @@ class CompiledAgent(BaseAgent):
         for seat in self._seats.values():
             seat["memory"][:] = seat["fresh"]
 
-    def compiled_twin(self, players: int) -> CompiledTwin:  # pragma: no cover - abstract
+    def compiled_row(self, players: int) -> CompiledRow:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _seat(self, game: Game) -> dict[str, Any]:
@@ -48,9 +48,9 @@ class CompiledAgent(BaseAgent):
             from sim.agents.compiled.plan_work import new_work
             from sim.engine.compiled.layout import ACTION_ROOM
 
-            twin = self.compiled_twin(game.n)
+            row = self.compiled_row(game.n)
             longest = max(game.board.lane_len)
-            if twin.kind != FP.KIND_RANDOM and longest > MAX_LANE_LEN:
+            if row.kind != FP.KIND_RANDOM and longest > MAX_LANE_LEN:
                 raise PortobelloError(
                     f"the {self.name} agent plays lanes of up to {MAX_LANE_LEN} spots; board "
                     f"{game.board.name} has one of {longest}")
@@ -59,22 +59,25 @@ class CompiledAgent(BaseAgent):
             WF, WI = new_work(B)
             room = int(B[ACTION_ROOM])
             seat = self._seats[key] = {
-                "kind": twin.kind, "params": np.array(twin.params, np.float64),
-                "restrict": np.array(twin.restrict, np.int64), "memory": memory,
+                "kind": row.kind, "params": np.array(row.params, np.float64),
+                "restrict": np.array(row.restrict, np.int64), "memory": memory,
                 "fresh": memory.copy(), "buf": np.zeros(room, np.int64),
                 "buf2": np.zeros(room, np.int64), "WF": WF, "WI": WI,
             }
         return seat
 
     def choose(self, game: Game) -> Action:
-        from sim.agents.compiled.play import decide
+        from sim.agents.compiled import play as FP
         from sim.engine.compiled.rng import new
 
         if self._generator is None:
             self._generator = new(self._seed)
         s = self._seat(game)
-        return int(decide(s["kind"], game.B, game.S, self._generator, s["params"],
-                          s["restrict"], s["memory"], s["buf"], s["buf2"], s["WF"], s["WI"]))
+        if s["kind"] == FP.KIND_RANDOM:
+            return int(FP.decide_random(game.B, game.S, self._generator, s["params"],
+                                        s["restrict"], s["memory"], s["buf"], s["buf2"]))
+        return int(FP.decide_planner(game.B, game.S, self._generator, s["params"],
+                                     s["restrict"], s["memory"], s["buf"], s["WF"], s["WI"]))
 
 
 @dataclass(frozen=True)

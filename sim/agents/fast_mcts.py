@@ -11,11 +11,11 @@ playing others never loads numba.
 
 With `reuse` (on by default) the subtree of the chosen option is kept: for the next
 decision of the same turn, and for the next turn when the opponents' options and the
-customers drawn in between are in the tree (`sim.agents.compiled.mcts.follow` finds the node by the
-position itself, so no game log is needed); otherwise the search starts afresh. The kept
-visits count towards `iterations` (at least a quarter of it is searched anew each
-decision, as the reference MCTS does), so a kept tree makes a decision cheaper at about
-the same tree size. `reuse=false` plays exactly as the agent did before it kept trees.
+customers drawn in between are in the tree (`sim.agents.compiled.mcts.follow` finds the node
+by the position itself, so no game log is needed); otherwise the search starts afresh. The
+kept visits count towards `iterations` (at least a quarter of it is searched anew each
+decision), so a kept tree makes a decision cheaper at about the same tree size.
+`reuse=false` starts every decision afresh.
 
 The rollout `horizon` (rounds past the searching seat's next turn) defaults to `auto`: 2
 rounds at 2 and 3 players, 3 at 4 players (`HORIZONS`). Against three heuristics at 2,000

@@ -9,7 +9,7 @@ planner (`sim.agents.compiled.planner`) with the evaluator kept to the score.
 
 from __future__ import annotations
 
-from sim.agents.base import CompiledTwin
+from sim.agents.base import CompiledRow
 from sim.agents.compiled_agent import PlannerAgent
 from sim.agents.evaluate import compiled_params
 
@@ -20,8 +20,8 @@ class GreedyAgent(PlannerAgent):
     def __init__(self, seed: int | None = 0, spec: str | None = None) -> None:
         super().__init__(seed, spec)
 
-    def compiled_twin(self, players: int) -> CompiledTwin:
+    def compiled_row(self, players: int) -> CompiledRow:
         from sim.agents.compiled.play import KIND_GREEDY
 
         row = compiled_params(immediate=True, simulate=True, min_gain=0.0)
-        return CompiledTwin(KIND_GREEDY, tuple(row.tolist()), self.restrict.flags())
+        return CompiledRow(KIND_GREEDY, tuple(row.tolist()), self.restrict.flags())

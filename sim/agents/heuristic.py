@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sim.agents import weight_sets
-from sim.agents.base import CompiledTwin
+from sim.agents.base import CompiledRow
 from sim.agents.compiled_agent import PlannerAgent
 from sim.agents.evaluate import Weights
 from sim.agents.evaluate import compiled_params
@@ -52,9 +52,9 @@ class HeuristicAgent(PlannerAgent):
         base = weight_sets.resolve(self.weight_ref, players).weights
         return replace(base, **self.overrides) if self.overrides else base
 
-    def compiled_twin(self, players: int) -> CompiledTwin:
+    def compiled_row(self, players: int) -> CompiledRow:
         from sim.agents.compiled.play import KIND_HEURISTIC
 
         row = compiled_params(self.weights_for(players), simulate=self.simulate,
                               min_gain=self.min_gain)
-        return CompiledTwin(KIND_HEURISTIC, tuple(row.tolist()), self.restrict.flags())
+        return CompiledRow(KIND_HEURISTIC, tuple(row.tolist()), self.restrict.flags())

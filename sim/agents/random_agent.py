@@ -8,7 +8,7 @@ and ends its turn when nothing useful is left. Its play is `sim.agents.compiled.
 
 from __future__ import annotations
 
-from sim.agents.base import CompiledTwin
+from sim.agents.base import CompiledRow
 from sim.agents.compiled_agent import CompiledAgent
 
 
@@ -21,9 +21,9 @@ class RandomAgent(CompiledAgent):
         self.move_chance = move_chance
         self.max_moves = max_moves
 
-    def compiled_twin(self, players: int) -> CompiledTwin:
+    def compiled_row(self, players: int) -> CompiledRow:
         from sim.agents.compiled.play import KIND_RANDOM
         from sim.agents.compiled.play import random_params
 
-        return CompiledTwin(KIND_RANDOM, random_params(self.move_chance, self.max_moves),
-                            self.restrict.flags())
+        return CompiledRow(KIND_RANDOM, random_params(self.move_chance, self.max_moves),
+                           self.restrict.flags())

@@ -11,7 +11,7 @@ from typing import Any
 
 from sim.agents import weight_sets
 from sim.agents.base import BaseAgent
-from sim.agents.base import CompiledTwin
+from sim.agents.base import CompiledRow
 from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
@@ -37,9 +37,9 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "openspiel-ismcts": OpenSpielISMCTSAgent,
 }
 
-# Agents with a compiled twin in `sim.agents.compiled`: the twin each declares (`compiled_twin`) is
-# used
-# only for exactly these classes, so a subclass that plays differently never inherits one.
+# Agents the compiled agents of `sim.agents.compiled` play: the row each declares
+# (`compiled_row`) is used only for exactly these classes, so a subclass that plays
+# differently never inherits one.
 COMPILED: dict[str, type[BaseAgent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
@@ -163,9 +163,10 @@ def weight_files(spec: str) -> dict[str, str]:
     return {}
 
 
-def compiled_twin(spec: str, players: int) -> CompiledTwin | None:
-    """The compiled twin of an agent spec (under any restriction wrappers) in games of
-    `players`, or None when the agent has none or the spec is not valid."""
+def compiled_row(spec: str, players: int) -> CompiledRow | None:
+    """The row of the compiled agent table an agent spec plays (under any restriction
+    wrappers) in games of `players`, or None when the agent has none or the spec is not
+    valid."""
     try:
         agent = make_agent(spec)
     except (ValueError, TypeError, KeyError, PortobelloError):
@@ -175,7 +176,7 @@ def compiled_twin(spec: str, players: int) -> CompiledTwin | None:
         playing = playing.inner
     if type(playing) is not COMPILED.get(playing.name):
         return None
-    return playing.compiled_twin(players)
+    return playing.compiled_row(players)
 
 
 def split_specs(text: str) -> list[str]:

@@ -26,7 +26,7 @@ class TimedAgent(BaseAgent):
         self.cpu_seconds = 0.0
         self.slowest_cpu = 0.0
 
-    def compiled_twin(self, players: int) -> None:
+    def compiled_row(self, players: int) -> None:
         return None  # timing needs the Python loop
 
     def reseed(self, seed: int) -> None:

@@ -2,10 +2,11 @@
 
 On the compiled engine (every agent has a compiled version, `engine` auto or compiled) the
 games are played in one batch with seats rotating as in a run, and the first game, which
-loads or compiles the code, is timed apart. On the reference engine each agent is wrapped in
-`TimedAgent`, so the result also gives each agent's own decisions per second (decisions over
-the seconds spent inside its `choose`, engine time excluded); its games are played without
-validating the actions, as the agents' own speed is the point.
+loads or compiles the code, is timed apart. Otherwise (`engine` python, or an agent without
+a compiled version) the games are played decision by decision through `Game`, each agent
+wrapped in `TimedAgent`, so the result also gives each agent's own decisions per second
+(decisions over the seconds spent inside its `choose`, engine time excluded); those games are
+played without validating the actions, as the agents' own speed is the point.
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ def bench_agents(board: Board, rules: Rules, specs: Sequence[str], games: int, s
             raise PortobelloError(f"no compiled version of {', '.join(specs)} (compiled: "
                                   "random, greedy, heuristic, restricted or not)",
                                   field="--engine")
-    return _bench_reference(board, rules, list(specs), games, seed)
+    return _bench_stepwise(board, rules, list(specs), games, seed)
 
 
-def _bench_reference(board: Board, rules: Rules, specs: list[str], games: int,
-                     seed: int) -> dict[str, Any]:
+def _bench_stepwise(board: Board, rules: Rules, specs: list[str], games: int,
+                    seed: int) -> dict[str, Any]:
     from sim.agents.registry import make_agent
     from sim.agents.timing import TimedAgent
     from sim.run.loop import play_game

@@ -268,8 +268,8 @@ def add_agents(p: argparse.ArgumentParser, default: str | None = DEFAULT_AGENTS,
 def add_engine(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="auto: the compiled engine when every agent has a compiled version "
-                   "(random, greedy, heuristic, restricted or not), else the reference one; "
-                   "both play the same games")
+                   "(random, greedy, heuristic, restricted or not), else python: games played "
+                   "decision by decision, which any agent can play; both play the same games")
 
 
 def add_quiet(p: argparse.ArgumentParser, help: str = "no progress output") -> None:

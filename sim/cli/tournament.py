@@ -245,8 +245,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="auto: a matchup plays on the compiled engine when both its agents "
                    "have compiled versions (random, greedy, heuristic, restricted or not), "
-                   "else on the reference engine, which times every decision; both play the "
-                   "same games (on the compiled engine the timing columns are null and the "
+                   "else decision by decision (python), which times every decision; both play "
+                   "the same games (on the compiled engine the timing columns are null and the "
                    "ms/decision columns read –)")
     O.add_board(p)
     O.add_rules(p)

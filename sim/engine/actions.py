@@ -3,9 +3,9 @@ decodes them.
 
 Agents and search handle plain ints (cheap to hash and compare); the JSON dicts of a record
 exist only at the record boundary (`sim.engine.records`). The kinds are the codes of
-`sim.engine.codes`. Every function here is plain integer arithmetic, so the compiled twins
-compile these same functions with numba (`sim.engine.compiled.actions`) instead of repeating the bit
-layout.
+`sim.engine.codes`. Every function here is plain integer arithmetic, so the compiled rules
+and agents compile these same functions with numba (`sim.engine.compiled.actions`) instead
+of repeating the bit layout.
 """
 
 from __future__ import annotations

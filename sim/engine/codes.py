@@ -1,10 +1,10 @@
-"""The codes both engines share: phases, action kinds, customers, per-player statistics and
-end reasons.
+"""The game's codes: phases, action kinds, customers, per-player statistics and end reasons.
 
-This is the one place these numbers are defined. The reference engine (`sim.engine.game`),
-the action encoding (`sim.engine.actions`), the tables (`sim.run.tables`) and the compiled
-twins (`sim.agents.compiled`, where numba folds these module-level ints into the compiled code) all
-import them from here, so the two paths cannot drift apart on what a number means.
+This is the one place these numbers are defined. The compiled rules and agents
+(`sim.engine.compiled`, `sim.agents.compiled`, where numba folds these module-level ints
+into the compiled code), `Game` (`sim.engine.game`), the action encoding
+(`sim.engine.actions`) and the tables (`sim.run.tables`) all import them from here, so no
+two parts can disagree on what a number means.
 """
 
 from __future__ import annotations

@@ -321,9 +321,9 @@ def replay_file(path: str | Path) -> tuple[Game, dict[str, Any]]:
 
 def game_from_log(board: Board, rules: Rules, seed: int, log: Sequence[int],
              events: bool = False) -> Game:
-    """The game of an action log (trusted: from an engine), replayed by the reference
-    engine; with `events`, its events each tagged with their turn, round and seat. The one
-    source of events and records, whichever engine played the game."""
+    """The game of an action log (trusted: from an engine), replayed through `Game`; with
+    `events`, its events each tagged with their turn, round and seat. The one source of
+    events and records, whichever engine played the game."""
     g = Game(board, rules, seed=seed, record_events=events)
     if g.events is None:
         for action in log:

@@ -1,2 +1,2 @@
-"""Playing games: the play loop, the engine seam (reference or compiled), the runner that
-writes run folders, the tables it writes, and tournaments."""
+"""Playing games: the play loop, the engine seam (compiled batches, or decision by decision
+through `Game`), the runner that writes run folders, the tables it writes, and tournaments."""

@@ -211,8 +211,8 @@ class Run:
                 quiet: bool = False, progress: Callable[[int], None] | None = None,
                 engine: str = "auto") -> dict[str, Any]:
         """Play every missing shard; returns the manifest's timings. `engine` picks the
-        compiled or the reference path (`sim.run.engines.engine_name`); the tables are the
-        same."""
+        compiled batches or games played decision by decision
+        (`sim.run.engines.engine_name`); the tables are the same."""
         used = engine_name(self.config.agents, engine, self.config.board)
         self.out.mkdir(parents=True, exist_ok=True)
         with run_lock(self.out):  # first: a second writer must learn of the first one

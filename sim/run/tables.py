@@ -160,8 +160,8 @@ END_REASON_CODES = END_REASONS  # an end reason's code is its index
 @dataclass
 class Results:
     """A batch of finished games as arrays, one row per game: what the games and players
-    tables keep, and each game's action log when asked for. The compiled path fills it
-    directly; `results_from_games` fills it from reference games."""
+    tables keep, and each game's action log when asked for. The compiled batches fill it
+    directly; `results_from_games` fills it from games played decision by decision."""
 
     n: int
     end_code: np.ndarray  # index into END_REASON_CODES
@@ -174,7 +174,7 @@ class Results:
     stats: np.ndarray  # (games, n, N_STATS) in STAT_NAMES order
     logs: list[list[int]] | None = None
     # (games, n, 5) per seat: decisions, seconds, slowest, CPU seconds, slowest CPU (only
-    # from a timed reference engine).
+    # from games played decision by decision, timed).
     timing: np.ndarray | None = None
 
     @property
@@ -183,7 +183,7 @@ class Results:
 
 
 def results_from_games(games: Sequence[Game], decisions: Sequence[int]) -> Results:
-    """The arrays of finished reference games."""
+    """The arrays of finished `Game`s (games played decision by decision)."""
     n = games[0].n if games else 0
     g = len(games)
     return Results(

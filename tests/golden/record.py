@@ -2,9 +2,10 @@
 
 Run this only when a change is meant to change how games are played, and say so in the
 commit: the file guards behaviour across refactors, so a hash that changes by accident is
-a bug. `python tests/golden/record.py` rewrites the file from the reference engine and
-checks the compiled engine against it; `record.py NAME...` re-records only the cells of
-those line-ups (a new line-up, or one whose play was meant to change) and keeps the others.
+a bug. `python tests/golden/record.py` rewrites the file from the step engine (games played
+decision by decision through `Game`) and checks the compiled engine against it;
+`record.py NAME...` re-records only the cells of those line-ups (a new line-up, or one whose
+play was meant to change) and keeps the others.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from golden_cells import digest
 from sim.engine.board import load_board
 from sim.engine.rules import preset
 from sim.run.engines import CompiledEngine
-from sim.run.engines import ReferenceEngine
+from sim.run.engines import StepEngine
 from sim.run.engines import supports
 
 
@@ -42,7 +43,7 @@ def main(only: list[str]) -> None:
             continue
         rules = preset(pname).with_changes(players=n)
         seeds = cell_seeds(name, pname, n, games)
-        ref = ReferenceEngine(board, rules).play(seeds, [lineup] * games, keep_log=True)
+        ref = StepEngine(board, rules).play(seeds, [lineup] * games, keep_log=True)
         h = digest(ref.logs or [])
         if supports(lineup):
             fast = CompiledEngine(board, rules, lineup).play(seeds, [lineup] * games,

@@ -5,8 +5,8 @@ SHIFT | argument`, and how each kind packs its argument). Its functions are plai
 arithmetic, so numba compiles them as they are; compiled code encodes and decodes actions
 only through these (`A.place_stall(lane, end)`, `A.kind(a)`, `A.stall_lane(a)`, ...) and
 never repeats the bit layout. The kind codes and the two argument-free actions are
-re-exported under the names the reference uses, so that compiled code reads like the
-reference agents (`A.kind(a) == A.PLACE_STALL`).
+re-exported under their names in `sim.engine.actions`, so that compiled code reads like
+Python code on `Game` (`A.kind(a) == A.PLACE_STALL`).
 
 Each function is inlined into its callers (`inline="always"`): numba then types and
 optimises it inside the caller, which gives the same machine code as the hand-written
@@ -26,7 +26,7 @@ from typing import Any
 
 from numba import njit
 
-from sim.engine import actions as _reference
+from sim.engine import actions as _encoding
 from sim.engine.actions import DRAW
 from sim.engine.actions import END
 from sim.engine.codes import CHANCE_DRAW
@@ -54,23 +54,23 @@ def _compiled(function: Callable[..., int]) -> Any:
 
 
 # -- the two halves ----------------------------------------------------------------------------
-kind = _compiled(_reference.kind)
-arg = _compiled(_reference.arg)
+kind = _compiled(_encoding.kind)
+arg = _compiled(_encoding.arg)
 
 # -- encoding ----------------------------------------------------------------------------------
-place_bobby = _compiled(_reference.place_bobby)
-play_token = _compiled(_reference.play_token)
-score_district = _compiled(_reference.score_district)
-place_stall = _compiled(_reference.place_stall)
-draw_customer = _compiled(_reference.draw_customer)
-place_customer = _compiled(_reference.place_customer)
-move_bobby = _compiled(_reference.move_bobby)
-chance = _compiled(_reference.chance)
+place_bobby = _compiled(_encoding.place_bobby)
+play_token = _compiled(_encoding.play_token)
+score_district = _compiled(_encoding.score_district)
+place_stall = _compiled(_encoding.place_stall)
+draw_customer = _compiled(_encoding.draw_customer)
+place_customer = _compiled(_encoding.place_customer)
+move_bobby = _compiled(_encoding.move_bobby)
+chance = _compiled(_encoding.chance)
 
 # -- decoding the arguments --------------------------------------------------------------------
-token_value = _compiled(_reference.token_value)
-token_neutral = _compiled(_reference.token_neutral)
-district_value = _compiled(_reference.district_value)
-district_of = _compiled(_reference.district_of)
-stall_lane = _compiled(_reference.stall_lane)
-stall_end = _compiled(_reference.stall_end)
+token_value = _compiled(_encoding.token_value)
+token_neutral = _compiled(_encoding.token_neutral)
+district_value = _compiled(_encoding.district_value)
+district_of = _compiled(_encoding.district_of)
+stall_lane = _compiled(_encoding.stall_lane)
+stall_end = _compiled(_encoding.stall_end)
