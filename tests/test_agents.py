@@ -322,3 +322,14 @@ def test_bad_parameter_values_are_spec_errors() -> None:
         make_agent("mcts:returns=best")
     with pytest.raises(AgentSpecError, match="needs a budget"):
         make_agent("mcts:iterations=0")
+
+
+def test_the_compiled_parameter_row_reads_every_weight_by_name() -> None:
+    """The compiled evaluator's weights are the fields of `Weights`, in their order: a weight
+    added to one and not the other would be silently ignored or misread."""
+    from dataclasses import fields
+
+    from sim.agents.compiled.params import WEIGHT_NAMES
+    from sim.agents.evaluate import Weights
+
+    assert tuple(f.name for f in fields(Weights)) == WEIGHT_NAMES

@@ -1,12 +1,12 @@
 """The engine seam: both engines play every line-up alike, and each seat owns its agent.
 
-Before the seam, the reference path of the runner built one agent per distinct spec and
-handed that object to every seat playing it, so those seats shared one generator:
-`portobello simulate --players 3 --agents greedy --games 60 --seed 9` gave other games with
-`--engine python` than with `--engine compiled`. These tests hold the two engines to
-byte-identical run folders for every agent with a compiled twin, at 2, 3 and 4 players,
-with the same spec in every seat and with mixed line-ups; and a run killed on one engine
-and resumed on the other equals a clean run.
+The step-by-step path (`StepEngine`, `--engine python`) seats a fresh agent object, with a
+generator of its own, at every seat, as a compiled batch does, so `portobello simulate
+--players 3 --agents greedy --games 60 --seed 9` gives the same games with `--engine python`
+as with `--engine compiled`. These tests hold the two engines to byte-identical run folders
+for every agent with a compiled row, at 2, 3 and 4 players, with the same spec in every
+seat and with mixed line-ups; and a run killed on one engine and resumed on the other
+equals a clean run.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def files_of(out: Path) -> dict[str, bytes]:
     return files
 
 
-def test_every_registered_twin_is_covered() -> None:
-    """A new agent with a compiled twin must join LINEUPS (the same-spec case)."""
+def test_every_registered_compiled_row_is_covered() -> None:
+    """A new agent with a compiled row must join LINEUPS (the same-spec case)."""
     covered = {spec for lineup in LINEUPS.values() for spec in lineup}
     assert set(COMPILED) <= covered
 
@@ -96,7 +96,8 @@ def test_no_two_seats_share_an_agent_object() -> None:
 
 
 def test_a_subclass_does_not_inherit_a_compiled_row() -> None:
-    """An agent that plays otherwise than its base class must not run as the base's twin."""
+    """An agent that plays otherwise than its base class must not be played by the base's
+    compiled row."""
     from sim.agents import registry
     from sim.agents.random_agent import RandomAgent
 
@@ -114,8 +115,8 @@ def test_a_subclass_does_not_inherit_a_compiled_row() -> None:
 
 
 def test_killed_on_one_engine_resumed_on_the_other(tmp_path: Path) -> None:
-    """A run killed on the reference engine and resumed on the compiled one holds the same
-    games, file for file, as a clean run on the compiled engine."""
+    """A run killed on the step-by-step engine and resumed on the compiled one holds the
+    same games, file for file, as a clean run on the compiled engine."""
     out, clean = tmp_path / "killed", tmp_path / "clean"
     args = [sys.executable, "-m", "sim.cli", "simulate", "--games", "600", "--players", "3",
             "--agents", "random,greedy,random", "--shard-size", "20", "--seed", "4",

@@ -1,12 +1,16 @@
-"""The compiled engine against the reference: the same seeds must give the same games.
+"""The compiled engine's batches against games played decision by decision through `Game`,
+and both against the oracle: the same seeds must give the same games.
 
-Every game is played twice, by `sim.run.loop.play_game` (the readable engine and agents) and by
-the compiled path (`sim.agents.compiled`), and everything a run keeps must agree: the whole action
-log
-(so the game records are identical), scores, per-seat statistics, stalls left, end reason,
-rounds, turns and where the baron went. Covered: every rules switch in both readings on the
-standard board, hypothesis-drawn random valid boards with random rules, and the random agent
-with its parameters and every restriction.
+Every game is played twice (`differential.engines_agree`): one decision at a time through
+`Game` (`sim.run.engines.StepEngine`) and in a compiled batch (`CompiledEngine`), and
+everything a run keeps must agree: the whole action log (so the game records are
+identical), scores, per-seat statistics, stalls left, end reason, rounds, turns, where the
+baron went and the decision count. Each game is then replayed on the oracle (`tests/oracle`),
+its whole state compared after every action. Covered: every rules switch in both readings
+on the standard board, hypothesis-drawn random valid boards with random rules, and the
+random agent with its parameters and every restriction; besides, games in one batch kept
+apart, records rebuilt from compiled logs, logs that outgrow their first room, the engine's
+arrays driven directly against `Game` state by state, and the random-only batch.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ def test_random_agents_on_the_standard_board(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", sorted(MORE_VARIANTS))
 def test_random_agents_on_more_readings(variant: str) -> None:
-    """The compiled engine plays the reference's games for `start_scores` and
+    """Both paths play the same games, and the oracle's, for `start_scores` and
     `bobby_placer = "next"` too."""
     rules = Rules(**MORE_VARIANTS[variant])
     for i in range(12):
@@ -102,7 +106,7 @@ def test_many_games_in_one_batch_match_one_by_one(players: int) -> None:
         assert np.array_equal(one.scores[0], whole.scores[i])
 
 
-def test_records_from_compiled_logs_are_the_reference_records() -> None:
+def test_records_from_compiled_logs_are_the_step_by_step_records() -> None:
     """A record is written from a game rebuilt from the compiled log: the same JSON."""
     rules = Rules(players=2, customer_order="known")
     specs = ["random", "random"]
@@ -112,7 +116,7 @@ def test_records_from_compiled_logs_are_the_reference_records() -> None:
     assert res.logs is not None
     rebuilt = Game(STANDARD, rules, seed=seed)
     for action in res.logs[0]:
-        rebuilt.play(action)  # validating: every compiled action is legal for the reference
+        rebuilt.play(action)  # validating: `play` checks every compiled action is legal
     assert json.dumps(record_from_game(rebuilt, "standard", specs)) == \
         json.dumps(record_from_game(game, "standard", specs))
 
@@ -143,8 +147,10 @@ def test_which_agents_have_a_compiled_row() -> None:
 @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
-    """Step by step: the same legal actions in the same order, and after each action the
-    compiled state equals the reference position converted (every field, every table)."""
+    """Step by step, the compiled engine driven on an array of its own lists the same legal
+    actions in the same order as a `Game`, and after each action its state equals the
+    `Game`'s position read back field by field (`oracle.convert.state_from_game`: every
+    field, every table)."""
     from oracle.convert import state_from_game
 
     from sim.engine.compiled.engine import apply

@@ -1,8 +1,8 @@
-"""The compiled MCTS agent (`fastmcts`): legal, reproducible, and the same search as the
-reference MCTS where the two must agree.
+"""The MCTS agent (`fastmcts`, also named `mcts`): legal, reproducible from its seed, a kept
+subtree reused whole, the choice the search's visits make, and its parameters checked.
 
-Its strength against the reference MCTS at the same time budget is measured by a
-tournament (README, Performance), not here: a test must not depend on the clock.
+Its strength against the heuristic is measured by tournaments (docs/agents.md, "Search at
+every player count"), not here: a test must not depend on the clock.
 """
 
 from __future__ import annotations
@@ -137,10 +137,10 @@ def test_reuse_keeps_visits_across_turns_and_within_them() -> None:
     assert all(it == max(200 - k, 50) for _, k, it in kept)
 
 
-def test_one_iteration_takes_the_reference_mcts_choice() -> None:
-    """With one iteration both searches visit the edge of the highest prior (every score
-    is fpu + c x prior), so they choose the same: the heuristic's best option, priced
-    identically by the compiled planner."""
+def test_both_names_of_the_search_take_the_same_choice() -> None:
+    """The search's two names (`fastmcts`, `mcts`) play the same search: with one iteration
+    and the same seed each visits the edge of the highest prior (every score is
+    fpu + c x prior), so both choose the same at every position."""
     rules = Rules(players=2)
     fast, ref = make_agent("fastmcts:iterations=1"), make_agent("mcts:iterations=1")
     checked = 0

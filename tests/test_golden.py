@@ -1,5 +1,6 @@
 """Golden action logs: hashes of whole games per agent line-up, rules preset and player
-count, recorded before the engine seam was built (commit 36530fa) and required unchanged.
+count, recorded when the generator became the counter-based SplitMix64 one (run format
+portobello-run/2, commit 105878e) and required unchanged since.
 
 The differential tests (tests/differential.py, every game replayed on the oracle in
 tests/oracle) catch a change that makes the engine disagree with an independent reading of

@@ -1,6 +1,7 @@
 """Weight sets: the heuristic plays the shipped set of the game's player count by default, a
 named set or a file, weights in the spec override the set's, bad files get one clear
-message, and the compiled heuristic equals the reference for any weight set."""
+message, and for any weight set the heuristic plays the same games in compiled batches as
+decision by decision through `Game`, games the oracle replays state by state."""
 
 from __future__ import annotations
 
@@ -135,8 +136,11 @@ weight_values = st.fixed_dictionaries({
 @settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
 @given(values=weight_values, other=weight_values, players=st.integers(2, 4),
        seed=st.integers(0, 2**63 - 1))
-def test_compiled_and_reference_heuristics_agree_for_any_weights(
+def test_compiled_batches_and_step_by_step_heuristics_agree_for_any_weights(
         values: dict[str, float], other: dict[str, float], players: int, seed: int) -> None:
+    """Heuristics on drawn weight sets (and one restricted) play the same game in a compiled
+    batch as decision by decision through `Game`, and the oracle replays it
+    (`differential.engines_agree`)."""
     specs = [space.spec_of(Weights(**values)), space.spec_of(Weights(**other)),
              f"first-end({space.spec_of(Weights(**values))})", "heuristic"][:players]
     engines_agree(STANDARD, Rules(players=players), [specs], [seed])

@@ -1,17 +1,16 @@
 """The evaluation cache of a position: where each part of it lives in its two arrays.
 
 `sim.agents.compiled.evaluate.state` evaluates a position once into a cache; the `*_delta`
-functions of
-`sim.agents.compiled.eval_deltas` then price single actions from it without touching the position
-again (the reference's `sim.agents.evaluate.State`). The cache is two arrays, `ef` (float64)
-and `ei` (int64), made by `new_state(B)` or carved out of the planner's work space
-(`sim.agents.compiled.plan_work`); `init_state` writes into `ei`'s header where each table of both
-arrays starts, since their lengths depend on the board and the player count.
+functions of `sim.agents.compiled.eval_deltas` then price single actions from it without
+touching the position again. The cache is two arrays, `ef` (float64) and `ei` (int64), made
+by `new_state(B)` or carved out of the planner's work space (`sim.agents.compiled.plan_work`);
+`init_state` writes into `ei`'s header where each table of both arrays starts, since their
+lengths depend on the board and the player count.
 
 Scalars of ef (the header is FH = 8 long):
 
     F_E1 + c    (c = 0..3)  expected multiplier of a lane with customer c at one end and
-                            the other end still empty (`Evaluator.pool`; c = 0: none)
+                            the other end still empty (`pool`; c = 0: none)
     F_E2        expected multiplier of a lane with both ends empty
     F_POTW      weight of the district potential (district weight x horizon fade)
     F_STALLW    weight of a stall in hand (stall weight x horizon fade)

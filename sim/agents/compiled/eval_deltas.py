@@ -1,12 +1,12 @@
 """The value change of a single action, priced from a position's evaluation cache.
 
 The evaluator's deltas (see `sim.agents.compiled.evaluate`): each reads the cache
-`(ef, ei)` that `sim.agents.compiled.evaluate.state` filled for the position and writes every
-seat's value change into `delta[:n]` (or returns one number), without copying or changing
-the position. The planner calls them once per option, so the hot ones are inlined into their
-callers. A district scoring's change is priced where
-its options are listed (`sim.agents.compiled.plan_options.district_options`), which shares what the
-scorings of a turn's start have in common.
+`(ef, ei)` that `sim.agents.compiled.evaluate.state` filled for the position and writes
+every seat's value change into `delta[:n]` (or returns one number), without copying or
+changing the position. The planner calls them once per option, so the hot ones are inlined
+into their callers. A district scoring's change is priced where its options are listed
+(`sim.agents.compiled.plan_options.district_options`), which shares what the scorings of a
+turn's start have in common.
 """
 
 from __future__ import annotations
@@ -75,11 +75,10 @@ from sim.engine.compiled.transitions import move_cost
 @njit(cache=True, _nrt=False, inline='always')
 def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                       ei: np.ndarray, seat: int, lane: int) -> float:
-    """`Evaluator._bumped_potential`: the seat's potential with one more stall in `lane`
-    (memoised per position, like the reference).
+    """The seat's potential with one more stall in `lane` (memoised per position).
 
-    The reference sorts the bumped counts of the seat's top districts; the sorted prefix its
-    tokens pair with is found here without sorting (the same counts, so the very same sum):
+    Sorting the bumped counts of the seat's top districts is avoided: the sorted prefix its
+    tokens pair with is found directly (the same counts, so the very same sum):
     raising one count c of a descending list changes only the first entry equal to c (to
     c + 1), and raising two equal counts changes the first two. (A lane borders two
     different districts, one or none: a board lists a lane once per district.) The sum is
@@ -134,7 +133,7 @@ def _group_start(ei: np.ndarray, topc: int, r: int) -> int:
 @njit(cache=True, _nrt=False)
 def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, seat: int,
                   lane: int, value: int, scored_now: bool, delta: np.ndarray) -> None:
-    """`Evaluator._ending_delta`: the seat's last stall ends the game."""
+    """The seat's last stall ends the game."""
     n = B[N_PLAYERS]
     sqc = B[S_SQUARE_CUSTOMER]
     mult = B[O_MULTIPLIER]
@@ -169,7 +168,7 @@ def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, 
 @njit(cache=True, _nrt=False, inline='always')
 def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
                 seat: int, lane: int, end: int, delta: np.ndarray) -> None:
-    """`Evaluator.stall_delta` into delta[:n]: `seat` places a stall in `lane` from `end`."""
+    """Into delta[:n]: `seat` places a stall in `lane` from `end`."""
     n = B[N_PLAYERS]
     c = S[B[S_LANE_COUNT] + lane]
     length = B[B[O_LANE_LEN] + lane]
@@ -221,8 +220,8 @@ def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
 def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                    ei: np.ndarray, square: int, customer: int, last: bool,
                    delta: np.ndarray) -> None:
-    """`Evaluator.customer_delta` into delta[:n]: `customer` placed on `square` (`last`: the
-    baron follows on the first other empty square)."""
+    """Into delta[:n]: `customer` placed on `square` (`last`: the baron follows on the first
+    other empty square)."""
     customer_deltas(B, S, P, ef, ei, square, customer, last, delta, 0, delta)
 
 
@@ -232,7 +231,7 @@ def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                     delta: np.ndarray, other: int, delta2: np.ndarray) -> None:
     """`customer_delta` of `customer` into delta[:n] and, unless `other` is 0, of the
     customer `other` on the same square into delta2[:n]: one walk over the square's lanes
-    for both (each delta summed as the reference sums it)."""
+    for both (each delta summed in the same order as the whole evaluation sums it)."""
     n = B[N_PLAYERS]
     sqc = B[S_SQUARE_CUSTOMER]
     two = other != 0
@@ -298,7 +297,7 @@ def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
 @njit(cache=True, _nrt=False, inline='always')
 def token_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
                 seat: int, value: int) -> float:
-    """`Evaluator.token_delta`: change of the seat's token term when it plays `value`."""
+    """Change of the seat's token term when it plays `value`."""
     su, lu, sh, lh = seat_tokens(B, S, seat)
     before = ef[ei[I_TAU] + seat]
     su -= value
@@ -311,11 +310,11 @@ def token_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
 @njit(cache=True, _nrt=False, inline='always')
 def move_margin(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                 lane: int) -> tuple[float, int]:
-    """`Evaluator.move_delta` priced as the mover's margin: (margin change, points lost).
+    """A Bobby move priced as the mover's margin: (margin change, points lost).
 
     The delta is -loss for the mover and +1.0 for each of k gainers: small integers, so the
-    reference's left-to-right `sum(delta) - delta[seat]` is exactly k and its margin is
-    exactly `(0.0 - loss) - rival * k / (n - 1)`, computed here without the list."""
+    left-to-right `sum(delta) - delta[seat]` is exactly k and its margin is exactly
+    `(0.0 - loss) - rival * k / (n - 1)`, computed here without the list."""
     n = B[N_PLAYERS]
     loss, k, _ = move_cost(B, S, lane, seat)
     mover = 0.0 - loss

@@ -1,9 +1,9 @@
 """The building blocks of a value, shared by whole evaluations and single-action deltas.
 
-Each is the reference's (`sim.agents.evaluate.Evaluator`) term of the same name, with the
-same float operations in the same order (see `sim.agents.compiled.evaluate`): the margin of a seat,
-the token term, a lane's factor, the district potential and the expected multipliers of
-open lane ends. The small ones are inlined into their callers.
+Each term is computed with the same float operations in the same order wherever it is used
+(see `sim.agents.compiled.evaluate`): the margin of a seat, the token term, a lane's factor,
+the district potential and the expected multipliers of open lane ends. The small ones are
+inlined into their callers.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from sim.engine.compiled.layout import WITH_BARON
 
 @njit(cache=True, _nrt=False, inline='always')
 def margin(values: np.ndarray, n: int, seat: int, rival: float) -> float:
-    """`Evaluator.margin`: the seat's value minus rival x the mean of the others'."""
+    """The seat's margin: its value minus rival x the mean of the others'."""
     if n == 1:
         return values[0]
     s = 0.0
@@ -47,7 +47,7 @@ def margin(values: np.ndarray, n: int, seat: int, rival: float) -> float:
 @njit(cache=True, _nrt=False, inline='always')
 def token_term(P: np.ndarray, sum_up: int, len_up: int, sum_held: int, len_held: int,
                turns: float) -> float:
-    """`Evaluator.token_term` from the sums and counts of the face-up and held values."""
+    """The token term from the sums and counts of the face-up and held values."""
     if P[P_IMMEDIATE] != 0.0 or len_held == 0:
         return 0.0
     mean = sum_held / len_held
@@ -72,7 +72,7 @@ def seat_tokens(B: np.ndarray, S: np.ndarray, seat: int) -> tuple[int, int, int,
 
 @njit(cache=True, _nrt=False, inline='always')
 def leader(S: np.ndarray, base: int, n: int, bump: int) -> int:
-    """`Evaluator._leader` of S[base:base + n] with seat `bump` counted once more (-1: none)."""
+    """The leader of S[base:base + n] with seat `bump` counted once more (-1: none)."""
     most = 0
     for p in range(n):
         c = S[base + p] + (1 if p == bump else 0)
@@ -92,8 +92,8 @@ def leader(S: np.ndarray, base: int, n: int, bump: int) -> int:
 @njit(cache=True, _nrt=False, inline='always')
 def lane_factor(P: np.ndarray, ef: np.ndarray, mult: int, e2: float, w_lane: float,
                 missing: int, hand: int, ca: int, cb: int, baron_end: bool) -> float:
-    """`Evaluator.lane_factor`, its table reads done by the caller (they are hoisted out of
-    the callers' loops): `mult` is the multiplier of (ca, cb), `missing` the lane's empty
+    """A lane's factor, its table reads done by the caller (they are hoisted out of the
+    callers' loops): `mult` is the multiplier of (ca, cb), `missing` the lane's empty
     spots after the count considered."""
     if ca and cb:
         m = float(mult)
@@ -112,7 +112,7 @@ def lane_factor(P: np.ndarray, ef: np.ndarray, mult: int, e2: float, w_lane: flo
 @njit(cache=True, _nrt=False, inline='always')
 def potential(ef: np.ndarray, P: np.ndarray, tok: np.ndarray, t0: int, ntok: int, tskip: int,
               cnt: np.ndarray, c0: int, ncnt: int, cskip: int, left: int) -> float:
-    """`Evaluator.potential` of tok[t0:t0 + ntok] (largest first) paired with
+    """The district potential of tok[t0:t0 + ntok] (largest first) paired with
     cnt[c0:c0 + ncnt] (largest first), leaving out the items at `tskip` / `cskip` (-1:
     none), so that a list minus one item needs no copy."""
     if ntok - (1 if tskip >= 0 else 0) <= 0 or ef[F_POTW] == 0.0:
@@ -136,7 +136,7 @@ def potential(ef: np.ndarray, P: np.ndarray, tok: np.ndarray, t0: int, ntok: int
 
 @njit(cache=True, _nrt=False)
 def pool(B: np.ndarray, S: np.ndarray, ef: np.ndarray) -> None:
-    """`Evaluator.pool`: expected multipliers of an empty lane end into ef[F_E1..F_E2]."""
+    """Expected multipliers of an empty lane end into ef[F_E1..F_E2]."""
     if B[KNOWN_ORDER]:
         cit = 0
         ari = 0

@@ -1,21 +1,22 @@
-"""The position evaluator of `sim.agents.evaluate`, compiled, bit for bit.
+"""The position evaluator of the greedy, heuristic and search agents, compiled (its weights:
+`sim.agents.evaluate`).
 
-The greedy and heuristic agents break ties (within 1e-9) with their generator, so a compiled
-twin must not merely approximate the reference values: it must produce the very same
-floats, or one tie would be broken differently and the two games would part ways. Every
-function of the evaluator therefore repeats the reference's float operations in the same
-order and with the same int/float mix (`sum(list)` as a left-to-right sum, `margin` as
-`v[seat] - rival * (sum - v[seat]) / (n - 1)`, `potential` as `pot_w * sum(v * (c + extra))`,
-powers taken from tables built in Python, ...).
+The agents break ties (within 1e-9) with their generator, so the evaluator must give the
+very same floats every time it prices the same thing, whether from a whole position or a
+delta, or one tie would be broken otherwise and a game would not replay from its seeds. Its
+float operations therefore keep one order and one int/float mix everywhere (`sum(list)` as
+a left-to-right sum, `margin` as `v[seat] - rival * (sum - v[seat]) / (n - 1)`,
+`potential` as `pot_w * sum(v * (c + extra))`, powers taken from tables built in Python,
+...).
 
-The evaluator is five modules: `sim.agents.compiled.params` (an agent's parameter row `P`: weights,
-the evaluator mode, the planner switches and the power tables), `sim.agents.compiled.eval_cache`
-(where each part of a position's evaluation cache `(ef, ei)` lives),
-`sim.agents.compiled.eval_terms`
-(the terms a value is made of), this module (whole positions: `state(B, S, P, ef, ei)`
-fills the cache for a position `S`, `value_margins` reads it) and `sim.agents.compiled.eval_deltas`
-(the `*_delta` functions, which price one action from the cache, writing every seat's value
-change into a float64 array of length n).
+The evaluator is five modules: `sim.agents.compiled.params` (an agent's parameter row `P`:
+weights, the evaluator mode, the planner switches and the power tables),
+`sim.agents.compiled.eval_cache` (where each part of a position's evaluation cache
+`(ef, ei)` lives), `sim.agents.compiled.eval_terms` (the terms a value is made of), this
+module (whole positions: `state(B, S, P, ef, ei)` fills the cache for a position `S`,
+`value_margins` reads it) and `sim.agents.compiled.eval_deltas` (the `*_delta` functions,
+which price one action from the cache, writing every seat's value change into a float64
+array of length n).
 
 The caches skip entries that no delta reads (the spot values of a scored lane, the stall
 counts of a scored district), and `lane_state` evaluates only what pricing a customer's
@@ -93,7 +94,7 @@ from sim.engine.compiled.layout import TOKEN_MAX
 # -- whole positions ----------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def state(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray) -> None:
-    """`Evaluator.state`: evaluate the position S into the cache (ef, ei)."""
+    """Evaluate the position S into the cache (ef, ei)."""
     _evaluate(B, S, P, ef, ei, False)
 
 
@@ -140,7 +141,7 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
         own0 = own_o + lane * n
         c = S[lc + lane]
         scored = S[lsc + lane]
-        # `own` of a scored lane is never read (the reference computes it all the same).
+        # `own` of a scored lane is never read, so it is not computed.
         if not scored:
             for p in range(n):
                 ei[own0 + p] = 0
@@ -260,8 +261,8 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
 
 @njit(cache=True, _nrt=False)
 def value_margins(B: np.ndarray, ef: np.ndarray, ei: np.ndarray, out: np.ndarray) -> None:
-    """`Evaluator.value_margins` of the evaluated position: each seat's value minus the best
-    other seat's value."""
+    """The value margins of the evaluated position: each seat's value minus the best other
+    seat's value."""
     n = B[N_PLAYERS]
     val = ei[I_VAL]
     for p in range(n):

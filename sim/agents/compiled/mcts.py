@@ -1,12 +1,9 @@
-"""Compiled information-set MCTS: the search of `sim.agents.mcts`, in numba.
-
-The same design as the reference agent (see its docstring): each iteration samples an
-order of the customers left in the bag with the agent's own generator; edges are the
-planner's options (Bobby path + step), the `width` best by the heuristic's price, with
-softmax priors for PUCT; a new leaf is rolled out with the planner's fast policy to the
-searching seat's next turn plus `horizon` rounds and scored by the evaluation margin
-squashed to [0, 1]. It runs about a hundred times more iterations in the same time, which
-is what makes it stronger at the same wall-clock budget.
+"""Compiled information-set MCTS, the one implementation of the search (`fastmcts`, also
+`mcts`; seated at a `Game` by `sim.agents.fast_mcts`): each iteration samples an order of
+the customers left in the bag with the agent's own generator; edges are the planner's
+options (Bobby path + step), the `width` best by the heuristic's price, with softmax priors
+for PUCT; a new leaf is rolled out with the planner's fast policy to the searching seat's
+next turn plus `horizon` rounds and scored by the evaluation margin squashed to [0, 1].
 
 Where the time goes (the pieces timed apart on the positions of `portobello bench mcts`):
 the rollout is about nine tenths of an iteration, some 3.5 planner steps a turn (about 20
@@ -126,7 +123,7 @@ def _expand(B: np.ndarray, S: np.ndarray, T: tuple, x: int, P: np.ndarray, Rs: n
     width = min(k, int(settings[WIDTH]))
     if counts[COUNT_EDGES] + width > edge.shape[0]:
         width = 0
-    # Indices by value, best first, stable (the reference sorts by -value).
+    # Indices by value, best first, stable.
     idx = np.empty(k, np.int64)
     for i in range(k):
         j = i
@@ -189,7 +186,7 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
           must_act: bool) -> int:
     """A fresh tree whose root has the options of the seat to move; returns their count.
     `must_act`: no stall or customer yet this turn, so ending it is not an option while
-    another one is open (as `Planner.turn_step`)."""
+    another one is open (as the planner's `turn_step` does)."""
     T[5][:] = 0
     root = _new_node(T)
     L0 = level(B, WF, WI, 0)
@@ -203,8 +200,8 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
 @njit(cache=True)
 def _drop_end_turn(T: tuple, root: int) -> None:
     """Leave the root's `end_turn` edges out while another option is open (a turn is not
-    passed idle before a stall or a customer, as `Planner.turn_step`); the priors of the
-    others are renormalised."""
+    passed idle before a stall or a customer, as the planner's `turn_step` does); the
+    priors of the others are renormalised."""
     node, edge, prior = T[0], T[2], T[3]
     first, k = node[root, NFIRST], node[root, NK]
     keep = 0
@@ -228,7 +225,7 @@ def _drop_end_turn(T: tuple, root: int) -> None:
 @njit(cache=True)
 def _values(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
             settings: np.ndarray, out: np.ndarray) -> None:
-    """Every seat's value of a rollout's end in [0, 1] (as `MCTSAgent._values`)."""
+    """Every seat's value of a rollout's end in [0, 1]."""
     n = B[N_PLAYERS]
     if S[PHASE] == OVER:
         sc = B[S_SCORES]

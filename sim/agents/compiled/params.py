@@ -1,11 +1,11 @@
 """The parameter row of a compiled evaluator + planner agent: one float64 array.
 
 An agent's whole configuration reaches compiled code as one row `P` (`planner_params`): the
-weights of the evaluator (in `WEIGHT_NAMES` order, the fields of the reference's `Weights`;
-a test holds them equal), the planner switches, the stalls an average turn places, and two
-power tables computed here, by Python, exactly as the reference computes them (so the
-compiled floats are the reference's floats). Rows of different agents differ only in
-values: a greedy agent, a heuristic one and a search's rollout policy are all rows.
+weights of the evaluator (in `WEIGHT_NAMES` order, the fields of
+`sim.agents.evaluate.Weights`, read by name), the planner switches, the stalls an average
+turn places, and two power tables computed here in Python, so every agent with the same
+weights prices with the very same floats. Rows of different agents differ only in values: a
+greedy agent, a heuristic one and a search's rollout policy are all rows.
 
     W_LANE .. W_RIVAL    [0..10]   weights (`WEIGHT_NAMES`)
     P_MIN_GAIN           11        the planner's `min_gain`
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-# Weights, in this order (the fields of the reference's `Weights`; a test holds them equal).
+# Weights, in this order (the fields of `sim.agents.evaluate.Weights`, read by name).
 WEIGHT_NAMES = ("lane", "fill", "end", "district", "growth", "horizon", "majority", "stall",
                 "tempo", "bobby", "rival")
 W_LANE, W_FILL, W_END, W_DISTRICT, W_GROWTH, W_HORIZON, W_MAJORITY, W_STALL, W_TEMPO, \
@@ -42,9 +42,9 @@ N_PARAMS = P_FILL_POW + MAX_LANE_LEN + 1  # 64
 def planner_params(weights: Mapping[str, float], stalls_per_turn: float, *,
                    immediate: bool = False, simulate: bool = True, min_gain: float = 0.0,
                    leave: bool = True) -> np.ndarray:
-    """The parameter row of an evaluator + planner from the reference agent's weights (by
-    name, `WEIGHT_NAMES`) and constants (`sim.agents.evaluate.compiled_params` calls this).
-    The power tables are computed here, by Python, exactly as the reference does."""
+    """The parameter row of an evaluator + planner from a weight set (by name,
+    `WEIGHT_NAMES`) and constants (`sim.agents.evaluate.compiled_params` calls this). The
+    power tables are computed here, in Python."""
     row = np.zeros(N_PARAMS, np.float64)
     for i, name in enumerate(WEIGHT_NAMES):
         row[i] = weights[name]

@@ -1,8 +1,8 @@
 """The Bobby's cheapest paths, and the steps an option's route spells out.
 
-`paths` is `Planner.paths`: Dijkstra from the Bobby's district to every district, on the
-key (margin cost, moves, points lost) compared as Python compares tuples, the lowest
-district first among equal keys (the reference scans districts in index order). It writes
+`paths`: Dijkstra from the Bobby's district to every district, on the key (margin cost,
+moves, points lost) compared as Python compares tuples, the lowest district first among
+equal keys (as if the districts were scanned in index order). It writes
 into a level's `pf` (float64) and `pi` (int64), nd = districts, nl = lanes:
 
     pf[d]            cost of the cheapest path to d
@@ -52,9 +52,9 @@ def _key_less(c1: float, s1: int, l1: int, c2: float, s2: int, l2: int) -> bool:
 @njit(cache=True, _nrt=False)
 def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
           pf: np.ndarray, pi: np.ndarray) -> None:
-    """`Planner.paths`: Dijkstra on (margin cost, moves, points lost) from the Bobby to
-    every district. pi[d]: reached; pf[d]: cost; pi[nd + d]: previous district;
-    pi[2nd + d]: moves; pi[3nd + d]: points lost."""
+    """Dijkstra on (margin cost, moves, points lost) from the Bobby to every district.
+    pi[d]: reached; pf[d]: cost; pi[nd + d]: previous district; pi[2nd + d]: moves;
+    pi[3nd + d]: points lost."""
     nd, nl = B[N_DISTRICTS], B[N_LANES]
     start = S[BOBBY]
     for d in range(nd):
@@ -67,8 +67,8 @@ def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int
     if Rs[R_BOBBY]:
         return
     # pi[4nd + d]: done; the reached, not yet done districts are listed in pi[5nd + 2nl:]
-    # (the reference scans all districts in index order: the smallest key wins, the lowest
-    # district among equal keys).
+    # (each pick is the one a scan of all districts in index order would make: the smallest
+    # key wins, the lowest district among equal keys).
     for d in range(nd):
         pi[4 * nd + d] = 0
     mflag = 5 * nd + nl

@@ -1,14 +1,14 @@
-"""The planner's options by kind, each priced by its margin change (`Planner.*_options`).
+"""The planner's options by kind, each priced by its margin change.
 
 An option is (value, final action, route) in the parallel arrays of a work level
-(`sim.agents.compiled.plan_work`): `route` is the district whose cheapest Bobby path (the last
-`paths`
-into the level) precedes the final action, or -1 for none. Options are listed in the
-reference's order, priced by the deltas of `sim.agents.compiled.eval_deltas` from the level's
-evaluation cache: stalls (with the path to reach the lane), a draw (the expected value of
-its customer on the best square), the squares for a pending customer, ending the turn with
-a last Bobby move (`leave_option`), and the token plays of a turn's start
-(`token_actions`, priced in `sim.agents.compiled.plan_turn`).
+(`sim.agents.compiled.plan_work`): `route` is the district whose cheapest Bobby path (the
+last `paths` into the level) precedes the final action, or -1 for none. Options are listed
+in a fixed order (stalls, draw, squares, leave, tokens), priced by the deltas of
+`sim.agents.compiled.eval_deltas` from the level's evaluation cache: stalls (with the path
+to reach the lane), a draw (the expected value of its customer on the best square), the
+squares for a pending customer, ending the turn with a last Bobby move (`leave_option`),
+and the token plays of a turn's start (`token_actions`, priced in
+`sim.agents.compiled.plan_turn`).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ from sim.engine.compiled.layout import TOKEN_MAX
 @njit(cache=True, _nrt=False)
 def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                   L: Level, k: int) -> int:
-    """`Planner.stall_options` appended at option k; returns the new count."""
+    """The stall options appended at option k; returns the new count."""
     ef, ei, pf, pi, ov, oa, xf = L[0], L[1], L[2], L[3], L[4], L[5], L[6]
     n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
     mo = oa.shape[0] // 2
@@ -151,7 +151,7 @@ def _best_squares(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, custom
 @njit(cache=True, _nrt=False)
 def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                L: Level) -> float:
-    """`Planner.draw_value`: expected margin change of a draw placed on the best square."""
+    """Expected margin change of a draw placed on the best square."""
     ef, ei, xf = L[0], L[1], L[6]
     last = S[CUSTOMERS_LEFT] == 1
     total = 0.0
@@ -177,7 +177,7 @@ def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
 @njit(cache=True, _nrt=False)
 def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                    L: Level, force: bool) -> int:
-    """`Planner.action_options` (stalls with Bobby paths, a draw) into level L; `force`
+    """The actions phase's options (stalls with Bobby paths, a draw) into level L; `force`
     prices them as if actions were left. Returns the count; Bobby paths are computed into
     L when the seat has stalls."""
     if S[ACTIONS_LEFT] <= 0 and not force:
@@ -199,15 +199,15 @@ def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, 
 @njit(cache=True, _nrt=False)
 def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                  L: Level, have_paths: bool) -> tuple[float, int]:
-    """`Planner.leave_option`: (value, route) of ending the turn, first moving the Bobby
-    along the path to district `route` (-1: where it stands).
+    """(value, route) of ending the turn, first moving the Bobby along the path to district
+    `route` (-1: where it stands).
 
     A lane's chance (the next seat's best stall gain there) is priced when a district
     bordering it is first looked at. A move's value is `here` less the path's cost less a
     chance (a chance is at least 0, and so is a cost when `rival` >= 0: a move never raises
     the mover's margin). So a district whose `here` less cost cannot beat the best so far
     is passed by unpriced, and when `here` is within EPS of 0 no move can win and the
-    paths are not even found: the same answer as the reference's, found sooner."""
+    paths are not even found: the same answer, found sooner."""
     if P[P_LEAVE] == 0.0 or Rs[R_BOBBY] or P[W_BOBBY] <= 0 or P[P_IMMEDIATE] != 0.0:
         return 0.0, -1
     n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
@@ -286,7 +286,7 @@ def _max_chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
 @njit(cache=True, _nrt=False)
 def square_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                    L: Level) -> int:
-    """`Planner.square_values` of the pending customer as options (evaluated cache in L)."""
+    """The squares of the pending customer as options (evaluated cache in L)."""
     ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
     n = B[N_PLAYERS]
     mo = oa.shape[0] // 2
@@ -308,9 +308,8 @@ def square_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
 # -- a turn's start -----------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> int:
-    """`Planner.token_actions`: one play_token action per face-up value (a neutral token
-    before an own one), in first-seen order: values at xi[xi_tokens:], actions at
-    xi[xi_tokens + N_TOKENS:]."""
+    """One play_token action per face-up value (a neutral token before an own one), in
+    first-seen order: values at xi[xi_tokens:], actions at xi[xi_tokens + N_TOKENS:]."""
     t = B[N_TOKENS]
     tv = xi_tokens(B)
     ta = tv + t
@@ -335,11 +334,11 @@ def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> in
 @njit(cache=True, _nrt=False)
 def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: Level,
                      k: int) -> int:
-    """`Planner.start_options`'s district scorings appended at option k (evaluated cache in
-    L); returns the new count.
+    """A turn start's district scorings appended at option k (evaluated cache in L); returns
+    the new count.
 
-    Each is priced as `Evaluator.district_delta` prices it, float for float, but what
-    scorings share is priced once: an other seat's potential change depends on the
+    Each is priced as a district scoring's delta would price it on its own, float for float,
+    but what scorings share is priced once: an other seat's potential change depends on the
     district alone (once per district, not per token), the seat's token-term change on the
     token alone. And an other seat's potential without a district outside the part of its
     list its tokens pair with is its potential itself (the very same sum), so its change is

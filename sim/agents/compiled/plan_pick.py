@@ -1,8 +1,7 @@
 """Picking the best option: ties within EPS broken by the agent's generator.
 
-`pick` of `sim.agents.planning`: the reference compares values with a tolerance of 1e-9 and
-draws among the tied options with the agent's own generator, so the compiled twin lists
-the tied options in the same order and makes the same single draw.
+Values within a tolerance of 1e-9 are tied; one draw of the agent's own generator picks
+among the tied options, listed in option order, so a game replays from its seeds.
 """
 
 from __future__ import annotations

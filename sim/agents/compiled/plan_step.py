@@ -1,10 +1,10 @@
-"""The planner's decision in each phase: `Planner.step`, and every option for a search.
+"""The planner's decision in each phase (`step`), and every option for a search.
 
 `step` picks the option of the seat to move (a turn's start: a token or a district; during
 the turn: a stall, a draw or the end; a pending customer: its square; the setup: the
 Bobby's district) and returns (value, final action, route). `options` lists every option of
-the seat to move, one per final action (`sim.agents.mcts._options`), for the compiled
-search (`sim.agents.compiled.mcts`). The thin layers here are inlined (`inline='always'`): a call
+the seat to move, one per final action, for the compiled search
+(`sim.agents.compiled.mcts`). The thin layers here are inlined (`inline='always'`): a call
 passes each array as seven words, and each extra layer between `play_batch` and the leaves
 makes numba optimise the whole linked code once more at compile time.
 """
@@ -46,7 +46,7 @@ from sim.engine.compiled.layout import SEAT
 def turn_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
               L: Level, rng: np.ndarray, use_rng: bool,
               must_act: bool) -> tuple[float, int, int]:
-    """`Planner.turn_step`: (value, final action, route) of the option to take now."""
+    """(value, final action, route) of the option to take now."""
     state(B, S, P, L[0], L[1])
     k = action_options(B, S, P, Rs, seat, L, False)
     have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
@@ -70,7 +70,7 @@ def turn_decide(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
 @njit(cache=True, _nrt=False, inline='always')
 def place_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: Level,
                rng: np.ndarray, use_rng: bool) -> int:
-    """`Planner.place_step`: the index (in L) of the option placing the pending customer."""
+    """The index (in L) of the option placing the pending customer."""
     lane_state(B, S, P, L[0], L[1])
     k = square_options(B, S, P, seat, L)
     return pick_all(L[4], k, L[7], B, rng, use_rng)
@@ -80,7 +80,7 @@ def place_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: Level,
 def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                L0: Level, L1: Level, rng: np.ndarray,
                use_rng: bool) -> tuple[float, int]:
-    """`Planner.start_step`: (value, action); a token play before a tied district scoring."""
+    """(value, action); a token play before a tied district scoring."""
     k = start_options(B, S, P, Rs, seat, L0, L1, rng)
     if k == 0:
         return 0.0, A.END
@@ -110,7 +110,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
 def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
          L1: Level, rng: np.ndarray, use_rng: bool,
          must_act: bool) -> tuple[float, int, int]:
-    """`Planner.step`: (value, final action, route in L0) for the seat to move."""
+    """(value, final action, route in L0) for the seat to move."""
     seat = S[SEAT]
     phase = S[PHASE]
     if phase == ACTIONS:
@@ -130,8 +130,8 @@ def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
 @njit(cache=True, _nrt=False)
 def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
             L1: Level, rng: np.ndarray) -> int:
-    """`sim.agents.mcts._options`: every option of the seat to move (deduplicated by final
-    action) into level L0; returns the count."""
+    """Every option of the seat to move (deduplicated by final action) into level L0;
+    returns the count."""
     ef, ei, ov, oa = L0[0], L0[1], L0[4], L0[5]
     mo = oa.shape[0] // 2
     seat = S[SEAT]
@@ -161,8 +161,7 @@ def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Lev
 
 @njit(cache=True, _nrt=False)
 def _dedupe(ov: np.ndarray, oa: np.ndarray, k: int) -> int:
-    """`sim.agents.mcts._dedupe`: one option per final action, at its first position, with
-    the (first) best value."""
+    """One option per final action, at its first position, with the (first) best value."""
     mo = oa.shape[0] // 2
     m = 0
     for i in range(k):

@@ -3,8 +3,8 @@
 At a turn's start the planner prices each token by the actions it buys: `plan_values`
 plays the rest of the turn out on a copy of the position (the best option, then the next,
 ..., the first of tied options, no draw from the generator) and records the running gain
-after each action (`Planner.plan_values`); `start_options` adds each token's gain to its
-token-term change and lists the district scorings beside them (`Planner.start_options`).
+after each action; `start_options` adds each token's gain to its token-term change and
+lists the district scorings beside them.
 
 Plan slots (speed, not behaviour): `plan_values` keeps every position its played-out turn
 evaluates (the evaluation, paths and options, and the position itself) in slots at the end
@@ -67,7 +67,7 @@ from sim.engine.compiled.layout import S_TOK_UP
 def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                 steps: int, L1: Level, plan: np.ndarray, rng: np.ndarray, ef0: np.ndarray,
                 ei0: np.ndarray) -> None:
-    """`Planner.plan_values` into plan[0..steps], played on a copy of S kept in level L1
+    """The plan's running gains into plan[0..steps], played on a copy of S kept in level L1
     (`rng` is not drawn from: the plan takes the first of tied options). (ef0, ei0) is the
     evaluation of S itself. Every position the plan evaluates stays in a plan slot of L1
     (see `find_slot`)."""
@@ -195,7 +195,7 @@ def find_slot(B: np.ndarray, S: np.ndarray, L1: Level, kind: int) -> int:
 @njit(cache=True, _nrt=False)
 def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                   L0: Level, L1: Level, rng: np.ndarray) -> int:
-    """`Planner.start_options` into level L0 (evaluated there): token plays priced by the
+    """A turn start's options into level L0 (evaluated there): token plays priced by the
     turn they give (played out in L1 with `simulate`) and district scorings."""
     ef, ei, ov, oa, xf, xi = L0[0], L0[1], L0[4], L0[5], L0[6], L0[7]
     t = B[N_TOKENS]

@@ -8,9 +8,8 @@ needs a second one for the copy. `new_work(B)` allocates two levels as rows of t
     L = (ef, ei, pf, pi, ov, oa, xf, xi)
 
     ef, ei   the evaluation cache (`sim.agents.compiled.eval_cache`)
-    pf, pi   Bobby paths (`sim.agents.compiled.plan_bobby`: costs; reached, previous district,
-    moves,
-             points lost, done, per-lane move cache, open list)
+    pf, pi   Bobby paths (`sim.agents.compiled.plan_bobby`: costs; reached, previous
+             district, moves, points lost, done, per-lane move cache, open list)
     ov       option values [max_options]
     oa       final actions oa[:max_options] and routes oa[max_options:] of the options
     xf       float scratch: delta[n] first, then per-lane chances [nl] (`xf[n + lane]`),
@@ -30,7 +29,7 @@ allocators `new_work` and `level` is compiled without numba's reference counts
 (`_nrt=False`): every array lives in the caller for the whole run, and the atomic increments
 and decrements on every array argument cost a third of the time. So views made by a
 function without counts must not be returned into counted code: `uncounted_level` and
-`slot` are for the planner's uncounted code only (`level` is the counted twin), and a
+`slot` are for the planner's uncounted code only (`level` is the counted counterpart), and a
 function that calls them must not be inlined into counted code.
 """
 

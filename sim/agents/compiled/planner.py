@@ -1,9 +1,7 @@
-"""The greedy/heuristic agent of `sim.agents.planning`, compiled: `PlannerAgent.choose`.
-
-Same options, same prices (bit for bit, see `sim.agents.compiled.evaluate`), same order and the same
-calls to the agent's generator as `Planner` and `PlannerAgent.choose`, so that a compiled
-game is the very game the Python agents play, ~90 times faster (the mass simulation of
-heuristic games needs ~1,700 games per second per core).
+"""The greedy and heuristic agents' decision, compiled: the only implementation of both,
+played in batches by `sim.agents.compiled.play` and seated at a `Game` by
+`sim.agents.compiled_agent.PlannerAgent`; the same options, prices, order and generator
+calls either way, so both give the same game.
 
 The planner is seven modules, each with one job, from the bottom up:
 
@@ -12,10 +10,10 @@ The planner is seven modules, each with one job, from the bottom up:
     sim.agents.compiled.plan_bobby     the Bobby's cheapest paths and the steps of an option's route
     sim.agents.compiled.plan_options   the options of each kind, priced by their margin change
     sim.agents.compiled.plan_turn      token plays priced by playing the turn out; plan slots
-    sim.agents.compiled.plan_step      the decision of the seat to move in each phase; every option
-                            of a position (for the search)
-    sim.agents.compiled.planner        the agent: its queue of steps, its memory, the plan slots
-    used
+    sim.agents.compiled.plan_step      the decision of the seat to move in each phase;
+                                       every option of a position (for the search)
+    sim.agents.compiled.planner        the agent: its queue of steps, its memory, the plan
+                                       slots used
 
 An option is (value, final action, route): `route` is the district whose cheapest Bobby
 path precedes the final action, or -1 for none. The agent plays the route's moves one
@@ -111,8 +109,8 @@ def _queued_legal(B: np.ndarray, S: np.ndarray, P: np.ndarray, action: int,
 def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
                    Rs: np.ndarray, memory: np.ndarray, buf: np.ndarray, WF: np.ndarray,
                    WI: np.ndarray) -> int:
-    """`PlannerAgent.choose`: the next queued Bobby move of the last option while it is
-    still legal in the same turn, otherwise the planner's option (its first step now, the
+    """The planner agent's next action: the next queued Bobby move of the last option while
+    it is still legal in the same turn, otherwise the planner's option (its first step now, the
     rest queued)."""
     turn = S[TURN]
     if memory[M_QLEN] > memory[M_QPOS] and memory[M_QTURN] == turn and S[PHASE] == ACTIONS:

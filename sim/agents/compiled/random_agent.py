@@ -1,7 +1,7 @@
 """The random agent (`sim.agents.random_agent`) and agent restrictions, compiled.
 
-Same choices as the reference agent for the same generator state: the same filtering of
-restricted actions, the same lists in the same order and the same calls to the generator.
+One implementation, played in batches and at a `Game` alike: the filtering of restricted
+actions, its lists in engine order and its calls to the generator are the same either way.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndar
 def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
                   restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
                   buf2: np.ndarray) -> int:
-    """`RandomAgent.choose`."""
+    """The random agent's choice for the seat to move (what `RandomAgent.choose` returns at
+    a `Game`)."""
     phase = S[PHASE]
     if phase == ACTIONS:
         if S[TURN] != memory[M_TURN]:

@@ -14,9 +14,9 @@ shifts and masks. `cache=True` works on a function of another module: numba keys
 file on the function's own source file (`sim/engine/actions.py`) and module path, so these
 entries never collide with the ones of this package; a call from Python (tests) loads them
 like any other cached function. The package's cache folder is named by a hash that covers
-`sim/engine/actions.py` too (see `sim.agents.compiled`), so callers compiled against an older
-encoding
-are never reused. No function allocates, so none needs reference counts (`_nrt=False`).
+`sim/engine/actions.py` too (see `sim.engine.compiled`), so callers compiled against an
+older encoding are never reused. No function allocates, so none needs reference counts
+(`_nrt=False`).
 """
 
 from __future__ import annotations

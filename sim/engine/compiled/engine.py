@@ -123,8 +123,8 @@ def start_game(B: np.ndarray, S: np.ndarray, chance_rng: np.ndarray) -> None:
 # -- queries ------------------------------------------------------------------------------
 @njit(cache=True, inline="always", _nrt=False)
 def stall_and_draw_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
-    """The actions phase's stall placements and customer draw, in `Game.legal_actions`
-    order, written into `out` from `k`; returns the new count."""
+    """The actions phase's stall placements and customer draw, in legal-action order (what
+    `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
     # The tables' offsets are read once: a write to `out` might alias `B` as far as the
     # compiler knows, so it would read them again after every write.
     if S[ACTIONS_LEFT] > 0:
@@ -151,8 +151,8 @@ def stall_and_draw_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int
 
 @njit(cache=True, inline="always", _nrt=False)
 def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
-    """The actions phase's affordable Bobby moves, in `Game.legal_actions` order, written
-    into `out` from `k`; returns the new count."""
+    """The actions phase's affordable Bobby moves, in legal-action order (what
+    `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
     seat = S[SEAT]
     score = S[B[S_SCORES] + seat]
     # A move costs at most max(1, players - 1) points (`move_cost`): with that many every
@@ -169,7 +169,8 @@ def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
 
 @njit(cache=True, inline="always", _nrt=False)
 def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
-    """Write the legal actions into `out` in `Game.legal_actions` order; return how many."""
+    """Write the legal actions into `out` (what `Game.legal_actions` returns); return how
+    many."""
     phase = S[PHASE]
     k = 0
     if phase == ACTIONS:
@@ -224,7 +225,8 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
 
 @njit(cache=True, _nrt=False)
 def sample_chance(S: np.ndarray, chance_rng: np.ndarray) -> int:
-    """`Game.sample_chance`: a customer drawn from the bag with the game's generator."""
+    """A customer drawn from the bag with the game's generator (`Game.sample_chance` calls
+    it)."""
     c = S[BAG_CITIZENS]
     a = S[BAG_ARISTOCRATS]
     return A.chance(1 if R.below(chance_rng, c + a) < c else 2)
@@ -243,8 +245,8 @@ def _log(S: np.ndarray, log: np.ndarray, action: int) -> None:
 
 @njit(cache=True, _nrt=False)
 def apply(B: np.ndarray, S: np.ndarray, action: int, log: np.ndarray) -> None:
-    """`Game.apply`: a legal action, unchecked; logged into `log` (a record's actions) when
-    `log` has room (an empty log array keeps none)."""
+    """A legal action, unchecked (`Game.apply` calls it); logged into `log` (a record's
+    actions) when `log` has room (an empty log array keeps none)."""
     k = A.kind(action)
     a = A.arg(action)
     if log.shape[0]:

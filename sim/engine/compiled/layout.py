@@ -4,9 +4,8 @@ the state array `S`, for the compiled engine.
 The compiled path cannot read Python objects, so everything a game needs that does not
 change during play (the board's lanes, districts and squares, every rules switch, and where
 each table of the state lives) is packed into one array `B` by `pack`; a game state is one
-int64 array `S` (`sim.engine.compiled.engine.new_game`, `tests.oracle.convert.state_from_game`), so
-that
-copying a position is `S.copy()`. Every field position below is a module-level int, which
+int64 array `S` (`sim.engine.compiled.engine.new_game`), so that copying a position is
+`S.copy()`. Every field position below is a module-level int, which
 numba folds into the compiled code as a constant.
 
 Three kinds of names, told apart by their prefix:
