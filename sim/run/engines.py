@@ -35,6 +35,7 @@ from typing import Protocol
 import numpy as np
 
 from sim.agents.base import BaseAgent
+from sim.agents.base import CompiledRow
 from sim.agents.registry import compiled_row
 from sim.agents.registry import make_agent
 from sim.agents.timing import TimedAgent
@@ -80,18 +81,21 @@ def supports(specs: Sequence[str], board: Board | None = None) -> bool:
     return _unsupported(specs, board) is None
 
 
+def _rows(specs: Sequence[str]) -> list[CompiledRow | None]:
+    """Each spec's compiled row, or None (for any player count: the kinds agree)."""
+    return [compiled_row(s, PLAYER_COUNTS[0]) for s in specs]
+
+
 def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
     """Why a line-up cannot play on the compiled path, or None."""
-    rows = [compiled_row(s, PLAYER_COUNTS[0]) for s in specs]  # any count: kinds agree
-    if any(r is None for r in rows):
+    if any(r is None for r in _rows(specs)):
         return ("no compiled version of some of these agents: "
                 f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, heuristic and "
                 "their restricted forms)")
     from sim.agents.compiled.params import MAX_LANE_LEN
-    from sim.agents.compiled.play import KIND_RANDOM
 
     longest = max(board.lane_len) if board is not None else 0
-    if longest > MAX_LANE_LEN and any(r.kind != KIND_RANDOM for r in rows if r):
+    if longest > MAX_LANE_LEN and needs_planner(specs):
         return (f"the compiled greedy and heuristic agents handle lanes of up to "
                 f"{MAX_LANE_LEN} spots; board {board.name if board else ''} has one of "
                 f"{longest}")
@@ -122,8 +126,7 @@ def needs_planner(specs: Sequence[str]) -> bool:
     random agents alone compile without it, in a fraction of the time."""
     from sim.agents.compiled.play import KIND_RANDOM
 
-    rows = [compiled_row(s, PLAYER_COUNTS[0]) for s in specs]  # any count: kinds agree
-    return any(r is not None and r.kind != KIND_RANDOM for r in rows)
+    return any(r is not None and r.kind != KIND_RANDOM for r in _rows(specs))
 
 
 def compiled_code_cached(planner: bool = True) -> bool:
