@@ -95,7 +95,7 @@ from sim.engine.compiled.layout import TOKEN_MAX
 @njit(cache=True, _nrt=False)
 def state(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray) -> None:
     """Evaluate the position S into the cache (ef, ei)."""
-    _evaluate(B, S, P, ef, ei, False)
+    _evaluate(B, S, P, ef, ei, np.bool_(False))
 
 
 @njit(cache=True, _nrt=False)
@@ -103,7 +103,7 @@ def lane_state(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                ei: np.ndarray) -> None:
     """The part of `state` that `customer_delta` reads (pool, stalls in hand, own spot
     values and terms of the lanes): enough to price the squares for a customer."""
-    _evaluate(B, S, P, ef, ei, True)
+    _evaluate(B, S, P, ef, ei, np.bool_(True))
 
 
 @njit(cache=True, _nrt=False)

@@ -340,9 +340,9 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
                                           buf, buf2), no_log)
                 continue
             _, last, route = step(B, S, P_roll, Rs_me if seat == me else Rs_free, L0, L1,
-                                  rng, True, False)
+                                  rng, np.bool_(True), np.bool_(False))
             if route >= 0:
-                m = path_moves(B, L0[3], route, scratch, 0)
+                m = path_moves(B, L0[3], route, scratch, np.int64(0))
                 for j in range(m):
                     apply(B, S, scratch[j], no_log)
             apply(B, S, last, no_log)

@@ -148,6 +148,6 @@ def option_steps(B: np.ndarray, L: Level, i: int, out: np.ndarray) -> int:
     pi, oa = L[3], L[5]
     mo = oa.shape[0] // 2
     route = oa[mo + i]
-    k = path_moves(B, pi, route, out, 0) if route >= 0 else 0
+    k = path_moves(B, pi, route, out, np.int64(0)) if route >= 0 else 0
     out[k] = oa[i]
     return k + 1

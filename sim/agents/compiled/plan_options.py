@@ -157,14 +157,16 @@ def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
     total = 0.0
     if B[KNOWN_ORDER]:
         customer = S[B[S_LINE] + S[LINE_POS]] if S[CUSTOMERS_LEFT] > 0 else 0
-        total += 1.0 * _best_squares(B, S, P, seat, customer, 0, last, ef, ei, xf)[0]
+        total += 1.0 * _best_squares(B, S, P, seat, customer, np.int64(0), last, ef, ei, xf)[0]
         return total
     b1, b2 = S[BAG_CITIZENS], S[BAG_ARISTOCRATS]
     bag = b1 + b2
     if b1 and b2:
-        v1, v2 = _best_squares(B, S, P, seat, 1, 2, last, ef, ei, xf)
+        v1, v2 = _best_squares(B, S, P, seat, np.int64(1), np.int64(2), last, ef, ei,
+                               xf)
     else:
-        v1, v2 = _best_squares(B, S, P, seat, 1 if b1 else 2, 0, last, ef, ei, xf)
+        v1, v2 = _best_squares(B, S, P, seat, 1 if b1 else 2, np.int64(0), last, ef,
+                               ei, xf)
         if not b1:
             v1, v2 = 0.0, v1
     if b1:
@@ -187,7 +189,7 @@ def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, 
     k = 0
     if S[B[S_STALLS_LEFT] + seat] > 0:
         paths(B, S, P, Rs, seat, L[2], L[3])
-        k = stall_options(B, S, P, Rs, seat, L, 0)
+        k = stall_options(B, S, P, Rs, seat, L, np.int64(0))
     if S[CUSTOMERS_LEFT] > 0 and not Rs[R_CUSTOMERS]:
         ov[k] = draw_value(B, S, P, seat, L)
         oa[k] = A.DRAW

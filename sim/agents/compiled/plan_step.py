@@ -48,7 +48,7 @@ def turn_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat:
               must_act: bool) -> tuple[float, int, int]:
     """(value, final action, route) of the option to take now."""
     state(B, S, P, L[0], L[1])
-    k = action_options(B, S, P, Rs, seat, L, False)
+    k = action_options(B, S, P, Rs, seat, L, np.bool_(False))
     have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
     return turn_decide(B, S, P, Rs, seat, L, k, have_paths, rng, use_rng, must_act)
 
@@ -138,7 +138,7 @@ def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Lev
     phase = S[PHASE]
     if phase == ACTIONS:
         state(B, S, P, ef, ei)
-        k = action_options(B, S, P, Rs, seat, L0, False)
+        k = action_options(B, S, P, Rs, seat, L0, np.bool_(False))
         have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
         v, d = leave_option(B, S, P, Rs, seat, L0, have_paths)
         ov[k] = v

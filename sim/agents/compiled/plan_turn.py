@@ -97,19 +97,19 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
                 Ls[1][i] = ei0[i]
         else:
             state(B, sim, P, Ls[0], Ls[1])
-        k = action_options(B, sim, P, Rs, seat, Ls, False)
-        _record(B, sim, rec, ACTIONS, k)
+        k = action_options(B, sim, P, Rs, seat, Ls, np.bool_(False))
+        _record(B, sim, rec, np.int64(ACTIONS), k)
         if k == 0:
             break
         ov, oa, pi = Ls[4], Ls[5], Ls[3]
-        b = pick_all(ov, k, xi, B, rng, False)
+        b = pick_all(ov, k, xi, B, rng, np.bool_(False))
         value = ov[b]
         if value <= 0:
             break
         last = oa[b]
         route = oa[mo + b]
         if route >= 0:
-            m = path_moves(B, pi, route, moves, 0)
+            m = path_moves(B, pi, route, moves, np.int64(0))
             for j in range(m):
                 apply(B, sim, moves[j], no_log)
         if last == A.DRAW:
@@ -127,8 +127,8 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
             Lp, recp = slot(B, L1, 2 * it + 1)
             lane_state(B, sim, P, Lp[0], Lp[1])
             kp = square_options(B, sim, P, seat, Lp)
-            _record(B, sim, recp, PLACE, kp)
-            c = pick_all(Lp[4], kp, xi, B, rng, False)
+            _record(B, sim, recp, np.int64(PLACE), kp)
+            c = pick_all(Lp[4], kp, xi, B, rng, np.bool_(False))
             apply(B, sim, Lp[5][c], no_log)
         else:
             apply(B, sim, last, no_log)
@@ -174,8 +174,8 @@ def find_slot(B: np.ndarray, S: np.ndarray, L1: Level, kind: int) -> int:
     xi = L1[7]
     tu0 = B[S_TOK_UP]
     tu1 = tu0 + B[N_PLAYERS] * B[N_TOKENS]
-    r0 = slot_offsets(B, 0)[2]
-    stride = slot_offsets(B, 1)[2] - r0
+    r0 = slot_offsets(B, np.int64(0))[2]
+    stride = slot_offsets(B, np.int64(1))[2] - r0
     for j in range(n_slots(B)):
         r = r0 + j * stride
         if xi[r + size] != kind:
@@ -217,7 +217,7 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
             # The options open now, priced with this position's cache (Planner: on a copy
             # with `top` actions left), best first.
             mixed = (ef, ei, L1[2], L1[3], L1[4], L1[5], L1[6], L1[7])
-            kk = action_options(B, S, P, Rs, seat, mixed, True)
+            kk = action_options(B, S, P, Rs, seat, mixed, np.bool_(True))
             s0 = xf_sort(B)
             gains = xf[s0:s0 + mo]
             for j in range(kk):  # insertion sort, descending

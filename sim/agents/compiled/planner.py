@@ -120,8 +120,8 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
             return action
     memory[M_QLEN] = 0
     memory[M_QPOS] = 0
-    L0 = uncounted_level(B, WF, WI, 0)
-    L1 = uncounted_level(B, WF, WI, 1)
+    L0 = uncounted_level(B, WF, WI, np.int64(0))
+    L1 = uncounted_level(B, WF, WI, np.int64(1))
     phase = S[PHASE]
     must_act = memory[M_ACTED] != turn
     # The turn's plan (made at its start) evaluated the positions the turn is likely to
@@ -135,18 +135,19 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
         if phase == ACTIONS:
             k_now = k if S[ACTIONS_LEFT] > 0 else 0
             _, last, route = turn_decide(B, S, P, Rs, seat, Ld, k_now,
-                                         S[B[S_STALLS_LEFT] + seat] > 0, rng, True, must_act)
+                                         S[B[S_STALLS_LEFT] + seat] > 0, rng, np.bool_(True),
+                                         must_act)
         else:
-            last = Ld[5][pick_all(Ld[4], k, L1[7], B, rng, True)]
+            last = Ld[5][pick_all(Ld[4], k, L1[7], B, rng, np.bool_(True))]
             route = -1
     else:
         if phase == TURN_START:
             clear_slots(B, L1)
         Ld = L0
-        _, last, route = step(B, S, P, Rs, L0, L1, rng, True, must_act)
+        _, last, route = step(B, S, P, Rs, L0, L1, rng, np.bool_(True), must_act)
     if A.kind(last) in (A.PLACE_STALL, A.DRAW_CUSTOMER):
         memory[M_ACTED] = turn
-    k = path_moves(B, Ld[3], route, memory, M_Q) if route >= 0 else 0
+    k = path_moves(B, Ld[3], route, memory, np.int64(M_Q)) if route >= 0 else 0
     memory[M_Q + k] = last
     memory[M_QLEN] = k + 1
     memory[M_QPOS] = 1

@@ -8,6 +8,12 @@ functions it calls; a change in `engine.py` would leave a stale `play_batch` in 
 So the cache lives in a folder named by a hash of every compiled source file (this package,
 the compiled agents and the shared codes and action encoding): any change to any of them
 starts a fresh cache. `NUMBA_CACHE_DIR` set by the user wins.
+
+What the first compile costs: numba compiles one version of a function per argument type,
+and a constant argument (`f(B, S, 0)`) has a type of its own (`Literal[int](0)`), so each
+constant passed to a compiled function would compile it again, with everything it calls
+re-optimised into it. Calls between compiled functions pass constants as `np.int64(0)` or
+`np.bool_(True)`: one version per function (`portobello bench compile` measures the whole).
 """
 
 from __future__ import annotations

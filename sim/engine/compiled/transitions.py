@@ -151,7 +151,7 @@ def place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
     if count + 1 == length:
         S[N_FULL_LANES] += 1
         if lane_has_both_customers(B, S, lane):
-            score_lane(B, S, lane, LANE_POINTS)
+            score_lane(B, S, lane, np.int64(LANE_POINTS))
     if F.stalls_left(B, S, seat) == 0 and S[END_REASON] == 0:
         S[END_REASON] = END_LAST_STALL
 
@@ -225,7 +225,7 @@ def score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
         if F.lane_scored(B, S, lane) or F.lane_count(B, S, lane) != F.lane_len(B, lane):
             continue
         if lane_has_both_customers(B, S, lane):
-            score_lane(B, S, lane, LANE_POINTS)
+            score_lane(B, S, lane, np.int64(LANE_POINTS))
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -320,7 +320,7 @@ def score_baron(B: np.ndarray, S: np.ndarray) -> None:
     for i in range(F.square_lanes_at(B, baron), F.square_lanes_at(B, baron + 1)):
         lane = F.square_lane(B, i)
         if not F.lane_scored(B, S, lane):
-            score_lane(B, S, lane, BARON_POINTS)
+            score_lane(B, S, lane, np.int64(BARON_POINTS))
 
 
 @njit(cache=True, _nrt=False)
