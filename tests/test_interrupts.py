@@ -157,17 +157,25 @@ def test_an_interrupt_dropped_on_its_way_is_raised_at_the_next_safe_place() -> N
     from sim.run.interrupts import interrupts_held
     from sim.run.interrupts import raise_if_interrupted
 
-    with ctrl_c_noted():
-        try:  # what Python does to an interrupt inside an import lock's callback
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(1)
-        except KeyboardInterrupt:
-            pass
-        with pytest.raises(KeyboardInterrupt):
-            raise_if_interrupted()
-        with pytest.raises(KeyboardInterrupt), interrupts_held():
-            pass  # compiled play does not start
-    raise_if_interrupted()  # the command is over: nothing pending
+    # A command starts with Python's own Ctrl-C handling, whatever an earlier test in this
+    # worker process left (a library may ignore or block SIGINT): set it, and deliver the
+    # signal to this thread (raise_signal), not to whichever thread the kernel picks.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        with ctrl_c_noted():
+            try:  # what Python does to an interrupt inside an import lock's callback
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(1)
+            except KeyboardInterrupt:
+                pass
+            with pytest.raises(KeyboardInterrupt):
+                raise_if_interrupted()
+            with pytest.raises(KeyboardInterrupt), interrupts_held():
+                pass  # compiled play does not start
+        raise_if_interrupted()  # the command is over: nothing pending
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_a_billion_game_run_starts_its_first_shard_at_once(tmp_path: Path) -> None:
