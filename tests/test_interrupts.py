@@ -5,12 +5,14 @@ line, Dask's own log kept out of the terminal (in a file when asked)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,10 +27,26 @@ def _shards(out: Path) -> int:
     return len(list(folder.glob("part-*.json"))) if folder.is_dir() else 0
 
 
+@contextlib.contextmanager
+def _ctrl_c_as_in_a_terminal() -> Iterator[None]:
+    """Children started in the block get Ctrl-C as from a terminal. An ignored or blocked
+    SIGINT is inherited, and a command started with it ignored (a shell's background job)
+    rightly ignores it; a library run by an earlier test in this worker process can leave
+    it so."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, previous)
+
+
 def _start(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "sim.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+    with _ctrl_c_as_in_a_terminal():
+        return subprocess.Popen([sys.executable, "-m", "sim.cli", *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, **(env or {})})
 
 
 def _wait_for(condition: object, timeout: float = 180.0) -> float:
@@ -213,3 +231,43 @@ def test_a_lost_scheduler_is_one_line_and_dask_logs_to_a_file_when_asked(
     assert len(lines) == 1, err
     assert "lost the Dask scheduler" in lines[0] and "run the same command again" in lines[0]
     assert "distributed" in log.read_text()  # Dask's own account, for whoever wants it
+
+
+def test_a_command_stuck_after_ctrl_c_ends_within_the_stop_time() -> None:
+    # A library's shutdown that never returns (here: a sleep of a minute after Ctrl-C, with
+    # Python's own handling ignoring it) no longer holds the command: STOP_WITHIN after the
+    # interrupt the process ends with 130 and the one line, said once.
+    code = (
+        "import signal, sys, time\n"
+        "from sim.run import interrupts as I\n"
+        "I.STOP_WITHIN = 0.5\n"
+        "with I.ctrl_c_noted():\n"
+        "    try:\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        "    except KeyboardInterrupt:\n"
+        "        I.say_interrupted()\n"
+        "    time.sleep(60)\n"
+    )
+    start = time.monotonic()
+    with _ctrl_c_as_in_a_terminal():
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=50)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines() == ["portobello: interrupted"]
+    assert time.monotonic() - start < 30
+
+
+def test_a_finished_command_leaves_no_stop_armed() -> None:
+    # In-process callers (tests, notebooks) go on after a command that saw Ctrl-C: the
+    # forced exit is cancelled when the command's block ends.
+    from sim.run import interrupts as I
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with I.ctrl_c_noted():
+            with pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)
+            assert I._watchdog and I._watchdog[0].is_alive()
+        assert not I._watchdog
+    finally:
+        signal.signal(signal.SIGINT, previous)

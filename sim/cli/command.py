@@ -20,6 +20,7 @@ from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
 from sim.run.interrupts import raise_if_interrupted
+from sim.run.interrupts import say_interrupted
 from sim.run.interrupts import stop_while_loading
 
 # In the order `portobello --help` lists them.
@@ -59,13 +60,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"portobello: error: {from_os_error(exc).message}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("portobello: interrupted", file=sys.stderr)
+        say_interrupted()
         return 130
     except SystemError as exc:
         # Ctrl-C inside compiled code surfaces as a SystemError caused by the interrupt.
         if not _interrupted(exc):
             raise
-        print("portobello: interrupted", file=sys.stderr)
+        say_interrupted()
         return 130
 
 

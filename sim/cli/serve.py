@@ -16,6 +16,7 @@ from typing import Any
 from sim.cli import options as O
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
+from sim.run.interrupts import say_interrupted
 
 STOP_WAIT = 2  # seconds open requests get to finish once the server is told to stop
 
@@ -87,7 +88,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         server.run()  # SIGTERM: uvicorn stops, then ends the process by the signal itself
     except KeyboardInterrupt:
-        print("portobello: interrupted", file=sys.stderr)
+        say_interrupted()
         code = 130
     if threading.active_count() > 1:
         # A bot or hint still thinking (at most `limits.MAX_SECONDS`) holds no file open:

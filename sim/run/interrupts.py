@@ -7,6 +7,12 @@ minutes. The command line's handler (`ctrl_c_noted`) therefore also notes each i
 and the places where stopping is safe (`raise_if_interrupted`: after loading, before each
 slice of compiled play) raise one that was noted but lost. `interrupts_held` defers an
 interrupt to the end of a block of compiled play, which a signal could crash.
+
+A Ctrl-C also ends the command within `STOP_WITHIN` seconds whatever it is waiting for: a
+library's shutdown (joblib's workers being stopped, say) can wait on something that never
+comes, and a command that ignores Ctrl-C is worse than one that leaves without its cleanup.
+Every file the toolkit writes is written whole (to a temporary name, then renamed), so such
+an exit loses nothing already written; the same command resumes.
 """
 
 from __future__ import annotations
@@ -22,12 +28,47 @@ from types import FrameType
 from typing import Any
 from typing import NoReturn
 
+STOP_WITHIN = 20.0  # seconds from a Ctrl-C to the end of the command, at most
+
 _noted = threading.Event()
+_said = threading.Event()  # "portobello: interrupted" is printed once
+_watchdog: list[threading.Timer] = []
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     _noted.set()
+    arm_stop()
     raise KeyboardInterrupt
+
+
+def say_interrupted() -> None:
+    """The one line of an interrupted command, on standard error (once)."""
+    if not _said.is_set():
+        _said.set()
+        print("portobello: interrupted", file=sys.stderr, flush=True)
+
+
+def _stop_now() -> None:
+    if not _said.is_set():
+        _said.set()
+        os.write(2, b"portobello: interrupted\n")
+    os._exit(130)
+
+
+def arm_stop(seconds: float | None = None) -> None:
+    """End the process with exit status 130 in `seconds` (`STOP_WITHIN`) unless it has
+    ended by then (once armed, a second call changes nothing)."""
+    if not _watchdog:
+        timer = threading.Timer(STOP_WITHIN if seconds is None else seconds, _stop_now)
+        timer.daemon = True
+        _watchdog.append(timer)
+        timer.start()
+
+
+def disarm_stop() -> None:
+    """The command is over and its caller goes on (a test, a notebook): no forced exit."""
+    while _watchdog:
+        _watchdog.pop().cancel()
 
 
 def _main_thread() -> bool:
@@ -42,6 +83,7 @@ def ctrl_c_noted() -> Iterator[None]:
         yield
         return
     _noted.clear()
+    _said.clear()
     previous = signal.signal(signal.SIGINT, _on_sigint)
     before = sys.unraisablehook
     sys.unraisablehook = _quiet_about_interrupts(before)
@@ -51,6 +93,7 @@ def ctrl_c_noted() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = before
         _noted.clear()
+        disarm_stop()
 
 
 def _quiet_about_interrupts(hook: Callable[[Any], object]) -> Callable[[Any], object]:
@@ -69,6 +112,7 @@ def exit_interrupted() -> NoReturn:
     it ran for an extension module, and a caller reads 130 as "interrupted"."""
     import atexit
 
+    arm_stop()  # the exit hooks below may wait on a library's shutdown
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
@@ -79,7 +123,7 @@ def exit_interrupted() -> NoReturn:
 def stop_while_loading() -> NoReturn:
     """Ctrl-C before a command has begun (nothing written yet): its one line, then
     `exit_interrupted`."""
-    print("portobello: interrupted", file=sys.stderr)
+    say_interrupted()
     exit_interrupted()
 
 
