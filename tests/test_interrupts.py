@@ -29,10 +29,10 @@ def _shards(out: Path) -> int:
 
 @contextlib.contextmanager
 def _ctrl_c_as_in_a_terminal() -> Iterator[None]:
-    """Children started in the block get Ctrl-C as from a terminal. An ignored or blocked
-    SIGINT is inherited, and a command started with it ignored (a shell's background job)
-    rightly ignores it; a library run by an earlier test in this worker process can leave
-    it so."""
+    """Ctrl-C as a terminal gives it (handled by Python, unblocked) to this thread and to
+    the children started in the block, whatever an earlier test in this worker process
+    left. An ignored or blocked SIGINT is inherited, and a command started with it ignored
+    (a shell's background job) rightly ignores it."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
@@ -175,12 +175,8 @@ def test_an_interrupt_dropped_on_its_way_is_raised_at_the_next_safe_place() -> N
     from sim.run.interrupts import interrupts_held
     from sim.run.interrupts import raise_if_interrupted
 
-    # A command starts with Python's own Ctrl-C handling, whatever an earlier test in this
-    # worker process left (a library may ignore or block SIGINT): set it, and deliver the
-    # signal to this thread (raise_signal), not to whichever thread the kernel picks.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
+    # The signal goes to this thread (raise_signal), not to whichever the kernel picks.
+    with _ctrl_c_as_in_a_terminal():
         with ctrl_c_noted():
             try:  # what Python does to an interrupt inside an import lock's callback
                 signal.raise_signal(signal.SIGINT)
@@ -192,8 +188,6 @@ def test_an_interrupt_dropped_on_its_way_is_raised_at_the_next_safe_place() -> N
             with pytest.raises(KeyboardInterrupt), interrupts_held():
                 pass  # compiled play does not start
         raise_if_interrupted()  # the command is over: nothing pending
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def test_a_billion_game_run_starts_its_first_shard_at_once(tmp_path: Path) -> None:
@@ -234,8 +228,8 @@ def test_a_lost_scheduler_is_one_line_and_dask_logs_to_a_file_when_asked(
 
 
 def test_a_command_stuck_after_ctrl_c_ends_within_the_stop_time() -> None:
-    # A library's shutdown that never returns (here: a sleep of a minute after Ctrl-C, with
-    # Python's own handling ignoring it) no longer holds the command: STOP_WITHIN after the
+    # A library's shutdown that never returns (here: a sleep of a minute after the
+    # interrupt was caught) no longer holds the command: STOP_WITHIN after the
     # interrupt the process ends with 130 and the one line, said once.
     code = (
         "import signal, sys, time\n"
@@ -262,12 +256,9 @@ def test_a_finished_command_leaves_no_stop_armed() -> None:
     # forced exit is cancelled when the command's block ends.
     from sim.run import interrupts as I
 
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
+    with _ctrl_c_as_in_a_terminal():
         with I.ctrl_c_noted():
             with pytest.raises(KeyboardInterrupt):
                 signal.raise_signal(signal.SIGINT)
             assert I._watchdog and I._watchdog[0].is_alive()
         assert not I._watchdog
-    finally:
-        signal.signal(signal.SIGINT, previous)

@@ -55,11 +55,11 @@ def _stop_now() -> None:
     os._exit(130)
 
 
-def arm_stop(seconds: float | None = None) -> None:
-    """End the process with exit status 130 in `seconds` (`STOP_WITHIN`) unless it has
-    ended by then (once armed, a second call changes nothing)."""
+def arm_stop() -> None:
+    """End the process with exit status 130 in `STOP_WITHIN` seconds unless it has ended by
+    then (once armed, a second call changes nothing)."""
     if not _watchdog:
-        timer = threading.Timer(STOP_WITHIN if seconds is None else seconds, _stop_now)
+        timer = threading.Timer(STOP_WITHIN, _stop_now)
         timer.daemon = True
         _watchdog.append(timer)
         timer.start()
