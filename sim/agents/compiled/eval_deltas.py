@@ -72,7 +72,7 @@ from sim.engine.compiled.layout import WITH_BARON
 from sim.engine.compiled.transitions import move_cost
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                       ei: np.ndarray, seat: int, lane: int) -> float:
     """The seat's potential with one more stall in `lane` (memoised per position).
@@ -165,7 +165,7 @@ def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, 
         delta[p] = delta[p] - ef[val + p]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
                 seat: int, lane: int, end: int, delta: np.ndarray) -> None:
     """Into delta[:n]: `seat` places a stall in `lane` from `end`."""
@@ -216,7 +216,7 @@ def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
     delta[seat] -= ef[F_STALLW]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                    ei: np.ndarray, square: int, customer: int, last: bool,
                    delta: np.ndarray) -> None:
@@ -225,7 +225,7 @@ def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
     customer_deltas(B, S, P, ef, ei, square, customer, last, delta, 0, delta)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                     ei: np.ndarray, square: int, customer: int, last: bool,
                     delta: np.ndarray, other: int, delta2: np.ndarray) -> None:

@@ -109,7 +109,7 @@ def lane_factor(P: np.ndarray, ef: np.ndarray, mult: int, e2: float, w_lane: flo
     return m * w_lane * P[P_FILL_POW + missing] * P[P_END_POW + ends]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def potential(ef: np.ndarray, P: np.ndarray, tok: np.ndarray, t0: int, ntok: int, tskip: int,
               cnt: np.ndarray, c0: int, ncnt: int, cskip: int, left: int) -> float:
     """The district potential of tok[t0:t0 + ntok] (largest first) paired with

@@ -241,7 +241,7 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
     return best_value, best_d
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def _chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
             nxt: int, lane: int, xf: np.ndarray) -> float:
     """The next seat's best stall gain in `lane` (0 when full or negative)."""

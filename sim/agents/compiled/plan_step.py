@@ -6,7 +6,9 @@ Bobby's district) and returns (value, final action, route). `options` lists ever
 the seat to move, one per final action, for the compiled search
 (`sim.agents.compiled.mcts`). The thin layers here are inlined (`inline='always'`): a call
 passes each array as seven words, and each extra layer between `play_batch` and the leaves
-makes numba optimise the whole linked code once more at compile time.
+makes numba optimise the whole linked code once more at compile time. `step` itself is not:
+it is large, and numba's inlining re-reads a function at every call site (see
+`sim.engine.compiled`).
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
     return ov[b], oa[b]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
          L1: Level, rng: np.ndarray, use_rng: bool,
          must_act: bool) -> tuple[float, int, int]:

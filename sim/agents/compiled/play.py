@@ -62,7 +62,7 @@ def seed_game(gens: np.ndarray, game_seed: int, seat_seeds: np.ndarray) -> None:
     R.start(gens[n], np.uint64(game_seed), R.CHANCE_STREAM)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
            restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
            WF: np.ndarray, WI: np.ndarray) -> int:

@@ -62,7 +62,7 @@ def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndar
     return k
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
                   restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
                   buf2: np.ndarray) -> int:

@@ -149,7 +149,7 @@ def stall_and_draw_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int
     return k
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
     """The actions phase's affordable Bobby moves, in legal-action order (what
     `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
@@ -167,7 +167,7 @@ def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
     return k
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions into `out` (what `Game.legal_actions` returns); return how
     many."""
