@@ -70,13 +70,13 @@ def warm_cache() -> Path:
     """The folder of this machine's cache that holds the compiled games of these sources,
     random-only and with the planner (compiled first if they are not there yet), relative
     to a cache root as numba lays it out: the returned path's parent is the root."""
-    from sim.agents.compiled.play import play_batch
+    from sim.agents.compiled.play import _play
     from sim.engine.board import load_board
 
     for lineup in (["random", "random"], ["greedy", "random"]):
         engines.CompiledEngine(load_board("standard"), Rules(), lineup).play([1], [lineup])
     assert engines.compiled_code_cached(True) and engines.compiled_code_cached(False)
-    return Path(play_batch._cache._cache_path)
+    return Path(_play._cache._cache_path)
 
 
 # -- simulate ---------------------------------------------------------------------------------

@@ -135,10 +135,11 @@ def compiled_code_cached(planner: bool = True) -> bool:
     `numba.config.CACHE_DIR`, a folder named by a hash of them). False: the first compiled
     game compiles them.
 
-    It asks numba's own index of the batch entry those games enter (`play_batch`, or
-    `play_batch_random`), which is empty when that index is missing or was written for
-    another version of the source; with another numba or another layout of
-    `sim.agents.compiled`, any cache index file (`*.nbi`) in the folder counts."""
+    It asks numba's own index of the compiled games (`play._play`), which is empty when
+    that index is missing or was written for another version of the source, for the
+    version with the planner's work space (an array) or without it (None); with another
+    numba or another layout of `sim.agents.compiled`, any cache index file (`*.nbi`) in
+    the folder counts."""
     import numba
 
     import sim.agents.compiled  # noqa: F401  (sets numba.config.CACHE_DIR)
@@ -146,8 +147,8 @@ def compiled_code_cached(planner: bool = True) -> bool:
     try:
         from sim.agents.compiled import play as FP
 
-        entry = FP.play_batch if planner else FP.play_batch_random
-        return bool(entry._cache._cache_file._load_index())
+        index = FP._play._cache._cache_file._load_index()
+        return any((numba.types.none not in key[0]) == planner for key in index)
     except Exception:  # numba's internals or sim.agents.compiled moved: the files then
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
 
@@ -312,9 +313,9 @@ class CompiledEngine:
         an interrupt inside compiled code can crash the process, between slices it is a
         plain KeyboardInterrupt."""
         entry = self.entry
-        if not getattr(entry, "signatures", True):  # (plain Python with the JIT disabled)
-            # The first call compiles (minutes with a cold cache): done on no games, outside
-            # the held block, so that Ctrl-C stops a compile at once.
+        if hasattr(self._fp._play, "signatures"):  # (not plain Python, JIT disabled)
+            # The first call compiles (a minute with a cold cache): done on no games,
+            # outside the held block, so that Ctrl-C stops a compile at once.
             entry(self.B, game_seeds[:0], per_seat[:0], seat_agent[:0], self.kinds,
                   self.params, self.restrict, log_cap)
         parts = []

@@ -222,7 +222,7 @@ def customer_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                    delta: np.ndarray) -> None:
     """Into delta[:n]: `customer` placed on `square` (`last`: the baron follows on the first
     other empty square)."""
-    customer_deltas(B, S, P, ef, ei, square, customer, last, delta, 0, delta)
+    customer_deltas(B, S, P, ef, ei, square, customer, last, delta, np.int64(0), delta)
 
 
 @njit(cache=True, _nrt=False)

@@ -251,7 +251,8 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
         for j in range(m):
             ei[rank + row + ei[top + row + j]] = j
         sl = S[stalls + p]
-        pot = potential(ef, P, ei, dtok + p * t, k, -1, ei, topc + row, m, -1, sl)
+        pot = potential(ef, P, ei, dtok + p * t, np.int64(k), np.int64(-1), ei, topc + row,
+                        np.int64(m), np.int64(-1), sl)
         su, lu, sh, lh = seat_tokens(B, S, p)
         tau = token_term(P, su, lu, sh, lh, tl)
         ef[pot_o + p] = pot

@@ -403,7 +403,7 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
                         xf[others + p * nd + d] = 0.0
                     else:
                         xf[others + p * nd + d] = potential(
-                            ef, P, ei, dtok + p * t, ntok, -1, ei, topc + p * nd,
+                            ef, P, ei, dtok + p * t, ntok, np.int64(-1), ei, topc + p * nd,
                             ei[ntop + p], cskip, S[stalls + p]) - ef[pot_o + p]
             for p in range(n):
                 xf[p] = 0.0

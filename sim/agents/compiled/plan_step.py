@@ -104,7 +104,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
             if ov[j] >= best - EPS:
                 idx[m] = j
                 m += 1
-    b = pick(ov, idx, m, xi[i0 + mo:i0 + 2 * mo], rng, use_rng)
+    b = pick(ov, idx, np.int64(m), xi[i0 + mo:i0 + 2 * mo], rng, use_rng)
     return ov[b], oa[b]
 
 

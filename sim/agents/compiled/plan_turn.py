@@ -238,5 +238,5 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
             oa[mo + k] = -1
             k += 1
     if not Rs[R_DISTRICT]:
-        k = district_options(B, S, P, seat, L0, k)
+        k = district_options(B, S, P, seat, L0, np.int64(k))
     return k

@@ -62,18 +62,6 @@ def seed_game(gens: np.ndarray, game_seed: int, seat_seeds: np.ndarray) -> None:
     R.start(gens[n], np.uint64(game_seed), R.CHANCE_STREAM)
 
 
-@njit(cache=True, _nrt=False)
-def choose(kind: int, B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
-           restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
-           WF: np.ndarray, WI: np.ndarray) -> int:
-    """The action of an agent of `kind` for the seat to move (WF, WI: the planner's work
-    space, `sim.agents.compiled.plan_work.new_work`)."""
-    if kind == KIND_RANDOM:
-        return choose_random(B, S, rng, params, restrict, memory, buf, buf2)
-    return choose_planner(B, S, rng, params, restrict, memory, buf, WF, WI)
-
-
-@njit(cache=True)
 def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
                agent_restrict: np.ndarray, log_cap: int) -> tuple[np.ndarray, np.ndarray]:
@@ -81,55 +69,52 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     the R_* columns) and, when `log_cap` > 0, each game's record actions (first
     `results[g, R_LOG_LEN]` entries of `logs[g]`).
 
-    Everything the games need is allocated here and in `_batch`, once; the games themselves
-    (`_play`) allocate nothing and count no references."""
-    for a in range(agent_kind.shape[0]):
-        if agent_kind[a] != KIND_RANDOM and not board_fits(B):
-            raise ValueError("a lane is longer than the planner's power table (44 spots)")
+    Everything the games need is allocated here, once, and the games themselves run in
+    compiled code (`_play`), which allocates nothing and counts no references. This layer
+    is Python because each compiled layer above the planner would compile the whole planner
+    again (`sim.engine.compiled`)."""
+    if (agent_kind != KIND_RANDOM).any() and not board_fits(B):
+        raise ValueError("a lane is longer than the planner's power table (44 spots)")
     WF, WI = new_work(B)
-    return _batch(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
-                  agent_restrict, log_cap, WF, WI)
+    results, logs, scratch = _batch_arrays(B, game_seeds.shape[0], log_cap)
+    _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
+          results, logs, WF, WI, *scratch)
+    return results, logs
 
 
-@njit(cache=True)
 def play_batch_random(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                       seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
                       agent_restrict: np.ndarray, log_cap: int) -> tuple[np.ndarray, np.ndarray]:
     """`play_batch` for line-ups of random agents only (every `agent_kind` KIND_RANDOM): the
     same games, compiled without the planner, so that a first run of random games compiles
     in a fraction of the time."""
-    return _batch(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
-                  agent_restrict, log_cap, None, None)
+    results, logs, scratch = _batch_arrays(B, game_seeds.shape[0], log_cap)
+    _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
+          results, logs, None, None, *scratch)
+    return results, logs
 
 
-@njit(cache=True)
-def _batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
-           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
-           agent_restrict: np.ndarray, log_cap: int, WF: np.ndarray | None,
-           WI: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """The arrays of a batch, and its games (`_play`); no planner work space (WF and WI
-    None) leaves the planner out of the compiled code."""
-    n = B[N_PLAYERS]
-    g_count = game_seeds.shape[0]
+def _batch_arrays(B: np.ndarray, g_count: int, log_cap: int) -> tuple[
+        np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """The arrays of a batch of `g_count` games: results, logs, and the scratch of `_play`
+    (generators, see `seed_game`; seat memory; a state; two action buffers; an empty log)."""
+    n = int(B[N_PLAYERS])
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    gens = np.zeros((n + 1, R.WORDS), np.uint64)  # see `seed_game`
-    memory = np.zeros((n, max(N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)
-    _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
-          results, logs, gens, memory, WF, WI,
-          np.zeros(B[S_SIZE], np.int64), np.zeros(B[ACTION_ROOM], np.int64),
-          np.zeros(B[ACTION_ROOM], np.int64), np.zeros(0, np.int64))
-    return results, logs
+    scratch = (np.zeros((n + 1, R.WORDS), np.uint64),
+               np.zeros((n, max(N_MEMORY, int(memory_size(B[N_DISTRICTS])))), np.int64),
+               np.zeros(int(B[S_SIZE]), np.int64), np.zeros(int(B[ACTION_ROOM]), np.int64),
+               np.zeros(int(B[ACTION_ROOM]), np.int64), np.zeros(0, np.int64))
+    return results, logs, scratch
 
 
 @njit(cache=True, _nrt=False)
 def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
           agent_restrict: np.ndarray, results: np.ndarray, logs: np.ndarray,
-          gens: np.ndarray, memory: np.ndarray, WF: np.ndarray | None,
-          WI: np.ndarray | None, S: np.ndarray, buf: np.ndarray, buf2: np.ndarray,
-          no_log: np.ndarray) -> None:
-    """The games of a batch, in the arrays `_batch` made (one state `S`, reset per game);
+          WF: np.ndarray | None, WI: np.ndarray | None, gens: np.ndarray, memory: np.ndarray,
+          S: np.ndarray, buf: np.ndarray, buf2: np.ndarray, no_log: np.ndarray) -> None:
+    """The games of a batch, in the arrays `_batch_arrays` made (one state `S`, reset per game);
     without a planner work space (`WF` None) every seat is a random agent."""
     n = B[N_PLAYERS]
     for g in range(game_seeds.shape[0]):
@@ -149,12 +134,17 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                 continue
             seat = S[SEAT]
             a = seat_agent[g, seat]
-            if WF is None:  # pruned while compiling: no planner in a random-only batch
+            # `WF is None` stands alone so that numba prunes the planner out of a
+            # random-only batch while compiling (it cannot prune an `or`).
+            if WF is None:  # noqa: SIM114
+                action = choose_random(B, S, gens[seat], agent_params[a], agent_restrict[a],
+                                       memory[seat], buf, buf2)
+            elif agent_kind[a] == KIND_RANDOM:
                 action = choose_random(B, S, gens[seat], agent_params[a], agent_restrict[a],
                                        memory[seat], buf, buf2)
             else:
-                action = choose(agent_kind[a], B, S, gens[seat], agent_params[a],
-                                agent_restrict[a], memory[seat], buf, buf2, WF, WI)
+                action = choose_planner(B, S, gens[seat], agent_params[a], agent_restrict[a],
+                                        memory[seat], buf, WF, WI)
             apply(B, S, action, log)
             decisions += 1
         row = results[g]

@@ -90,7 +90,9 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
             # Unrestricted: the two lists straight from the engine, in the same order, and
             # the moves only while the agent may still move.
             n_useful = stall_and_draw_actions(B, S, buf2, 0)
-            n_moves = bobby_moves(B, S, buf, 0) if memory[M_MOVES] < params[P_MAX_MOVES] else 0
+            n_moves = 0
+            if memory[M_MOVES] < params[P_MAX_MOVES]:
+                n_moves = bobby_moves(B, S, buf, np.int64(0))
         if n_moves and memory[M_MOVES] < params[P_MAX_MOVES] and (
                 n_useful == 0 or R.random(rng) < params[P_MOVE_CHANCE]):
             memory[M_MOVES] += 1

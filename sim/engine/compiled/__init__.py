@@ -14,6 +14,8 @@ and a constant argument (`f(B, S, 0)`) has a type of its own (`Literal[int](0)`)
 constant passed to a compiled function would compile it again, with everything it calls
 re-optimised into it. Calls between compiled functions pass constants as `np.int64(0)` or
 `np.bool_(True)`: one version per function (`portobello bench compile` measures the whole).
+A counter started at 0 and passed on after a loop (`k = 0; for ...: k += 1; f(..., k)`) is
+`Literal[int](0)` on numba's first pass over the loop, so such calls pass `np.int64(k)`.
 Only small helpers are inlined by numba (`inline="always"`): numba reads the inlined function
 again from its bytecode at every call site, which cost over a second a site for the larger
 ones (`stall_delta`, `choose_random`, `legal_actions`); as plain calls they compile once, and
