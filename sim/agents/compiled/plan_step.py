@@ -37,6 +37,7 @@ from sim.engine.codes import SETUP
 from sim.engine.codes import TURN_START
 from sim.engine.compiled import actions as A
 from sim.engine.compiled import rng as R
+from sim.engine.compiled.inlining import into
 from sim.engine.compiled.layout import ACTIONS_LEFT
 from sim.engine.compiled.layout import N_DISTRICTS
 from sim.engine.compiled.layout import PHASE
@@ -108,7 +109,7 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
     return ov[b], oa[b]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline=into("choose_planner"))
 def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
          L1: Level, rng: np.ndarray, use_rng: bool,
          must_act: bool) -> tuple[float, int, int]:

@@ -43,6 +43,7 @@ from sim.engine.codes import PLACE
 from sim.engine.codes import TURN_START
 from sim.engine.compiled import actions as A
 from sim.engine.compiled.engine import legal_actions
+from sim.engine.compiled.inlining import into
 from sim.engine.compiled.layout import ACTIONS_LEFT
 from sim.engine.compiled.layout import BOBBY
 from sim.engine.compiled.layout import N_LANES
@@ -105,7 +106,7 @@ def _queued_legal(B: np.ndarray, S: np.ndarray, P: np.ndarray, action: int,
     return found
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline=into("_play"))
 def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
                    Rs: np.ndarray, memory: np.ndarray, buf: np.ndarray, WF: np.ndarray,
                    WI: np.ndarray) -> int:
