@@ -53,7 +53,7 @@ ENGINES = ("auto", "compiled", "python")
 COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, under a "
                   "minute; a line every 10 s until it is done)...")
 COMPILE_NOTICE_PLANNER = ("compiling the fast engine and the planner of the greedy and heuristic "
-                          "agents (once per machine and code version, one to three minutes; a "
+                          "agents (once per machine and code version, under two minutes; a "
                           "line every 10 s until it is done)...")
 COMPILE_TICK = 10.0  # seconds between the lines that say the compile goes on
 BATCH_GAMES = 512  # games per compiled call: how long a Ctrl-C may wait

@@ -6,9 +6,9 @@ Bobby's district) and returns (value, final action, route). `options` lists ever
 the seat to move, one per final action, for the compiled search
 (`sim.agents.compiled.mcts`). The thin layers here are inlined (`inline='always'`): a call
 passes each array as seven words, and each extra layer between `play_batch` and the leaves
-makes numba optimise the whole linked code once more at compile time. `step` itself is not:
-it is large, and numba's inlining re-reads a function at every call site (see
-`sim.engine.compiled`).
+makes numba optimise the whole linked code once more at compile time. `step` itself is
+inlined into the planner's decision only, not into the search's playouts, where that made
+them slower (`sim.engine.compiled.inlining`).
 """
 
 from __future__ import annotations
