@@ -148,9 +148,17 @@ def compiled_code_cached(planner: bool = True) -> bool:
         from sim.agents.compiled import play as FP
 
         index = FP._play._cache._cache_file._load_index()
-        return any((numba.types.none not in key[0]) == planner for key in index)
+        return any(_with_planner(key[0]) == planner for key in index)
     except Exception:  # numba's internals or sim.agents.compiled moved: the files then
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
+
+
+def _with_planner(signature: Sequence[Any]) -> bool:
+    """Whether a version of the compiled games (`play._play`, by its argument types) is the
+    one with the planner: its work space an array, not None."""
+    import numba
+
+    return numba.types.none not in signature
 
 
 def compile_notice(specs: Sequence[str], engine: str = "auto",
@@ -313,9 +321,12 @@ class CompiledEngine:
         an interrupt inside compiled code can crash the process, between slices it is a
         plain KeyboardInterrupt."""
         entry = self.entry
-        if hasattr(self._fp._play, "signatures"):  # (not plain Python, JIT disabled)
-            # The first call compiles (a minute with a cold cache): done on no games,
-            # outside the held block, so that Ctrl-C stops a compile at once.
+        planner = entry is self._fp.play_batch
+        versions = getattr(self._fp._play, "signatures", None)  # None: JIT disabled
+        if versions is not None and not any(_with_planner(v) == planner for v in versions):
+            # The first call compiles (a minute with a cold cache) or loads the compiled
+            # code: done on no games, outside the held block, so that Ctrl-C stops a
+            # compile at once.
             entry(self.B, game_seeds[:0], per_seat[:0], seat_agent[:0], self.kinds,
                   self.params, self.restrict, log_cap)
         parts = []

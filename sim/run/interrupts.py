@@ -41,17 +41,26 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+INTERRUPTED = "portobello: interrupted"  # an interrupted command's one line
+
+
+def _first_word() -> bool:
+    """True the first time it is asked since the command began: the line is said once."""
+    first = not _said.is_set()
+    _said.set()
+    return first
+
+
 def say_interrupted() -> None:
     """The one line of an interrupted command, on standard error (once)."""
-    if not _said.is_set():
-        _said.set()
-        print("portobello: interrupted", file=sys.stderr, flush=True)
+    if _first_word():
+        print(INTERRUPTED, file=sys.stderr, flush=True)
 
 
 def _stop_now() -> None:
-    if not _said.is_set():
-        _said.set()
-        os.write(2, b"portobello: interrupted\n")
+    # From the watchdog's thread: the main thread may hold sys.stderr's lock.
+    if _first_word():
+        os.write(2, INTERRUPTED.encode() + b"\n")
     os._exit(130)
 
 

@@ -67,19 +67,11 @@ def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                agent_restrict: np.ndarray, log_cap: int) -> tuple[np.ndarray, np.ndarray]:
     """Play `len(game_seeds)` games; returns (results, logs): one result row per game (see
     the R_* columns) and, when `log_cap` > 0, each game's record actions (first
-    `results[g, R_LOG_LEN]` entries of `logs[g]`).
-
-    Everything the games need is allocated here, once, and the games themselves run in
-    compiled code (`_play`), which allocates nothing and counts no references. This layer
-    is Python because each compiled layer above the planner would compile the whole planner
-    again (`sim.engine.compiled`)."""
+    `results[g, R_LOG_LEN]` entries of `logs[g]`)."""
     if (agent_kind != KIND_RANDOM).any() and not board_fits(B):
         raise ValueError("a lane is longer than the planner's power table (44 spots)")
-    WF, WI = new_work(B)
-    results, logs, scratch = _batch_arrays(B, game_seeds.shape[0], log_cap)
-    _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
-          results, logs, WF, WI, *scratch)
-    return results, logs
+    return _games(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
+                  agent_restrict, log_cap, *new_work(B))
 
 
 def play_batch_random(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
@@ -88,24 +80,35 @@ def play_batch_random(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndar
     """`play_batch` for line-ups of random agents only (every `agent_kind` KIND_RANDOM): the
     same games, compiled without the planner, so that a first run of random games compiles
     in a fraction of the time."""
-    results, logs, scratch = _batch_arrays(B, game_seeds.shape[0], log_cap)
+    return _games(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
+                  agent_restrict, log_cap, None, None)
+
+
+def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
+           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
+           agent_restrict: np.ndarray, log_cap: int, WF: np.ndarray | None,
+           WI: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Everything a batch needs, allocated once, then its games in compiled code (`_play`,
+    which allocates nothing and counts no references); no planner work space (WF and WI
+    None) plays the version compiled without the planner. This layer is Python because each
+    compiled layer above the planner would compile the whole planner again
+    (`sim.engine.compiled`)."""
+    n = int(B[N_PLAYERS])
+    g_count = game_seeds.shape[0]
+    results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
+    logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
+    gens = np.zeros((n + 1, R.WORDS), np.uint64)  # see `seed_game`
+    memory = np.zeros((n, _memory_len(B)), np.int64)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
-          results, logs, None, None, *scratch)
+          results, logs, WF, WI, gens, memory, np.zeros(int(B[S_SIZE]), np.int64),
+          np.zeros(int(B[ACTION_ROOM]), np.int64), np.zeros(int(B[ACTION_ROOM]), np.int64),
+          np.zeros(0, np.int64))
     return results, logs
 
 
-def _batch_arrays(B: np.ndarray, g_count: int, log_cap: int) -> tuple[
-        np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
-    """The arrays of a batch of `g_count` games: results, logs, and the scratch of `_play`
-    (generators, see `seed_game`; seat memory; a state; two action buffers; an empty log)."""
-    n = int(B[N_PLAYERS])
-    results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
-    logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
-    scratch = (np.zeros((n + 1, R.WORDS), np.uint64),
-               np.zeros((n, max(N_MEMORY, int(memory_size(B[N_DISTRICTS])))), np.int64),
-               np.zeros(int(B[S_SIZE]), np.int64), np.zeros(int(B[ACTION_ROOM]), np.int64),
-               np.zeros(int(B[ACTION_ROOM]), np.int64), np.zeros(0, np.int64))
-    return results, logs, scratch
+def _memory_len(B: np.ndarray) -> int:
+    """Slots of one seat's memory: the random agent's and the planner's."""
+    return max(N_MEMORY, int(memory_size(B[N_DISTRICTS])))
 
 
 @njit(cache=True, _nrt=False)
@@ -114,7 +117,7 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
           agent_restrict: np.ndarray, results: np.ndarray, logs: np.ndarray,
           WF: np.ndarray | None, WI: np.ndarray | None, gens: np.ndarray, memory: np.ndarray,
           S: np.ndarray, buf: np.ndarray, buf2: np.ndarray, no_log: np.ndarray) -> None:
-    """The games of a batch, in the arrays `_batch_arrays` made (one state `S`, reset per game);
+    """The games of a batch, in the arrays `_games` made (one state `S`, reset per game);
     without a planner work space (`WF` None) every seat is a random agent."""
     n = B[N_PLAYERS]
     for g in range(game_seeds.shape[0]):
@@ -188,6 +191,6 @@ def decide_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.nda
 
 def new_memory(B: np.ndarray) -> np.ndarray:
     """One seat's memory for a new game (what `_play` sets before each game)."""
-    memory = np.zeros(max(N_MEMORY, int(memory_size(B[N_DISTRICTS]))), np.int64)
+    memory = np.zeros(_memory_len(B), np.int64)
     memory[M_TURN] = memory[M_QTURN] = memory[M_ACTED] = -1
     return memory
