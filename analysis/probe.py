@@ -49,6 +49,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -75,6 +76,10 @@ from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
 from sim.run.engines import engine_name
 from sim.run.engines import select_engine
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import pool_for
+from sim.run.execution import progress_bar
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
 from sim.run.tournament import TournamentConfig
@@ -420,16 +425,21 @@ class ProbeConfig:
         return sum(len(cs) * (1 if n == 2 else 2) for n, cs in self.challengers.items())
 
 
-def run_probe(config: ProbeConfig, progress: bool = False
+def run_probe(config: ProbeConfig, progress: bool = False, pool: Pool | None = None
               ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
-    """Play every player count's tournament; the per-seat table (the tournament's schema,
-    one `tournament` id per player count) and the failed games."""
+    """Play every player count's tournament on one pool (`pool`, else `jobs` local
+    processes) under one progress bar; the per-seat table (the tournament's schema, one
+    `tournament` id per player count) and the failed games."""
     frames, errors = [], []
-    for n in config.players:
-        df, e = run_tournament(config.tournaments[n], progress=progress,
-                               desc=f"{n} players")
-        frames.append(df)
-        errors.extend(e)
+    with pool_for(pool, Execution(config.jobs)) as workers:
+        tournaments = [config.tournaments[n] for n in config.players]
+        total = sum(t.game_count(workers.workers) for t in tournaments)
+        with closing(progress_bar(total, quiet=not progress, workers=workers.workers,
+                                  desc="probe")) as bar:
+            for t in tournaments:
+                df, e = run_tournament(t, pool=workers, bar=bar)
+                frames.append(df)
+                errors.extend(e)
     frames = [f for f in frames if not f.empty]
     return (pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()), errors
 

@@ -240,8 +240,12 @@ def test_results_do_not_depend_on_jobs(tmp_path: Path, monkeypatch: pytest.Monke
     board = load_board("standard")
     rules = Rules(players=3, start_scores=(10, 12, 14))
     seeds = O.seeds(1, "search", 130)
-    assert O.play(board, rules, ["greedy"] * 3, seeds, jobs=2) == \
-        O.play(board, rules, ["greedy"] * 3, seeds, jobs=1)
+    from sim.run.execution import Execution
+    from sim.run.execution import Pool
+
+    with Pool(Execution(jobs=2)) as pool:  # 130 games in 4 tasks over two processes
+        assert O.play(board, rules, ["greedy"] * 3, seeds, pool) == \
+            O.play(board, rules, ["greedy"] * 3, seeds)
 
 
 # -- the answer and its outputs ---------------------------------------------------------------
@@ -333,17 +337,22 @@ def test_a_reduced_tuning_says_so_and_keeps_out_of_the_full_ones_folder(
     assert not (tmp_path / "data" / "runs" / "tuning" / "t").exists()
 
 
-def test_each_cells_progress_bar_ends_whole(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    """The bar's total is a bound (a search stops early, a profile reuses what the search
-    played); a finished cell's bar says it played every step it counted, n/n."""
+def test_the_tunings_one_progress_bar_ends_whole(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """One bar for the whole tuning, every cell's steps on it. Its total is a bound (a search
+    stops early, a profile reuses what the search played): each finished cell takes off
+    what it did not play, so the bar ends n/n; its postfix names the step, the workers and
+    the games per second."""
     path = write(tmp_path / "p.toml", to_toml(spec_dict(
         players=[2, 3], agents="greedy", search={"budget": 6, "games": 60},
         confirm={"best": 2, "games": 60})))
-    assert main(["tune", str(path), "--out", str(tmp_path / "o"), "--no-report"]) in (0, 1)
+    assert main(["tune", str(path), "--out", str(tmp_path / "o"), "--no-report",
+                 "--jobs", "1"]) in (0, 1)
     err = capsys.readouterr().err
+    bars = [line for line in err.replace("\r", "\n").splitlines()
+            if line.startswith("t:") and "step/s," in line]
     for key in ("2p", "3p"):
-        shown = [line for line in err.replace("\r", "\n").splitlines() if f"t {key}" in line]
-        assert shown, err
-        done, total = map(int, re.search(r"(\d+)/(\d+)", shown[-1]).groups())
-        assert done == total and "100%" in shown[-1], shown[-1]
+        assert any(f"{key} search" in line for line in bars), err
+    assert all("1 worker," in line and "games/s" in line for line in bars), bars
+    done, total = map(int, re.search(r"(\d+)/(\d+)", bars[-1]).groups())
+    assert done == total and "100%" in bars[-1], bars[-1]

@@ -121,7 +121,7 @@ def test_a_dask_cluster_without_workers_is_one_clear_error(monkeypatch: pytest.M
     from dask.distributed import LocalCluster
 
     from sim.engine.board import load_board
-    from sim.run import backends
+    from sim.run import execution as backends
     from sim.run.config import RunError
     from sim.run.runner import Run
     from sim.run.runner import RunConfig

@@ -42,6 +42,9 @@ from analysis.metrics import wilson_interval
 from analysis.study.switches import StudyError
 from analysis.study.switches import is_int
 from sim.run.config import games_error
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import pool_for
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 from sim.run.runner import RunError
@@ -299,7 +302,7 @@ def _add(total: dict[str, Any], timings: Mapping[str, Any], first: bool) -> None
 def play_to_precision(config: RunConfig, plan: Plan, out: str | Path, *, jobs: int = 1,
                       quiet: bool = False, log: Callable[[str], None] | None = None,
                       progress: Callable[[int], None] | None = None,
-                      **execute_options: Any) -> Outcome:
+                      pool: Pool | None = None, **execute_options: Any) -> Outcome:
     """Play `config` (its game count aside) into `out` in the rounds of `plan` until the
     rule stops; record the `precision` block in the manifest and return the outcome.
 
@@ -308,7 +311,8 @@ def play_to_precision(config: RunConfig, plan: Plan, out: str | Path, *, jobs: i
     its games, and play goes on from there. A folder holding more games than the rule's
     stop (a run made with another rule or count) is refused, and so is one holding more
     than the maximum, before anything is written. `log` receives one line per look;
-    `execute_options` go to `Run.execute` (backend, scheduler, engine)."""
+    `execute_options` go to `Run.execute` (backend, scheduler, engine, bar); every round
+    plays on `pool` (else one opened for the whole call)."""
     out = Path(out)
     held, kept = _held(out, config)
     if held > plan.maximum:
@@ -322,9 +326,20 @@ def play_to_precision(config: RunConfig, plan: Plan, out: str | Path, *, jobs: i
         block = {"precision": precision_block(plan, "running", looks)}
         run = Run(dataclasses.replace(config, games=games), out,
                   extra=block if extra is None else extra)
-        _add(timings, run.execute(jobs=jobs, quiet=quiet, progress=progress,
+        _add(timings, run.execute(quiet=quiet, progress=progress, pool=workers,
                                   **execute_options), first=not timings)
 
+    backend = {k: execute_options.pop(k) for k in ("backend", "scheduler")
+               if k in execute_options}
+    with pool_for(pool, Execution(jobs, **backend)) as workers:
+        return _rounds(config, plan, out, held, kept, looks, timings, play, log)
+
+
+def _rounds(config: RunConfig, plan: Plan, out: Path, held: int,
+            kept: Mapping[str, Any] | None, looks: list[dict[str, Any]],
+            timings: dict[str, Any], play: Callable[..., None],
+            log: Callable[[str], None] | None) -> Outcome:
+    """The rounds of `play_to_precision`: play, look, stop or go on."""
     have = 0
     if held:
         play(held, kept)  # the folder's own games first: an interrupted round is finished

@@ -9,6 +9,7 @@ status, and is what `analysis.study.open_study` reads back.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -26,6 +27,10 @@ from analysis.study.spec import StudyError
 from analysis.study.spec import StudySpec
 from analysis.study.spec import cell_limit
 from analysis.study.spec import cell_plan
+from sim.engine.errors import PortobelloError
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import progress_bar
 from sim.run.loop import AgentError
 from sim.run.runner import Run
 from sim.run.runner import write_json_atomic
@@ -45,59 +50,96 @@ class CellResult:
 
 
 def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = False,
-              log: Callable[[str], None] | None = None) -> list[CellResult]:
+              log: Callable[[str], None] | None = None,
+              execution: Execution | None = None) -> list[CellResult]:
     """Run every cell into `out/runs/<variant>-<players>p` and write `out/study.json`.
 
     Finished shards are kept, so running again resumes. A cell whose run stops on an agent
     error (an agent that raises or breaks the rules) is recorded and the other cells still
     run; the report lists it under anomalies. Any other error (a folder holding another
-    configuration, a damaged shard) stops the study. `log`, when given, receives one line
-    per cell started and per cell stopped.
+    configuration, a damaged shard, a lost Dask scheduler) stops the study. `log`, when
+    given, receives one line per cell started and per cell stopped. The cells' shards go to
+    one pool for the whole study (`execution`, else `jobs` local processes), under one
+    progress bar counted in games.
     """
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     _check_study_folder(root, spec)
     results: list[CellResult] = []
     _write_study_json(root, spec, results, status="running")
-    for cell in spec.cells():
-        path = root / "runs" / cell.key
-        res = CellResult(cell.key, cell.variant.name, cell.players, path)
-        if log:
-            agents = cell.config.agents
-            who = (f"{agents[0]} in every seat" if len(set(agents)) == 1
-                   else ", ".join(agents))
-            plan = cell_plan(spec, cell)
-            if plan is None:
-                size = f"{cell.config.games} games"
-            elif plan.first == plan.maximum:  # a level capped at its own games: one look
-                size = (f"{plan.maximum} games (its level's own count; the ±"
-                        f"{100 * plan.target:.2f} pp target is checked, not chased)")
-            else:
-                size = (f"rounds from {plan.first} up to {plan.maximum} games until every "
-                        f"seat is within ±{100 * plan.target:.2f} pp")
-            log(f"{cell.key}: {size}, agents {who}")
+    cells = list(spec.cells())
+    with Pool(execution or Execution(jobs)) as pool:
+        limits = [cell_limit(spec, c) for c in cells]
+        bar = progress_bar(sum(limits), sum(_games_done(spec, c, root) for c in cells), quiet,
+                           workers=pool.workers)
         try:
-            res.timings, res.precision = _play_cell(spec, cell, path, jobs, quiet, log)
-        except AgentError as exc:
-            res.error = exc.message
-            if log:
-                log(f"{cell.key}: stopped: {exc.message}")
-        results.append(res)
-        _write_study_json(root, spec, results, status="running")
+            for cell, limit in zip(cells, limits, strict=True):
+                results.append(_run_cell(spec, cell, root, pool, bar, quiet, log))
+                _write_study_json(root, spec, results, status="running")
+                held = results[-1].precision
+                games = cell.config.games if held is None else held.get("games")
+                if isinstance(games, int) and games < limit:  # stopped at its target
+                    bar.total -= limit - games
+                    bar.refresh()
+        finally:
+            bar.close()
     _write_study_json(root, spec, results, status="complete")
     return results
 
 
-def _play_cell(spec: StudySpec, cell: Cell, path: Path, jobs: int, quiet: bool,
+def _run_cell(spec: StudySpec, cell: Cell, root: Path, pool: Pool, bar: Any, quiet: bool,
+              log: Callable[[str], None] | None) -> CellResult:
+    """Play one cell, saying what it plays; an agent error is recorded, not raised."""
+    path = root / "runs" / cell.key
+    res = CellResult(cell.key, cell.variant.name, cell.players, path)
+    if log:
+        agents = cell.config.agents
+        who = (f"{agents[0]} in every seat" if len(set(agents)) == 1
+               else ", ".join(agents))
+        plan = cell_plan(spec, cell)
+        if plan is None:
+            size = f"{cell.config.games} games"
+        elif plan.first == plan.maximum:  # a level capped at its own games: one look
+            size = (f"{plan.maximum} games (its level's own count; the ±"
+                    f"{100 * plan.target:.2f} pp target is checked, not chased)")
+        else:
+            size = (f"rounds from {plan.first} up to {plan.maximum} games until every "
+                    f"seat is within ±{100 * plan.target:.2f} pp")
+        log(f"{cell.key}: {size}, agents {who}")
+    try:
+        res.timings, res.precision = _play_cell(spec, cell, path, pool, bar, quiet, log)
+    except AgentError as exc:
+        res.error = exc.message
+        if log:
+            log(f"{cell.key}: stopped: {exc.message}")
+    return res
+
+
+def _games_done(spec: StudySpec, cell: Cell, root: Path) -> int:
+    """The games a cell's folder already holds in finished shards (a resumed study's bar
+    starts there); 0 for a folder the cell's run will refuse (it says why)."""
+    path = root / "runs" / cell.key
+    if not (path / "manifest.json").exists():
+        return 0
+    config = dataclasses.replace(cell.config, games=cell_limit(spec, cell))
+    try:
+        done = Run(config, path).finished_shards()
+    except PortobelloError:
+        return 0
+    return sum(len(config.shard_range(s)) for s in done)
+
+
+def _play_cell(spec: StudySpec, cell: Cell, path: Path, pool: Pool, bar: Any, quiet: bool,
                log: Callable[[str], None] | None
                ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Play one cell: its fixed games, or in rounds to the spec's precision (then its
     `precision` block too)."""
     plan = cell_plan(spec, cell)
     if plan is None:
-        return Run(cell.config, path).execute(jobs=jobs, quiet=quiet), None
+        return Run(cell.config, path).execute(quiet=quiet, pool=pool, bar=bar), None
     say = (lambda msg: log(f"{cell.key}: {msg}")) if log else None
-    outcome = play_to_precision(cell.config, plan, path, jobs=jobs, quiet=quiet, log=say)
+    outcome = play_to_precision(cell.config, plan, path, quiet=quiet, log=say, pool=pool,
+                                bar=bar)
     return outcome.timings, outcome.block()
 
 

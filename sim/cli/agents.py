@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -60,25 +59,28 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
 
     compile_first(compile_notice(["heuristic", *config.opponents], board=board))
     start = time.perf_counter()
-    bar = None
-    if not args.quiet:
-        from tqdm import tqdm
+    from sim.run.execution import Pool
+    from sim.run.execution import progress_bar
 
-        bar = tqdm(total=args.generations, unit="gen", file=sys.stderr, desc="tuning")
+    with Pool(O.execution_from_args(args)) as pool:
+        bar = progress_bar(args.generations, quiet=args.quiet, unit="gen", desc="tuning")
+        workers = f"{pool.workers} worker{'s' if pool.workers != 1 else ''}"
+        played = [0]
 
-    def progress(t: S.Tuning) -> None:
-        if bar is None:
-            return
-        if bar.n == 0 and len(t.generations) > 1:
-            bar.update(len(t.generations) - 1)  # resumed: the replayed generations
-        g = t.generations[-1]
-        bar.set_postfix_str(f"best {max(g.share):.3f} vs panel of {len(g.panel)}")
-        bar.update(1)
+        def progress(t: S.Tuning) -> None:
+            if bar.n == 0 and len(t.generations) > 1:
+                bar.update(len(t.generations) - 1)  # resumed: the replayed generations
+            g = t.generations[-1]
+            played[0] += (len(g.weights) * (len(g.panel) + len(config.guards))
+                          * config.blocks * config.players)
+            rate = played[0] / max(time.perf_counter() - start, 1e-9)
+            bar.set_postfix_str(f"best {max(g.share):.3f} vs panel of {len(g.panel)}; "
+                                f"{workers}, {rate:,.0f} games/s")
+            bar.update(1)
 
-    try:
-        tuning = S.tune(config, out, jobs=args.jobs, progress=progress)
-    finally:
-        if bar is not None:
+        try:
+            tuning = S.tune(config, out, progress=progress, pool=pool)
+        finally:
             bar.close()
     final = tuning.final
     assert final is not None
@@ -133,6 +135,6 @@ def add_parser(subparsers: Any) -> None:
     q.add_argument("--name", default=None, help="name written in the weight set "
                    "(default tuned-<players>p)")
     O.add_seed(q, help="seed of the optimiser and of every game")
-    O.add_jobs(q, help="parallel worker processes (the result does not depend on it)")
+    O.add_execution(q)
     O.add_out(q, "DIR", "tuning folder (default: data/runs/tune-<tuning id>)")
     O.add_quiet(q)

@@ -128,6 +128,7 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("simulate_flags", nargs="*", metavar="-- FLAG",
                    help="any of the flags above again after -- (as `portobello simulate` "
                    "flags were passed before this mode took them; e.g. -- --backend dask)")
+    O.add_backend(p)
 
 
 def disk_lines(d: dict[str, Any], indent: str = "  ") -> list[str]:

@@ -239,6 +239,33 @@ def add_jobs(p: argparse.ArgumentParser, help: str = "parallel worker processes"
                    "results do not depend on it")
 
 
+def add_execution(p: argparse.ArgumentParser) -> None:
+    """`--jobs`, `--backend` and `--scheduler`: where a command's games are played, the same
+    flags with the same meaning on every command that plays many games
+    (`sim.run.execution`); no result depends on them."""
+    add_jobs(p, help="worker processes (local ones, or a local Dask cluster's with --backend "
+             "dask)")
+    add_backend(p)
+
+
+def add_backend(p: argparse.ArgumentParser) -> None:
+    """`--backend` and `--scheduler` (`add_execution` without `--jobs`)."""
+    p.add_argument("--backend", choices=["loky", "dask"], default="loky",
+                   help="loky: local processes; dask: a local Dask cluster, or the cluster "
+                   "of --scheduler (default: loky)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play on an existing Dask cluster, e.g. tcp://host:8786 (implies "
+                   "--backend dask; its workers play, --jobs is not used; docs/cluster.md; default: "
+                   "none)")
+
+
+def execution_from_args(args: argparse.Namespace) -> Any:
+    """The `sim.run.execution.Execution` the flags of `add_execution` ask for."""
+    from sim.run.execution import Execution
+
+    return Execution(jobs=args.jobs, backend=args.backend, scheduler=args.scheduler)
+
+
 def add_games(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
     p.add_argument("--games", type=game_count, default=default, metavar="N",
                    help=f"{help} (at most {MAX_GAMES:,})")

@@ -52,11 +52,6 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
                    metavar="N", help="games per stored shard (and per task)")
     p.add_argument("--events", action="store_true", help="also write the event log")
     p.add_argument("--records", action="store_true", help="also write game records")
-    p.add_argument("--backend", choices=["loky", "dask"], default="loky",
-                   help="loky: local processes; dask: a local Dask cluster or --scheduler")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="existing Dask scheduler, e.g. tcp://host:8786 (implies --backend "
-                   "dask; default: none)")
     O.add_engine(p)
 
 
@@ -171,7 +166,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--round-games", type=O.game_count, default=None, metavar="N",
                    help="with --target-half-width: games per round after the first "
                    "(default: --games; multiples of --shard-size replay no shard)")
-    O.add_jobs(p)
+    O.add_execution(p)
     O.add_out(p, "DIR", "run folder (default: data/runs/run-<run id>)")
     O.add_quiet(p, "no progress bar (the closing lines and a first-compile notice still "
                 "print)")

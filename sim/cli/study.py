@@ -44,7 +44,8 @@ def cmd_study(args: argparse.Namespace) -> int:
 
     line = compile_notice(spec, out)
     compile_first(line)
-    results = run_study(spec, out, jobs=args.jobs, quiet=args.quiet, log=log)
+    results = run_study(spec, out, quiet=args.quiet, log=log,
+                        execution=O.execution_from_args(args))
     failed = [r for r in results if r.error]
     data = open_study(out) if len(failed) < len(results) else None
     if args.no_report:
@@ -93,7 +94,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("file", metavar="STUDY", help="study spec (TOML)")
     O.add_out(p, "DIR", "study folder (default: data/runs/studies/<study name>)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
-    O.add_jobs(p)
+    O.add_execution(p)
     O.add_games(p, None, "games per cell, overriding the spec, for a quick, reduced study "
                 "(a fixed count, also for a spec with max_games; default: the spec's)")
     O.add_agents(p, default=None, help="override the spec's agents: " + O.agents_help()

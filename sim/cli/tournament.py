@@ -33,6 +33,7 @@ from sim.cli.summary import compile_first
 from sim.engine.errors import PortobelloError
 from sim.run import tournament as T
 from sim.run.engines import ENGINES
+from sim.run.execution import Pool
 from sim.run.tournament import PAIRINGS
 from sim.run.tournament import TournamentConfig
 from sim.run.tournament import format_ratings
@@ -93,7 +94,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.out:
         O.check_out(args, args.out)
     start = time.perf_counter()
-    df, errors = run_tournament(config, progress=not args.quiet)
+    with Pool(O.execution_from_args(args)) as pool:
+        df, errors = run_tournament(config, progress=not args.quiet, pool=pool)
     seconds = time.perf_counter() - start
     out = Path(args.out) if args.out else \
         Path("data/runs") / f"tournament-{config.tournament_id}.parquet"
@@ -101,7 +103,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         write_parquet(df, out)
     print(f"tournament {config.tournament_id}: {', '.join(specs)}; players "
           f"{', '.join(map(str, config.players))}; {games} games per matchup; seed "
-          f"{args.seed}; {seconds:.0f} s with {args.jobs} job(s); {engines_text(config)}")
+          f"{args.seed}; {seconds:.0f} s on {pool.execution.describe()}; {engines_text(config)}")
     if not df.empty:
         print()
         print(format_summary(summary(df)))
@@ -147,7 +149,8 @@ def cmd_probe(args: argparse.Namespace) -> int:
     line = next((x for t in config.tournaments.values() if (x := t.compile_notice())), None)
     compile_first(line)
     start = time.perf_counter()
-    df, errors = run_probe(config, progress=not args.quiet)
+    with Pool(O.execution_from_args(args)) as pool:
+        df, errors = run_probe(config, progress=not args.quiet, pool=pool)
     seconds = time.perf_counter() - start
     if not df.empty:
         write_parquet(df, out)
@@ -158,7 +161,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     print(f"probe {config.probe_id}: {config.agent} against "
           f"{len(config.all_challengers())} challenger(s) in {config.matchup_count()} "
           f"matchup(s); players {', '.join(map(str, config.players))}; {config.games} games "
-          f"per matchup; seed {config.seed}; {seconds:.0f} s with {args.jobs} job(s); "
+          f"per matchup; seed {config.seed}; {seconds:.0f} s on {pool.execution.describe()}; "
           + ", ".join(f"{k} matchup(s) on the {name} engine"
                       for name, k in sorted(engines.items())))
     for n in config.players:
@@ -241,7 +244,7 @@ def add_parser(subparsers: Any) -> None:
                    "agent against each other one (default: all; not with --probe)")
     O.add_seed(p, help="tournament seed (every block's game seed derives from it, the same in "
                "every matchup)")
-    O.add_jobs(p, help="parallel worker processes (joblib)")
+    O.add_execution(p)
     p.add_argument("--engine", choices=ENGINES, default="auto",
                    help="auto: a matchup plays on the compiled engine when both its agents "
                    "have compiled versions (random, greedy, heuristic, restricted or not), "

@@ -93,7 +93,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr)
 
-    summary = tune_rules(spec, out, jobs=args.jobs, quiet=args.quiet, log=log,
+    summary = tune_rules(spec, out, quiet=args.quiet, log=log,
+                         execution=O.execution_from_args(args),
                          before_play=lambda: compile_first(
                              compile_notice(split_specs(spec.agents))))
     path: Path = out
@@ -132,7 +133,7 @@ def add_parser(subparsers: Any) -> None:
     O.add_out(p, "DIR", "tuning folder (default: data/runs/tuning/<spec name>, with "
               "-reduced after it when a flag below reduces the spec)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
-    O.add_jobs(p)
+    O.add_execution(p)
     p.add_argument("--budget", type=O.positive_int, default=None, metavar="N",
                    help="settings each search may play, overriding search.budget (default: "
                    "the spec's)")

@@ -21,15 +21,18 @@ from typing import Any
 
 from sim.engine.errors import PortobelloError
 from sim.engine.outputs import atomic_write
-from sim.run.backends import progress_bar
-from sim.run.backends import shard_results
 from sim.run.config import RunConfig
 from sim.run.config import RunError
 from sim.run.config import play_code_hash
 from sim.run.engines import ENGINES
 from sim.run.engines import compile_notice
 from sim.run.engines import engine_name
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import pool_for
+from sim.run.execution import progress_bar
 from sim.run.interrupts import raise_if_interrupted
+from sim.run.shard import play_shard
 from sim.run.store import CHECKSUMS
 from sim.run.store import LOCK_NAME
 from sim.run.store import RUN_FORMAT
@@ -209,11 +212,16 @@ class Run:
     # Execution -----------------------------------------------------------------------------
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
                 quiet: bool = False, progress: Callable[[int], None] | None = None,
-                engine: str = "auto") -> dict[str, Any]:
+                engine: str = "auto", pool: Pool | None = None, bar: Any = None
+                ) -> dict[str, Any]:
         """Play every missing shard; returns the manifest's timings. `engine` picks the
         compiled batches or games played decision by decision
-        (`sim.run.engines.engine_name`); the tables are the same."""
+        (`sim.run.engines.engine_name`); the tables are the same. The shards go to `pool`
+        (a command's open `sim.run.execution.Pool`) or to one opened for this call from
+        `jobs`, `backend` and `scheduler`; `bar` is a command's own progress bar, counted
+        in games, else the run shows its own."""
         used = engine_name(self.config.agents, engine, self.config.board)
+        execution = pool.execution if pool is not None else Execution(jobs, backend, scheduler)
         self.out.mkdir(parents=True, exist_ok=True)
         with run_lock(self.out):  # first: a second writer must learn of the first one
             self._check_folder()
@@ -231,19 +239,25 @@ class Run:
             already = sum(len(self.config.shard_range(s)) for s in done)
             start = time.perf_counter()
             played = decisions = 0
-            bar = progress_bar(self.config.games, already, quiet)
+            own_bar = bar is None
             try:
                 payload = self.config.payload() | {"engine": engine}
-                for result in shard_results(payload, todo, jobs, backend, scheduler):
-                    self._write_shard(result)
-                    played += result["n"]
-                    decisions += result["decisions"]
-                    bar.update(result["n"])
-                    if progress:
-                        progress(result["n"])
-                    raise_if_interrupted()  # a Ctrl-C that a lazy import dropped
+                with pool_for(pool, execution if todo else Execution()) as workers:
+                    if own_bar:
+                        bar = progress_bar(self.config.games, already, quiet,
+                                           workers=workers.workers)
+                    for _, result in workers.unordered(play_shard,
+                                                       [(payload, s) for s in todo]):
+                        self._write_shard(result)
+                        played += result["n"]
+                        decisions += result["decisions"]
+                        bar.update(result["n"])
+                        if progress:
+                            progress(result["n"])
+                        raise_if_interrupted()  # a Ctrl-C that a lazy import dropped
             finally:
-                bar.close()
+                if own_bar and bar is not None:
+                    bar.close()
             seconds = time.perf_counter() - start
             timings = {
                 "seconds": round(seconds, 3),
@@ -251,15 +265,15 @@ class Run:
                 "games_resumed": already,
                 "games_per_second": round(played / seconds, 2) if played and seconds else None,
                 "decisions": decisions,
-                "jobs": jobs,
-                "backend": backend if scheduler is None else f"dask@{scheduler}",
+                "jobs": execution.jobs,
+                "backend": execution.label(),
                 "engine": used,
                 "shards_repaired": len(notes),
             }
             if played:
                 cost = {"seconds": round(cost["seconds"] + seconds, 3),
                         "games_played": cost["games_played"] + played,
-                        "jobs": sorted({*cost["jobs"], jobs})}
+                        "jobs": sorted({*cost["jobs"], execution.jobs})}
             write_json_atomic(self.out / "manifest.json",
                               self.manifest("complete", timings, cost))
             return timings

@@ -32,8 +32,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import sys
-from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
@@ -54,6 +52,10 @@ from sim.run.engines import compiled_code_cached
 from sim.run.engines import engine_name
 from sim.run.engines import needs_planner
 from sim.run.engines import select_engine
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import pool_for
+from sim.run.execution import progress_bar
 from sim.run.loop import AgentError
 from sim.run.loop import derive_seed
 from sim.run.ratings import bradley_terry
@@ -181,16 +183,22 @@ class TournamentConfig:
                            self.pairing], sort_keys=True)
         return f"t{self.seed}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
-    def tasks(self) -> list[tuple[int, Matchup, range, str]]:
+    def game_count(self, workers: int | None = None) -> int:
+        """The games `tasks` plays (whole blocks of n)."""
+        return sum(len(t[2]) * t[1].players for t in self.tasks(workers))
+
+    def tasks(self, workers: int | None = None) -> list[tuple[int, Matchup, range, str]]:
         """(matchup index, matchup, blocks, engine): each task plays the n rotations of its
         blocks, one block per task played decision by decision, `COMPILED_CHUNK` on the
-        compiled engine (each matchup cut into at least `jobs` pieces, so workers share it)."""
+        compiled engine (each matchup cut into at least `workers` pieces, default `jobs`,
+        so workers share it). The rows, merged in task order, do not depend on the cut."""
+        parts = workers or self.jobs
         out = []
         for i, m in enumerate(matchups(self.agents, self.players, self.pairing)):
             blocks = math.ceil(self.games / m.players)
             engine = self.engine_for(m)
             step = 1 if engine == "python" else \
-                max(1, min(COMPILED_CHUNK, math.ceil(blocks / self.jobs)))
+                max(1, min(COMPILED_CHUNK, math.ceil(blocks / parts)))
             out.extend((i, m, range(b, min(b + step, blocks)), engine)
                        for b in range(0, blocks, step))
         return out
@@ -272,41 +280,37 @@ def _game_rows(tid: str, matchup: Matchup, index: int, block: int, rotation: int
     return rows
 
 
-def run_tournament(config: TournamentConfig, progress: bool = False, desc: str | None = None
+def run_tournament(config: TournamentConfig, progress: bool = False, desc: str | None = None,
+                   pool: Pool | None = None, bar: Any = None
                    ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
-    """Play every game (in parallel with `jobs` > 1); the per-seat table and the errors.
-    The table does not depend on `jobs` or the engine: every game depends only on its seed
-    and lineup. `progress` shows a bar counted in blocks (`desc` labels it)."""
-    tasks = config.tasks()
+    """Play every game (on `pool`, a command's open pool, else on `jobs` local processes);
+    the per-seat table and the errors. The table does not depend on where it is played or
+    on the engine: every game depends only on its seed and lineup, and the tasks' rows are
+    merged in task order. `progress` shows a bar counted in games (`desc` labels it), or
+    `bar` (a command's own) counts them."""
     tid = config.tournament_id
     board = config.board
     assert board is not None
-    results: Iterator[tuple[list[dict[str, Any]], list[dict[str, Any]]]]
-    if config.jobs > 1:
-        from joblib import Parallel
-        from joblib import delayed
-
-        results = Parallel(n_jobs=config.jobs, return_as="generator")(
-            delayed(play_blocks)(board, config.rules, m, i, blocks, config.seed, tid, engine)
-            for i, m, blocks, engine in tasks)
-    else:
-        results = (play_blocks(board, config.rules, m, i, blocks, config.seed, tid, engine)
-                   for i, m, blocks, engine in tasks)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=sum(len(t[2]) for t in tasks), unit="block", file=sys.stderr,
-                   desc=desc)
+    with pool_for(pool, Execution(config.jobs)) as workers:
+        tasks = config.tasks(workers.workers)
+        own = bar is None
+        if own:
+            bar = progress_bar(config.game_count(workers.workers), quiet=not progress,
+                               workers=workers.workers, desc=desc or "games")
+        try:
+            results = workers.ordered(
+                play_blocks,
+                [(board, config.rules, m, i, blocks, config.seed, tid, engine)
+                 for i, m, blocks, engine in tasks],
+                done=lambda k, _: bar.update(len(tasks[k][2]) * tasks[k][1].players))
+        finally:
+            if own:
+                bar.close()
     rows: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    for (r, e), task in zip(results, tasks, strict=True):
+    for r, e in results:
         rows.extend(r)
         errors.extend(e)
-        if bar is not None:
-            bar.update(len(task[2]))
-    if bar is not None:
-        bar.close()
     df = pd.DataFrame(rows)
     if not df.empty:  # one schema on both engines: decision counts are nullable integers
         df["decisions"] = df["decisions"].astype("Int64")

@@ -37,6 +37,9 @@ from sim.engine.errors import PortobelloError
 from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.run.config import play_code_hash
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import pool_for
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
 from sim.run.store import run_lock
@@ -231,12 +234,13 @@ def _finalists(tuning: Tuning) -> list[dict[str, float]]:
     return list(unique.values())
 
 
-def _final(tuning: Tuning, jobs: int) -> dict[str, Any]:
+def _final(tuning: Tuning, pool: Pool) -> dict[str, Any]:
     config = tuning.config
     finalists = _finalists(tuning)
     fixed = config.fixed_panel()
     specs = [space.spec_of(Weights(**w)) for w in finalists]
-    scores = evaluate(config.board, config.rules, specs, fixed, final_seeds(config), jobs)
+    scores = evaluate(config.board, config.rules, specs, fixed, final_seeds(config),
+                      pool=pool)
     rows = []
     for w, s in zip(finalists, scores, strict=True):
         lo, hi = wilson_interval(s.wins, s.games)
@@ -250,11 +254,14 @@ def _final(tuning: Tuning, jobs: int) -> dict[str, Any]:
 
 
 def tune(config: TuneConfig, out: Path, jobs: int = 1,
-         progress: Callable[[Tuning], None] | None = None) -> Tuning:
+         progress: Callable[[Tuning], None] | None = None, pool: Pool | None = None
+         ) -> Tuning:
     """Run (or resume) the tuning in `out`; the state after the last generation and the
-    final evaluation. `progress` is called after every generation."""
+    final evaluation. `progress` is called after every generation. The games are played
+    on `pool` (a command's open pool, else `jobs` local processes); the log is written
+    after every generation, so a stopped tuning resumes from the last one."""
     out.mkdir(parents=True, exist_ok=True)
-    with run_lock(out):
+    with run_lock(out), pool_for(pool, Execution(jobs)) as workers:
         log_path = out / LOG
         tuning = _read_log(log_path, config)
         es = _optimiser(config)
@@ -269,8 +276,8 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
             panel = tuning.panel()
             scores: list[Score] = evaluate(config.board, config.rules,
                                            [space.spec_of(w) for w in weights], panel,
-                                           generation_seeds(config, index), jobs,
-                                           config.guards)
+                                           generation_seeds(config, index),
+                                           guards=config.guards, pool=workers)
             es.tell(asked, [-s.share for s in scores])
             tuning.generations.append(Generation(
                 index=index, points=points, weights=[w.as_dict() for w in weights],
@@ -280,7 +287,7 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
             if progress:
                 progress(tuning)
         if tuning.final is None:
-            tuning.final = _final(tuning, jobs)
+            tuning.final = _final(tuning, workers)
             write_json_atomic(log_path, tuning.log())
         atomic_write(out / RESULT, weight_set_text(tuning).encode())
     return tuning

@@ -19,6 +19,11 @@ import numpy as np
 from sim.engine.board import Board
 from sim.engine.rules import Rules
 from sim.run.engines import CompiledEngine
+from sim.run.execution import Execution
+from sim.run.execution import Pool
+from sim.run.execution import chunks
+from sim.run.execution import pool_for
+from sim.run.execution import task_size
 
 
 @dataclass(frozen=True)
@@ -70,24 +75,20 @@ def opponents(candidate: str, panel: Sequence[str], guards: Sequence[str]) -> li
 
 
 def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Sequence[str],
-             seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = ()) -> list[Score]:
+             seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = (),
+             pool: Pool | None = None) -> list[Score]:
     """Each candidate against every panel member and its guards over the blocks `seeds`
-    (one game seed per block). The scores do not depend on `jobs`: each game depends on its
-    seed and seats."""
+    (one game seed per block), played in tasks on `pool` (else on `jobs` local processes).
+    The scores do not depend on where they are played: each game depends on its seed and
+    seats, and the games are merged in order."""
     n = rules.players
     games = [(seed, lineup) for c in candidates for m in opponents(c, panel, guards)
              for seed in seeds for lineup in lineups(c, m, n)]
-    if jobs > 1 and len(games) > 1:
-        from joblib import Parallel
-        from joblib import delayed
-
-        # Chunks of whole blocks (n rotations each), so a game's focus seat stays i mod n.
-        size = n * -(-len(games) // (n * jobs * 4))
-        chunks = [games[i:i + size] for i in range(0, len(games), size)]
-        scores = np.concatenate(Parallel(n_jobs=jobs)(
-            delayed(_play)(board, rules, chunk) for chunk in chunks))
-    else:
-        scores = _play(board, rules, games)
+    with pool_for(pool, Execution(jobs)) as workers:
+        # Tasks of whole blocks (n rotations each), so a game's focus seat stays i mod n.
+        size = n * task_size(len(games) // n, workers.workers, 1, 10_000)
+        scores = np.concatenate(workers.ordered(_play, [(board, rules, list(chunk))
+                                                        for chunk in chunks(games, size)]))
     share, margin = focus_results(scores, n)
     per = (len(panel) + len(guards)) * len(seeds) * n
     out = []

@@ -21,11 +21,16 @@ import numpy as np
 from sim.engine.board import Board
 from sim.engine.rules import Rules
 from sim.run.engines import select_engine
+from sim.run.execution import Pool
+from sim.run.execution import chunks
+from sim.run.execution import pool_for
+from sim.run.execution import task_size
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
 from sim.tuning.fairness.spec import Target
 
-CHUNK = 500  # games per task when the games are spread over jobs
+CHUNK = 500  # the most games per task (a task of cheap agents takes well under a second)
+CHUNK_LEAST = 8  # the fewest: search-level games are spread thin over many workers
 
 
 @dataclass(frozen=True)
@@ -92,17 +97,14 @@ def win_shares(scores: np.ndarray) -> np.ndarray:
 
 
 def play(board: Board, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int],
-         jobs: int = 1) -> Outcome:
-    """Play the games of one setting and sum them up."""
-    if jobs > 1 and len(game_seeds) > CHUNK:
-        from joblib import Parallel
-        from joblib import delayed
-
-        chunks = [game_seeds[i:i + CHUNK] for i in range(0, len(game_seeds), CHUNK)]
-        parts = Parallel(n_jobs=jobs)(delayed(_play)(board, rules, lineup, c) for c in chunks)
-        scores = np.concatenate([p[0] for p in parts])
-        rounds = np.concatenate([p[1] for p in parts])
-    else:
-        scores, rounds = _play(board, rules, lineup, game_seeds)
+         pool: Pool | None = None) -> Outcome:
+    """Play the games of one setting (in tasks on `pool`, else in this process) and sum
+    them up: the games are merged in seed order, so the sums do not depend on the pool."""
+    with pool_for(pool) as workers:
+        size = task_size(len(game_seeds), workers.workers, CHUNK_LEAST, CHUNK)
+        parts = workers.ordered(_play, [(board, rules, tuple(lineup), c)
+                                        for c in chunks(list(game_seeds), size)])
+    scores = np.concatenate([p[0] for p in parts])
+    rounds = np.concatenate([p[1] for p in parts])
     wins = win_shares(scores).sum(axis=0)
     return Outcome(len(game_seeds), tuple(float(w) for w in wins), float(rounds.mean()))

@@ -31,7 +31,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -40,6 +42,8 @@ from typing import Any
 from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.engine.toml_text import rules_toml
+from sim.run.execution import Execution
+from sim.run.execution import Pool
 from sim.run.loop import derive_seed
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
@@ -113,9 +117,9 @@ class Played:
 class CellTuning:
     """One cell's tuning: plays (or reads from the book) the outcomes its steps ask for."""
 
-    def __init__(self, spec: TuningSpec, cell: TuneCell, book: Book, jobs: int,
-                 tick: Callable[[str], None]) -> None:
-        self.spec, self.cell, self.book, self.jobs, self.tick = spec, cell, book, jobs, tick
+    def __init__(self, spec: TuningSpec, cell: TuneCell, book: Book, pool: Pool,
+                 tick: Callable[[str, int], None]) -> None:
+        self.spec, self.cell, self.book, self.pool, self.tick = spec, cell, book, pool, tick
         self.trail: list[Played] = []
         self.search: dict[Setting, Outcome] = {}
         self.chosen = cell.fixed  # the recommended rules, once run
@@ -129,16 +133,18 @@ class CellTuning:
         lineup = lineup or self.cell.agents
         rules = self.rules(setting)
         key = outcome_key(self.spec, rules, lineup, phase, games)
+        played = 0
         if key in self.book.outcomes:
             out = Outcome.from_dict(self.book.outcomes[key])
         else:
             out = play(self.spec.board, rules, lineup, seeds(self.spec.seed, phase, games),
-                       self.jobs)
+                       self.pool)
             self.book.outcomes[key] = out.to_dict()
             self.book.save()
+            played = games
         self.trail.append(Played(stage, setting, out))
         label = "baseline" if setting is None else setting_label(self.cell.dims, setting)
-        self.tick(f"{stage}: {label}")
+        self.tick(f"{self.cell.key} {stage}: {label}", played)
         return out
 
     def measure(self, stage: str) -> Callable[[Setting], Outcome]:
@@ -247,8 +253,9 @@ class CellTuning:
 
 
 def progress_bar(total: int, desc: str, quiet: bool) -> Any:
-    """A cell's bar: one step per setting played (the baseline, each searched setting, the
-    confirmations, the profile and the checks; the postfix names it)."""
+    """The tuning's one bar: one step per setting played in any cell (the baseline, each
+    searched setting, the confirmations, the profile and the checks; the postfix names
+    the step, the workers and the games per second)."""
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit="step", disable=quiet, file=sys.stderr,
@@ -257,11 +264,15 @@ def progress_bar(total: int, desc: str, quiet: bool) -> Any:
 
 def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                log: Callable[[str], None] | None = None,
-               before_play: Callable[[], None] | None = None) -> dict[str, Any]:
+               before_play: Callable[[], None] | None = None,
+               execution: Execution | None = None) -> dict[str, Any]:
     """Run (or resume) every cell of the tuning in `out`; the summary (also written to
     `out/summary.json`, with one recommended rules file per cell under `out/rules/`).
     `before_play` runs once the folder is known to be this tuning's, before any game (the
-    command line compiles the compiled engine there, so a wrong folder is refused first)."""
+    command line compiles the compiled engine there, so a wrong folder is refused first).
+    The games go to one pool for the whole tuning (`execution`, else `jobs` local
+    processes); a setting's outcome is logged as soon as it is played, so a stopped tuning
+    resumes from the last finished setting."""
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -272,31 +283,37 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
         book = Book.open(out, spec.name)
         if before_play is not None:
             before_play()
+        budgets = []
         for cell in spec.cells():
             total = 1 + spec.budget + spec.confirm_best + 1 + len(cell.checks)
             if spec.profile:
                 total += sum(min(d.size(), 2 * PROFILE_REACH + 1) for d in cell.dims)
-            bar = progress_bar(total, f"{spec.name} {cell.key}", quiet)
+            budgets.append(total)
+        with Pool(execution or Execution(jobs)) as pool, \
+                closing(progress_bar(sum(budgets), spec.name, quiet)) as bar:
+            workers = f"{pool.workers} worker{'s' if pool.workers != 1 else ''}"
+            start, games = time.perf_counter(), [0]
 
-            def tick(text: str, bar: Any = bar) -> None:
+            def tick(text: str, played: int) -> None:
+                games[0] += played
+                rate = games[0] / max(time.perf_counter() - start, 1e-9)
                 bar.update(1)
-                bar.set_postfix_str(text[:60])
+                bar.set_postfix_str(f"{text[:50]}; {workers}, {rate:,.0f} games/s")
 
-            tuning = CellTuning(spec, cell, book, jobs, tick)
-            try:
+            for cell, budget in zip(spec.cells(), budgets, strict=True):
+                tuning = CellTuning(spec, cell, book, pool, tick)
+                before = bar.n
                 result = tuning.run()
-                # The total was a bound (a search may stop early, a profile reuse settings
-                # the search played): a finished cell's bar shows what it played, whole.
-                bar.total = bar.n
+                # The budget was a bound (a search may stop early, a profile reuse settings
+                # the search played): the bar's total drops what the cell did not play.
+                bar.total -= budget - (bar.n - before)
                 bar.refresh()
-            finally:
-                bar.close()
-            cells.append(result)
-            if log:
-                log(cell_line(result))
-            rules_path = out / result["recommended"]["rules_file"]
-            rules_path.parent.mkdir(exist_ok=True)
-            atomic_write(rules_path, recommended_toml(spec, result, tuning.chosen).encode())
+                cells.append(result)
+                if log:
+                    log(cell_line(result))
+                rules_path = out / result["recommended"]["rules_file"]
+                rules_path.parent.mkdir(exist_ok=True)
+                atomic_write(rules_path, recommended_toml(spec, result, tuning.chosen).encode())
         summary = {"format": FORMAT, "name": spec.name, "title": spec.title,
                    "description": spec.description, "board": spec.board_ref,
                    "board_hash": spec.board.content_hash, "agents": spec.agents,

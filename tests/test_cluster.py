@@ -1,0 +1,198 @@
+"""Every command that plays many games gives the same bytes on a Dask cluster as in this
+process (`--jobs 1`): a two-worker local cluster of separate processes, reached over TCP by
+its scheduler's address as a remote cluster would be, with one worker killed while it plays
+a task (Dask runs its tasks again elsewhere). And the cluster's workers are checked before
+any game: a worker that cannot import the project, or runs other playing code, is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sim.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Two worker processes (one thread each) behind a scheduler on loopback TCP."""
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, protocol="tcp") as c:
+        yield c
+
+
+def digest(paths: list[Path]) -> dict[str, str]:
+    """Each file's SHA-256 by its path under the folder or file given first."""
+    out = {}
+    for root in paths:
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        for p in files:
+            out[str(p.relative_to(root.parent))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+class WorkerKiller(threading.Thread):
+    """Kills (SIGKILL) one worker of `cluster` as soon as one is playing a task."""
+
+    def __init__(self, cluster: Any) -> None:
+        super().__init__(daemon=True)
+        from dask.distributed import Client
+
+        self.client = Client(cluster.scheduler_address)
+        self.client.wait_for_workers(2, timeout=60)
+        self.pids = self.client.run(os.getpid)
+        self.killed: str | None = None
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set() and self.killed is None:
+            busy = [w for w, tasks in self.client.processing().items() if tasks]
+            if busy and busy[0] in self.pids:
+                os.kill(self.pids[busy[0]], signal.SIGKILL)
+                self.killed = busy[0]
+                return
+            time.sleep(0.01)
+
+    def __enter__(self) -> WorkerKiller:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.join(timeout=10)
+        self.client.close()
+
+
+def same_bytes_on_the_cluster(cluster: Any, tmp_path: Path,
+                              command: Callable[[Path, list[str]], list[Path]]) -> None:
+    """`command(folder, flags)` runs one command and returns what it wrote: the same bytes
+    with `--jobs 1` and on the cluster, a worker killed mid-run."""
+    alone = command(tmp_path / "alone", ["--jobs", "1"])
+    with WorkerKiller(cluster) as killer:
+        spread = command(tmp_path / "cluster", ["--scheduler", cluster.scheduler_address])
+    assert killer.killed, "no worker was killed: the tasks were too short to catch one"
+    assert list(digest(alone).values()) == list(digest(spread).values())
+    assert digest(alone), "nothing written"
+
+
+def test_simulate(cluster: Any, tmp_path: Path) -> None:
+    def simulate(out: Path, flags: list[str]) -> list[Path]:
+        assert main(["simulate", "--players", "3", "--agents", "heuristic", "--games",
+                     "4000", "--shard-size", "500", "--seed", "5", "--out", str(out),
+                     "--quiet", *flags]) == 0
+        return [out / t for t in ("games", "players")]
+    same_bytes_on_the_cluster(cluster, tmp_path, simulate)
+
+
+def test_study(cluster: Any, tmp_path: Path) -> None:
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nplayers = [2, 3]\nagents = "heuristic"\ngames = 1000\n'
+                    'shard_size = 250\nseed = 4\n[[variants]]\nname = "standard"\n'
+                    '[[variants]]\nname = "known"\npreset = "known-order"\n')
+
+    def study(out: Path, flags: list[str]) -> list[Path]:
+        assert main(["study", str(spec), "--out", str(out), "--no-report", "--quiet",
+                     *flags]) == 0
+        return sorted(p for p in (out / "runs").rglob("part-*") if "checksums" not in str(p))
+    same_bytes_on_the_cluster(cluster, tmp_path, study)
+
+
+def test_tune(cluster: Any, tmp_path: Path) -> None:
+    spec = tmp_path / "t.toml"
+    spec.write_text('name = "t"\nplayers = [3]\nagents = "heuristic"\nseed = 3\n'
+                    '[[knobs]]\nswitch = "start_scores"\nseats = [1]\nlow = -5\nhigh = 10\n'
+                    '[search]\nbudget = 3\ngames = 600\n[confirm]\nbest = 1\ngames = 600\n')
+
+    def tune(out: Path, flags: list[str]) -> list[Path]:
+        assert main(["tune", str(spec), "--out", str(out), "--no-report", "--quiet",
+                     *flags]) in (0, 1)
+        return [out / "tuning.json", out / "summary.json", out / "rules"]
+    same_bytes_on_the_cluster(cluster, tmp_path, tune)
+
+
+def test_tournament_and_its_probe(cluster: Any, tmp_path: Path) -> None:
+    def tournament(out: Path, flags: list[str]) -> list[Path]:
+        out.mkdir(parents=True)
+        assert main(["tournament", "--agents", "heuristic,greedy", "--players", "3",
+                     "--games", "1200", "--seed", "2", "--out", str(out / "t.parquet"),
+                     "--quiet", *flags]) == 0
+        return [out / "t.parquet"]
+    same_bytes_on_the_cluster(cluster, tmp_path / "t", tournament)
+
+    def probe(out: Path, flags: list[str]) -> list[Path]:
+        out.mkdir(parents=True)
+        assert main(["tournament", "--probe", "heuristic", "--players", "2", "--games",
+                     "600", "--perturbations", "2", "--top", "1", "--seed", "2", "--out",
+                     str(out / "p.parquet"), "--quiet", *flags]) in (0, 3)
+        return [out / "p.parquet"]
+    same_bytes_on_the_cluster(cluster, tmp_path / "p", probe)
+
+
+def test_agents_tune(cluster: Any, tmp_path: Path) -> None:
+    def agents_tune(out: Path, flags: list[str]) -> list[Path]:
+        assert main(["agents", "tune", "--players", "3", "--generations", "2",
+                     "--population", "4", "--blocks", "60", "--final-blocks", "60",
+                     "--out", str(out), "--quiet", *flags]) == 0
+        return [out / "tune.json", out / "weights.toml"]
+    same_bytes_on_the_cluster(cluster, tmp_path, agents_tune)
+
+
+# -- workers checked before any game -----------------------------------------------------------
+def start_worker(address: str, pythonpath: Path, log: Path) -> subprocess.Popen[bytes]:
+    """A `dask worker` process whose Python finds `pythonpath` first (started outside the
+    project's folder, which `python -m` would put first)."""
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    with log.open("wb") as sink:
+        return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                 address, "--nthreads", "1", "--no-nanny"],
+                                env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                cwd=log.parent)
+
+
+@pytest.mark.parametrize("kind", ["broken", "other code"])
+def test_a_worker_that_cannot_play_these_games_is_refused_before_any(
+        tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A worker whose `sim` does not import, or is another version of the playing code (a
+    copy of the project with one rule file changed by a comment): one message naming the
+    worker, exit 1, and no game played (the run folder holds no shard)."""
+    from dask.distributed import LocalCluster
+
+    shadow = tmp_path / "path"
+    if kind == "broken":
+        (shadow / "sim").mkdir(parents=True)
+        (shadow / "sim" / "__init__.py").write_text("raise ImportError('a broken install')\n")
+    else:
+        shutil.copytree(ROOT / "sim", shadow / "sim",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        rule = shadow / "sim" / "engine" / "compiled" / "transitions.py"
+        rule.write_text(rule.read_text() + "# another version\n")
+    with LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as c:
+        worker = start_worker(c.scheduler_address, shadow, tmp_path / "worker.log")
+        try:
+            out = tmp_path / "run"
+            code = main(["simulate", "--players", "2", "--agents", "random", "--games", "10",
+                         "--scheduler", c.scheduler_address, "--out", str(out), "--quiet"])
+        finally:
+            worker.terminate()
+            worker.wait(timeout=30)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and len(err) == 1, err
+    expected = "cannot import the project" if kind == "broken" else "runs other playing code"
+    assert "refused before any game" in err[0] and expected in err[0], err
+    assert not list(out.rglob("part-*"))
