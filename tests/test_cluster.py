@@ -37,13 +37,13 @@ def cluster() -> Iterator[Any]:
         yield c
 
 
-def digest(paths: list[Path]) -> dict[str, str]:
-    """Each file's SHA-256 by its path under the folder or file given first."""
-    out = {}
+def digest(paths: list[Path], base: Path) -> list[tuple[str, str]]:
+    """Each file's path under `base` and SHA-256, for the files and folders given."""
+    out = []
     for root in paths:
         files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
-        for p in files:
-            out[str(p.relative_to(root.parent))] = hashlib.sha256(p.read_bytes()).hexdigest()
+        out += [(p.relative_to(base).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest())
+                for p in files]
     return out
 
 
@@ -87,8 +87,8 @@ def same_bytes_on_the_cluster(cluster: Any, tmp_path: Path,
     with WorkerKiller(cluster) as killer:
         spread = command(tmp_path / "cluster", ["--scheduler", cluster.scheduler_address])
     assert killer.killed, "no worker was killed: the tasks were too short to catch one"
-    assert list(digest(alone).values()) == list(digest(spread).values())
-    assert digest(alone), "nothing written"
+    written = digest(alone, tmp_path / "alone")
+    assert written and written == digest(spread, tmp_path / "cluster")
 
 
 def test_simulate(cluster: Any, tmp_path: Path) -> None:
@@ -196,3 +196,73 @@ def test_a_worker_that_cannot_play_these_games_is_refused_before_any(
     expected = "cannot import the project" if kind == "broken" else "runs other playing code"
     assert "refused before any game" in err[0] and expected in err[0], err
     assert not list(out.rglob("part-*"))
+
+
+# -- a lost scheduler ---------------------------------------------------------------------------
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_cluster(port: int, folder: Path) -> list[subprocess.Popen[bytes]]:
+    """A scheduler on `port` and one worker, started by Dask's own command-line tools as
+    docs/cluster.md starts them."""
+    address = f"tcp://127.0.0.1:{port}"
+    with (folder / "scheduler.log").open("ab") as sink:
+        scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                      "--host", "127.0.0.1", "--port", str(port),
+                                      "--no-dashboard"], stdout=sink,
+                                     stderr=subprocess.STDOUT, cwd=folder)
+    worker = start_worker(address, ROOT, folder / "worker.log")
+    return [scheduler, worker]
+
+
+def stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for p in processes:
+        p.kill()
+        p.wait(timeout=30)
+
+
+def test_a_scheduler_lost_mid_study_is_one_line_and_the_same_command_resumes(
+        tmp_path: Path) -> None:
+    """The scheduler killed once the study has finished shards: the command stops with one
+    line and a non-zero status, the finished shards stay, and the same command on a new
+    scheduler at the same address finishes the study to the bytes `--jobs 1` writes."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nplayers = [3]\nagents = "heuristic"\ngames = 4000\n'
+                    'shard_size = 250\nseed = 8\n[[variants]]\nname = "standard"\n')
+    assert main(["study", str(spec), "--out", str(tmp_path / "alone"), "--no-report",
+                 "--quiet", "--jobs", "1"]) == 0
+    port = free_port()
+    out = tmp_path / "cluster"
+    command = [sys.executable, "-m", "sim.cli", "study", str(spec), "--out", str(out),
+               "--no-report", "--quiet", "--scheduler", f"tcp://127.0.0.1:{port}"]
+    processes = start_cluster(port, tmp_path)
+    try:
+        study = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 cwd=ROOT, text=True)
+        deadline = time.monotonic() + 120
+        while not list(out.glob("runs/*/checksums/*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        processes[0].kill()  # the scheduler, mid-study
+        _, err = study.communicate(timeout=180)
+    finally:
+        stop(processes)
+    lines = err.strip().splitlines()
+    kept = list(out.glob("runs/*/checksums/*"))
+    assert study.returncode == 1 and len(lines) == 1, err
+    assert "lost the Dask scheduler" in lines[0] and "run the same command again" in lines[0]
+    assert 0 < len(kept) < 16, kept  # some shards finished and kept, not all
+    processes = start_cluster(port, tmp_path)
+    try:
+        again = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    finally:
+        stop(processes)
+    assert again.returncode == 0, again.stderr
+    alone = sorted((tmp_path / "alone" / "runs").rglob("part-*.parquet"))
+    resumed = sorted(out.glob("runs/**/part-*.parquet"))
+    assert len({p.name for p in alone}) == 16  # 16 shards of every table
+    assert digest(alone, tmp_path / "alone") == digest(resumed, out)

@@ -255,8 +255,8 @@ def add_backend(p: argparse.ArgumentParser) -> None:
                    "of --scheduler (default: loky)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="play on an existing Dask cluster, e.g. tcp://host:8786 (implies "
-                   "--backend dask; its workers play, --jobs is not used; docs/cluster.md; default: "
-                   "none)")
+                   "--backend dask; its workers play, --jobs is not used; docs/cluster.md; "
+                   "default: none)")
 
 
 def execution_from_args(args: argparse.Namespace) -> Any:
