@@ -11,7 +11,8 @@ a short table, or one JSON object with `--json`. Modes (`MODES`; `portobello ben
 - `disk`: bytes per game on disk for each table of a run;
 - `mcts`: playouts per second of a search agent;
 - `compile`: what a first run on a cold cache costs, per line-up;
-- `yardstick`: random games in plain C beside the compiled engine's.
+- `yardstick`: random games in plain C beside the compiled engine's;
+- `cluster`: a search-level study cell on 1 and 2 Dask workers, and a task's overhead.
 
 Bad input (a missing or damaged run folder, bad numbers) ends in one line on stderr and exit
 status 2; the agents mode keeps the exit status of the other commands (1 for a bad agent).
@@ -338,6 +339,50 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return emit(args, r, lines)
 
 
+# -- cluster ----------------------------------------------------------------------------------
+def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", default="fastmcts:iterations=100", metavar="SPEC",
+                   help="the agent in every seat of the study cell (default: the skill "
+                   "ladder's search level, fastmcts:iterations=100)")
+    O.add_players(p)  # 3 when not given
+    O.add_games(p, 24, "games of the study cell")
+    p.add_argument("--shard-size", type=O.positive_int, default=2, metavar="N",
+                   help="games per task of the study cell (default: 2)")
+    O.add_seed(p, help="seed of the cell's games")
+    p.add_argument("--many", type=O.positive_int, default=8, metavar="N",
+                   help="workers of the many-worker run (default: 8)")
+    p.add_argument("--tiny", type=O.positive_int, default=400, metavar="N",
+                   help="one-game tasks of the overhead and many-worker runs (default: 400)")
+    O.add_json(p, "the figures")
+
+
+@bad_input_exits_2
+def cmd_cluster(args: argparse.Namespace) -> int:
+    """`portobello bench cluster`."""
+    from sim.agents.registry import make_agent
+    from sim.bench.cluster import bench_cluster
+
+    make_agent(args.agent)  # an unknown agent is refused by name
+    players = args.players or 3
+    r = bench_cluster(args.agent, players, args.games, args.shard_size, args.seed,
+                      args.many, args.tiny)
+    c, t = r["cell"], r["tiny"]
+    lines = [f"local Dask clusters, warmed; {r['cpus']} cpus, load {r['load']}",
+             f"  study cell: {c['games']} games of {r['agent']} at {players} players, "
+             f"{c['tasks']} tasks"]
+    lines += [f"    {e['workers']} worker(s): {e['seconds']:8.2f} s  "
+              f"{e['games_per_second']:.2f} games/s" for e in c["runs"]]
+    lines += [f"    speed-up 1 -> 2 workers: {c['speedup']:.2f}; same bytes: "
+              f"{'yes' if c['identical'] else 'NO'}",
+              f"  {t['tasks']} one-game tasks: {t['local_seconds']:.2f} s in this process, "
+              f"{t['one_worker_seconds']:.2f} s on one worker: {t['overhead_ms_per_task']:.2f} "
+              "ms overhead per task",
+              f"    on {t['many_workers']} workers: {t['many_seconds']:.2f} s, "
+              f"{t['tasks_per_second']:.0f} tasks/s; same bytes as this process: "
+              f"{'yes' if t['identical'] else 'NO'}"]
+    return emit(args, r, lines)
+
+
 # -- the modes --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Mode:
@@ -365,6 +410,9 @@ MODES: dict[str, Mode] = {
     "yardstick": Mode("random games in plain C beside the compiled engine's, one run: both "
                       "rates, their ratio, both games' averages", add_yardstick_arguments,
                       lambda p: cmd_yardstick),
+    "cluster": Mode("a search-level study cell on local Dask clusters of 1 and 2 workers "
+                    "(speed-up), and the cost of a task on many workers",
+                    add_cluster_arguments, lambda p: cmd_cluster),
 }
 
 

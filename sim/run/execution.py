@@ -26,6 +26,7 @@ import logging
 import os
 import platform
 import sys
+import warnings
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -119,6 +120,9 @@ class Pool:
     def __enter__(self) -> Pool:
         if self.execution.dask:
             self._stack.enter_context(dask_log())
+            self._stack.enter_context(warnings.catch_warnings())
+            # Dask's own notes on its diagnostics server's port: not the user's concern.
+            warnings.filterwarnings("ignore", message=r"(?s).*Port \d+ is already in use")
             try:
                 self._open_dask()
             except BaseException:
