@@ -42,6 +42,23 @@ def checksum(out: Path, table: str) -> str:
     return hashlib.sha256(df.write_ipc(None).getvalue()).hexdigest()
 
 
+def test_few_dear_shards_are_played_in_pieces_to_the_same_files(tmp_path: Path) -> None:
+    """Three shards on two workers: each shard is cut into pieces (about four tasks per
+    worker), played apart and put back together before it is written; every file, the
+    event log and the records included, is byte for byte the file of one process."""
+    conf = config(games=23, shard_size=10, events=True, records=True)
+    assert Run(conf, tmp_path).parts([0, 1, 2], workers=2) == 3  # 9 tasks: 3-4 games each
+    assert Run(conf, tmp_path).parts([0, 1, 2], workers=1) == 1  # nothing to share
+    assert Run(conf, tmp_path).parts(list(range(8)), workers=2) == 1  # shards enough
+    Run(conf, tmp_path / "one").execute(jobs=1, quiet=True)
+    Run(conf, tmp_path / "two").execute(jobs=2, quiet=True)
+    files = sorted(p.relative_to(tmp_path / "one")
+                   for p in (tmp_path / "one").rglob("part-*") if "checksums" not in str(p))
+    assert len(files) == 12  # 3 shards x games, players, events, records
+    for f in files:
+        assert (tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes(), f
+
+
 def test_jobs_chunking_and_dask_give_identical_tables(tmp_path: Path) -> None:
     one = tmp_path / "one"
     Run(config(events=True), one).execute(jobs=1, quiet=True)

@@ -32,7 +32,8 @@ from sim.run.execution import Pool
 from sim.run.execution import pool_for
 from sim.run.execution import progress_bar
 from sim.run.interrupts import raise_if_interrupted
-from sim.run.shard import play_shard
+from sim.run.shard import assemble_shard
+from sim.run.shard import play_part
 from sim.run.store import CHECKSUMS
 from sim.run.store import LOCK_NAME
 from sim.run.store import RUN_FORMAT
@@ -210,6 +211,17 @@ class Run:
         return notice
 
     # Execution -----------------------------------------------------------------------------
+    def parts(self, shards: list[int], workers: int) -> int:
+        """Pieces per shard, so that a run of few, dear shards (a search-level cell) still
+        gives every worker tasks: about four tasks per worker in all, never a piece of
+        less than one game; 1 (whole shards) on one worker, or with shards enough. The
+        files do not depend on it (`sim.run.shard.assemble_shard`)."""
+        if not shards or workers == 1 or len(shards) >= 4 * workers:
+            return 1
+        shortest = min(len(self.config.shard_range(s)) for s in shards)
+        return max(1, min(shortest, -(-4 * workers // len(shards))))
+
+
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
                 quiet: bool = False, progress: Callable[[int], None] | None = None,
                 engine: str = "auto", pool: Pool | None = None, bar: Any = None
@@ -246,14 +258,24 @@ class Run:
                     if own_bar:
                         bar = progress_bar(self.config.games, already, quiet,
                                            workers=workers.workers)
-                    for _, result in workers.unordered(play_shard,
-                                                       [(payload, s) for s in todo]):
-                        self._write_shard(result)
+                    parts = self.parts(todo, workers.workers)
+                    tasks = [(payload, s, k, parts) for s in todo for k in range(parts)]
+                    pieces: dict[int, dict[int, dict[str, Any]]] = {}
+                    for _, result in workers.unordered(play_part, tasks):
+                        shard = result["shard"]
                         played += result["n"]
                         decisions += result["decisions"]
                         bar.update(result["n"])
                         if progress:
                             progress(result["n"])
+                        if parts > 1:  # a piece: the shard is written once it is whole
+                            pieces.setdefault(shard, {})[result["part"]] = result
+                            if len(pieces[shard]) < parts:
+                                continue
+                            got = pieces.pop(shard)
+                            result = assemble_shard(self.config, shard,
+                                                    [got[k] for k in range(parts)])
+                        self._write_shard(result)
                         raise_if_interrupted()  # a Ctrl-C that a lazy import dropped
             finally:
                 if own_bar and bar is not None:

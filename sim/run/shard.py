@@ -21,6 +21,8 @@ from sim.engine.records import record_from_game
 from sim.run.config import RunConfig
 from sim.run.engines import Engine
 from sim.run.engines import select_engine
+from sim.run.tables import Results
+from sim.run.tables import concat_results
 from sim.run.tables import event_rows
 from sim.run.tables import results_tables
 from sim.run.tables import to_table
@@ -49,13 +51,51 @@ def _parquet_bytes(table: pa.Table, run_id: str) -> bytes:
 def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     """Play one shard's games; return its tables encoded as files, and timings."""
     config, engine = _worker_state(payload)
-    run_id = config.run_id
     start = time.perf_counter()
+    res = _play(config, engine, config.shard_range(shard))
+    return encode_shard(config, shard, res, time.perf_counter() - start)
+
+
+def _play(config: RunConfig, engine: Engine, ids: range) -> Results:
+    return engine.play([config.game_seed(i) for i in ids], [config.seats(i) for i in ids],
+                       keep_log=config.events or config.records)
+
+
+def part_range(config: RunConfig, shard: int, part: int, parts: int) -> range:
+    """The games of one of `parts` near-equal consecutive pieces of a shard."""
+    ids = config.shard_range(shard)
+    return ids[len(ids) * part // parts:len(ids) * (part + 1) // parts]
+
+
+def play_part(payload: dict[str, Any], shard: int, part: int, parts: int) -> dict[str, Any]:
+    """One of a shard's `parts` pieces (a shard split so that few, dear shards still keep
+    many workers busy): the whole shard encoded (`play_shard`) when `parts` is 1, else the
+    piece's games as arrays, for `assemble_shard` in the main process."""
+    if parts == 1:
+        return play_shard(payload, shard)
+    config, engine = _worker_state(payload)
+    start = time.perf_counter()
+    ids = part_range(config, shard, part, parts)
+    res = _play(config, engine, ids)
+    return {"shard": shard, "part": part, "results": res, "n": len(ids),
+            "decisions": int(res.decisions.sum()), "seconds": time.perf_counter() - start}
+
+
+def assemble_shard(config: RunConfig, shard: int, pieces: list[dict[str, Any]]
+                   ) -> dict[str, Any]:
+    """A shard from its pieces in order: the same files `play_shard` would have written."""
+    res = concat_results([p["results"] for p in pieces])
+    return encode_shard(config, shard, res, sum(p["seconds"] for p in pieces))
+
+
+def encode_shard(config: RunConfig, shard: int, res: Results, seconds: float
+                 ) -> dict[str, Any]:
+    """A shard's games (`res`, in game order) as the files of its tables."""
+    run_id = config.run_id
     ids = list(config.shard_range(shard))
     seeds = [config.game_seed(i) for i in ids]
     lineups = [config.seats(i) for i in ids]
     keep_log = config.events or config.records
-    res = engine.play(seeds, lineups, keep_log=keep_log)
     games = []
     if keep_log:
         # One replay of each action log gives the events and the game a record is made of.
@@ -71,7 +111,7 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
         "rows": {"games": len(ids), "players": len(ids) * config.rules.players,
                  "records": len(ids)},
         "decisions": int(res.decisions.sum()),
-        "seconds": time.perf_counter() - start,
+        "seconds": seconds,
     }
     if config.events:
         events: list[dict[str, Any]] = []

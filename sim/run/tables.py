@@ -182,6 +182,21 @@ class Results:
         return [END_REASON_CODES[c] for c in self.end_code]
 
 
+def concat_results(parts: Sequence[Results]) -> Results:
+    """Batches of games one after the other as one batch (the games of a shard played in
+    pieces on several workers): the same arrays as if one batch had played them all."""
+    logs = [p.logs for p in parts]
+    timing = [p.timing for p in parts]
+    return Results(
+        n=parts[0].n,
+        **{name: np.concatenate([getattr(p, name) for p in parts])
+           for name in ("end_code", "rounds", "turns", "baron_square", "decisions", "scores",
+                        "stalls_left", "stats")},
+        logs=None if any(x is None for x in logs) else [g for x in logs if x for g in x],
+        timing=None if any(x is None for x in timing) else np.concatenate(
+            [x for x in timing if x is not None]))
+
+
 def results_from_games(games: Sequence[Game], decisions: Sequence[int]) -> Results:
     """The arrays of finished `Game`s (games played decision by decision)."""
     n = games[0].n if games else 0
