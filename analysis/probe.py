@@ -82,6 +82,7 @@ from sim.run.execution import pool_for
 from sim.run.execution import progress_bar
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
+from sim.run.task_store import TaskStore
 from sim.run.tournament import TournamentConfig
 from sim.run.tournament import run_tournament
 
@@ -425,11 +426,12 @@ class ProbeConfig:
         return sum(len(cs) * (1 if n == 2 else 2) for n, cs in self.challengers.items())
 
 
-def run_probe(config: ProbeConfig, progress: bool = False, pool: Pool | None = None
-              ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+def run_probe(config: ProbeConfig, progress: bool = False, pool: Pool | None = None,
+              store: TaskStore | None = None) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Play every player count's tournament on one pool (`pool`, else `jobs` local
     processes) under one progress bar; the per-seat table (the tournament's schema, one
-    `tournament` id per player count) and the failed games."""
+    `tournament` id per player count) and the failed games; `store` keeps finished tasks
+    (`sim.run.tournament.run_tournament`)."""
     frames, errors = [], []
     with pool_for(pool, Execution(config.jobs)) as workers:
         tournaments = [config.tournaments[n] for n in config.players]
@@ -437,7 +439,7 @@ def run_probe(config: ProbeConfig, progress: bool = False, pool: Pool | None = N
         with closing(progress_bar(total, quiet=not progress, workers=workers.workers,
                                   desc="probe")) as bar:
             for t in tournaments:
-                df, e = run_tournament(t, pool=workers, bar=bar)
+                df, e = run_tournament(t, pool=workers, bar=bar, store=store)
                 frames.append(df)
                 errors.extend(e)
     frames = [f for f in frames if not f.empty]

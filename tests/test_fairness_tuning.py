@@ -235,6 +235,39 @@ def test_an_interrupted_tuning_resumes_to_the_same_answer(tmp_path: Path,
     assert R.tune_rules(spec, tmp_path / "cut", quiet=True) == whole and not again
 
 
+def test_a_setting_stopped_midway_keeps_its_finished_tasks(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """A setting's games are played in tasks (four of 30 games for 120 games on one worker);
+    stopped at a setting's third task (a lost scheduler), the two finished tasks are kept
+    and the same tuning plays only the rest, to the same answer; the kept tasks go when
+    the tuning ends."""
+    spec = small_spec()
+    whole = R.tune_rules(spec, tmp_path / "whole", quiet=True)
+    calls, stopping = [], [True]
+    real = O._play
+
+    def stops(*args: Any) -> Any:
+        calls.append(1)
+        if stopping[0] and len(calls) == 4 + 3:  # the second setting's third task
+            raise ConnectionError("scheduler lost")
+        return real(*args)
+
+    monkeypatch.setattr(O, "_play", stops)
+    with pytest.raises(ConnectionError):
+        R.tune_rules(spec, tmp_path / "cut", quiet=True)
+    assert len(json.loads((tmp_path / "cut" / "tuning.json").read_text())["outcomes"]) == 1
+    assert len(list((tmp_path / "cut" / R.TASKS).iterdir())) == 4 + 2
+    stopping[0] = False
+    calls.clear()
+    assert R.tune_rules(spec, tmp_path / "cut", quiet=True) == whole
+    # tasks of ceil(games / 4) games (at least 8): four a setting here
+    total = sum(-(-o["games"] // max(8, -(-o["games"] // 4))) for o in json.loads(
+        (tmp_path / "whole" / "tuning.json").read_text())["outcomes"].values())
+    assert len(calls) == total - 6
+    assert not (tmp_path / "cut" / R.TASKS).exists()
+
+
 def test_results_do_not_depend_on_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(O, "CHUNK", 40)
     board = load_board("standard")

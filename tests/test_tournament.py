@@ -115,6 +115,43 @@ def test_jobs_do_not_change_results() -> None:
     pd.testing.assert_frame_equal(one[cols], two[cols])
 
 
+def test_a_stopped_tournament_keeps_its_finished_tasks_and_plays_only_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play stops at the fourth task (as when the Dask scheduler is lost): the three
+    finished tasks are kept; run again, the tournament plays only the others and its table
+    is the table of a tournament never stopped."""
+    from sim.run import tournament as T
+    from sim.run.task_store import TaskStore
+
+    config = TournamentConfig(agents=("greedy", "random"), players=(2, 3), games=12,
+                              seed=5, engine="python")
+    whole, _ = run_tournament(config)
+    tasks = len(config.tasks())
+    real, calls, stopping = T.play_blocks, [], [True]
+
+    def stops_at_the_fourth(*args: object) -> object:
+        calls.append(args)
+        if stopping[0] and len(calls) == 4:
+            raise ConnectionError("scheduler lost")
+        return real(*args)  # type: ignore[arg-type]
+
+    store = TaskStore(tmp_path / "t.tasks")
+    monkeypatch.setattr(T, "play_blocks", stops_at_the_fourth)
+    with pytest.raises(ConnectionError):
+        run_tournament(config, store=store)
+    assert len(list(store.folder.iterdir())) == 3
+    calls.clear()
+    stopping[0] = False
+    again, _ = run_tournament(config, store=store)
+    assert len(calls) == tasks - 3 and tasks > 4
+    pd.testing.assert_frame_equal(whole.drop(columns=list(T.TIMING_COLUMNS)),
+                                  again.drop(columns=list(T.TIMING_COLUMNS)))
+    (store.folder / next(iter(sorted(store.folder.iterdir()))).name).write_bytes(b"cut")
+    calls.clear()
+    run_tournament(config, store=store)  # a damaged file: that task is played again
+    assert len(calls) == 1
+
+
 def test_command_line_prints_tables_and_writes_parquet(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]
                                                         ) -> None:

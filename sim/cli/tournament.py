@@ -34,6 +34,7 @@ from sim.engine.errors import PortobelloError
 from sim.run import tournament as T
 from sim.run.engines import ENGINES
 from sim.run.execution import Pool
+from sim.run.task_store import TaskStore
 from sim.run.tournament import PAIRINGS
 from sim.run.tournament import TournamentConfig
 from sim.run.tournament import format_ratings
@@ -94,13 +95,15 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.out:
         O.check_out(args, args.out)
     start = time.perf_counter()
-    with Pool(O.execution_from_args(args)) as pool:
-        df, errors = run_tournament(config, progress=not args.quiet, pool=pool)
-    seconds = time.perf_counter() - start
     out = Path(args.out) if args.out else \
         Path("data/runs") / f"tournament-{config.tournament_id}.parquet"
+    store = TaskStore(out.with_suffix(".tasks"))  # what a stopped tournament keeps
+    with Pool(O.execution_from_args(args)) as pool:
+        df, errors = run_tournament(config, progress=not args.quiet, pool=pool, store=store)
+    seconds = time.perf_counter() - start
     if not df.empty:
         write_parquet(df, out)
+    store.clear()
     print(f"tournament {config.tournament_id}: {', '.join(specs)}; players "
           f"{', '.join(map(str, config.players))}; {games} games per matchup; seed "
           f"{args.seed}; {seconds:.0f} s on {pool.execution.describe()}; {engines_text(config)}")
@@ -149,11 +152,13 @@ def cmd_probe(args: argparse.Namespace) -> int:
     line = next((x for t in config.tournaments.values() if (x := t.compile_notice())), None)
     compile_first(line)
     start = time.perf_counter()
+    store = TaskStore(out.with_suffix(".tasks"))  # what a stopped probe keeps
     with Pool(O.execution_from_args(args)) as pool:
-        df, errors = run_probe(config, progress=not args.quiet, pool=pool)
+        df, errors = run_probe(config, progress=not args.quiet, pool=pool, store=store)
     seconds = time.perf_counter() - start
     if not df.empty:
         write_parquet(df, out)
+    store.clear()
     engines: dict[str, int] = {}
     for t in config.tournaments.values():
         for name, k in t.engines().items():

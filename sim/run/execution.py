@@ -37,6 +37,7 @@ from typing import Any
 from sim.engine.errors import PortobelloError
 from sim.run.config import RunError
 from sim.run.config import play_code_hash
+from sim.run.task_store import TaskStore
 
 BACKENDS = ("loky", "dask")
 WORKER_WAIT = 30.0  # seconds a Dask cluster may take to have a worker
@@ -236,12 +237,29 @@ class Pool:
         yield from parallel(delayed(_indexed)(i, fn, args) for i, args in enumerate(tasks))
 
     def ordered(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
-                done: Callable[[int, Any], None] | None = None) -> list[Any]:
+                done: Callable[[int, Any], None] | None = None,
+                store: TaskStore | None = None, keys: Sequence[str] | None = None
+                ) -> list[Any]:
         """Every task's result, in task order whatever order they finished in; `done(index,
-        result)` is called as each finishes (progress)."""
+        result)` is called as each finishes (progress). With a `store` (and each task's
+        key), finished tasks are kept as they arrive and read back instead of played."""
         results: list[Any] = [None] * len(tasks)
-        for i, result in self.unordered(fn, tasks):
+        todo = list(range(len(tasks)))
+        if store is not None and keys is not None:
+            todo = []
+            for i, key in enumerate(keys):
+                found, result = store.get(key)
+                if found:
+                    results[i] = result
+                    if done is not None:
+                        done(i, result)
+                else:
+                    todo.append(i)
+        for k, result in self.unordered(fn, [tasks[i] for i in todo]):
+            i = todo[k]
             results[i] = result
+            if store is not None and keys is not None:
+                store.put(keys[i], result)
             if done is not None:
                 done(i, result)
         return results

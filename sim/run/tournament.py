@@ -61,6 +61,8 @@ from sim.run.loop import derive_seed
 from sim.run.ratings import bradley_terry
 from sim.run.ratings import wilson_interval
 from sim.run.tables import Results
+from sim.run.task_store import TaskStore
+from sim.run.task_store import task_key
 
 PAIRINGS = ("all", "ladder", "first")
 # Blocks per compiled `Engine.play` call: large enough that the batch, not Python, sets the
@@ -281,13 +283,14 @@ def _game_rows(tid: str, matchup: Matchup, index: int, block: int, rotation: int
 
 
 def run_tournament(config: TournamentConfig, progress: bool = False, desc: str | None = None,
-                   pool: Pool | None = None, bar: Any = None
+                   pool: Pool | None = None, bar: Any = None, store: TaskStore | None = None
                    ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Play every game (on `pool`, a command's open pool, else on `jobs` local processes);
     the per-seat table and the errors. The table does not depend on where it is played or
     on the engine: every game depends only on its seed and lineup, and the tasks' rows are
     merged in task order. `progress` shows a bar counted in games (`desc` labels it), or
-    `bar` (a command's own) counts them."""
+    `bar` (a command's own) counts them. With a `store`, finished tasks are kept as they
+    arrive, so a stopped tournament run again plays only the rest."""
     tid = config.tournament_id
     board = config.board
     assert board is not None
@@ -302,7 +305,9 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
                 play_blocks,
                 [(board, config.rules, m, i, blocks, config.seed, tid, engine)
                  for i, m, blocks, engine in tasks],
-                done=lambda k, _: bar.update(len(tasks[k][2]) * tasks[k][1].players))
+                done=lambda k, _: bar.update(len(tasks[k][2]) * tasks[k][1].players),
+                store=store, keys=[task_key(tid, board.content_hash, i, b.start, b.stop,
+                                            engine) for i, _, b, engine in tasks])
         finally:
             if own:
                 bar.close()

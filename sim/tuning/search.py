@@ -44,6 +44,7 @@ from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
+from sim.run.task_store import TaskStore
 from sim.tuning import space
 from sim.tuning.selfplay import Score
 from sim.tuning.selfplay import evaluate
@@ -51,6 +52,7 @@ from sim.tuning.weight_file import weight_set_text
 
 LOG = "tune.json"
 RESULT = "weights.toml"
+TASKS = "tasks"
 FORMAT = "portobello-tune/1"
 HALL_EVERY = 5  # an incumbent joins the panel's earlier bests every this many generations
 
@@ -234,13 +236,13 @@ def _finalists(tuning: Tuning) -> list[dict[str, float]]:
     return list(unique.values())
 
 
-def _final(tuning: Tuning, pool: Pool) -> dict[str, Any]:
+def _final(tuning: Tuning, pool: Pool, store: TaskStore) -> dict[str, Any]:
     config = tuning.config
     finalists = _finalists(tuning)
     fixed = config.fixed_panel()
     specs = [space.spec_of(Weights(**w)) for w in finalists]
     scores = evaluate(config.board, config.rules, specs, fixed, final_seeds(config),
-                      pool=pool)
+                      pool=pool, store=store)
     rows = []
     for w, s in zip(finalists, scores, strict=True):
         lo, hi = wilson_interval(s.wins, s.games)
@@ -265,6 +267,7 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
         log_path = out / LOG
         tuning = _read_log(log_path, config)
         es = _optimiser(config)
+        store = TaskStore(out / TASKS)  # a generation's finished tasks while it is played
         _replay(es, tuning)
         if len(tuning.generations) < config.generations:
             tuning.final = None  # more generations: the old final no longer holds
@@ -277,7 +280,8 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
             scores: list[Score] = evaluate(config.board, config.rules,
                                            [space.spec_of(w) for w in weights], panel,
                                            generation_seeds(config, index),
-                                           guards=config.guards, pool=workers)
+                                           guards=config.guards, pool=workers,
+                                           store=store)
             es.tell(asked, [-s.share for s in scores])
             tuning.generations.append(Generation(
                 index=index, points=points, weights=[w.as_dict() for w in weights],
@@ -287,9 +291,10 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
             if progress:
                 progress(tuning)
         if tuning.final is None:
-            tuning.final = _final(tuning, workers)
+            tuning.final = _final(tuning, workers, store)
             write_json_atomic(log_path, tuning.log())
         atomic_write(out / RESULT, weight_set_text(tuning).encode())
+        store.clear()  # every generation is in the log
     return tuning
 
 

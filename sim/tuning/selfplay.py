@@ -24,6 +24,8 @@ from sim.run.execution import Pool
 from sim.run.execution import chunks
 from sim.run.execution import pool_for
 from sim.run.execution import task_size
+from sim.run.task_store import TaskStore
+from sim.run.task_store import task_key
 
 
 @dataclass(frozen=True)
@@ -76,19 +78,21 @@ def opponents(candidate: str, panel: Sequence[str], guards: Sequence[str]) -> li
 
 def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Sequence[str],
              seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = (),
-             pool: Pool | None = None) -> list[Score]:
+             pool: Pool | None = None, store: TaskStore | None = None) -> list[Score]:
     """Each candidate against every panel member and its guards over the blocks `seeds`
     (one game seed per block), played in tasks on `pool` (else on `jobs` local processes).
     The scores do not depend on where they are played: each game depends on its seed and
-    seats, and the games are merged in order."""
+    seats, and the games are merged in order. `store` keeps finished tasks (a stopped
+    tuning plays only the rest of a generation)."""
     n = rules.players
     games = [(seed, lineup) for c in candidates for m in opponents(c, panel, guards)
              for seed in seeds for lineup in lineups(c, m, n)]
     with pool_for(pool, Execution(jobs)) as workers:
         # Tasks of whole blocks (n rotations each), so a game's focus seat stays i mod n.
         size = n * task_size(len(games) // n, workers.workers, 1, 10_000)
-        scores = np.concatenate(workers.ordered(_play, [(board, rules, list(chunk))
-                                                        for chunk in chunks(games, size)]))
+        tasks = [(board, rules, list(chunk)) for chunk in chunks(games, size)]
+        scores = np.concatenate(workers.ordered(_play, tasks, store=store, keys=[
+            task_key(board.content_hash, rules.to_dict(), t[2]) for t in tasks]))
     share, margin = focus_results(scores, n)
     per = (len(panel) + len(guards)) * len(seeds) * n
     out = []

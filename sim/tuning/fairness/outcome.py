@@ -27,6 +27,8 @@ from sim.run.execution import pool_for
 from sim.run.execution import task_size
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
+from sim.run.task_store import TaskStore
+from sim.run.task_store import task_key
 from sim.tuning.fairness.spec import Target
 
 CHUNK = 500  # the most games per task (a task of cheap agents takes well under a second)
@@ -97,13 +99,15 @@ def win_shares(scores: np.ndarray) -> np.ndarray:
 
 
 def play(board: Board, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int],
-         pool: Pool | None = None) -> Outcome:
+         pool: Pool | None = None, store: TaskStore | None = None) -> Outcome:
     """Play the games of one setting (in tasks on `pool`, else in this process) and sum
-    them up: the games are merged in seed order, so the sums do not depend on the pool."""
+    them up: the games are merged in seed order, so the sums do not depend on the pool.
+    `store` keeps finished tasks (a stopped tuning plays only the rest of a setting)."""
     with pool_for(pool) as workers:
         size = task_size(len(game_seeds), workers.workers, CHUNK_LEAST, CHUNK)
-        parts = workers.ordered(_play, [(board, rules, tuple(lineup), c)
-                                        for c in chunks(list(game_seeds), size)])
+        tasks = [(board, rules, tuple(lineup), c) for c in chunks(list(game_seeds), size)]
+        parts = workers.ordered(_play, tasks, store=store, keys=[task_key(
+            board.content_hash, rules.to_dict(), list(lineup), list(c)) for *_, c in tasks])
     scores = np.concatenate([p[0] for p in parts])
     rounds = np.concatenate([p[1] for p in parts])
     wins = win_shares(scores).sum(axis=0)

@@ -47,6 +47,7 @@ from sim.run.execution import Pool
 from sim.run.loop import derive_seed
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
+from sim.run.task_store import TaskStore
 from sim.tuning.fairness.knobs import Dimension
 from sim.tuning.fairness.knobs import rules_for
 from sim.tuning.fairness.knobs import setting_dict
@@ -62,6 +63,7 @@ from sim.tuning.fairness.spec import TuningError
 from sim.tuning.fairness.spec import TuningSpec
 
 LOG = "tuning.json"
+TASKS = "tasks"  # a setting's finished tasks while it is played (sim.run.task_store)
 SUMMARY = "summary.json"
 FORMAT = "portobello-fairness/1"
 PROFILE_REACH = 6  # integer values each side of the best a profile plays
@@ -120,6 +122,7 @@ class CellTuning:
     def __init__(self, spec: TuningSpec, cell: TuneCell, book: Book, pool: Pool,
                  tick: Callable[[str, int], None]) -> None:
         self.spec, self.cell, self.book, self.pool, self.tick = spec, cell, book, pool, tick
+        self.store = TaskStore(book.path.parent / TASKS)
         self.trail: list[Played] = []
         self.search: dict[Setting, Outcome] = {}
         self.chosen = cell.fixed  # the recommended rules, once run
@@ -138,7 +141,7 @@ class CellTuning:
             out = Outcome.from_dict(self.book.outcomes[key])
         else:
             out = play(self.spec.board, rules, lineup, seeds(self.spec.seed, phase, games),
-                       self.pool)
+                       self.pool, self.store)
             self.book.outcomes[key] = out.to_dict()
             self.book.save()
             played = games
@@ -324,6 +327,7 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                                "checks": [{"agents": a, "games": g} for a, g in spec.checks]},
                    "spec": spec.text, "reduced": spec.reduced, "cells": cells}
         write_json_atomic(out / SUMMARY, summary)
+        TaskStore(out / TASKS).clear()  # every setting is in the log
     return summary
 
 
