@@ -132,6 +132,7 @@ def test_tournament_and_its_probe(cluster: Any, tmp_path: Path) -> None:
         assert main(["tournament", "--agents", "heuristic,greedy", "--players", "3",
                      "--games", "1200", "--seed", "2", "--out", str(out / "t.parquet"),
                      "--quiet", *flags]) == 0
+        assert not (out / "t.tasks").exists()  # the finished tasks go with the table written
         return [out / "t.parquet"]
     same_bytes_on_the_cluster(cluster, tmp_path / "t", tournament)
 
