@@ -80,15 +80,21 @@ class WorkerKiller(threading.Thread):
 
 
 def same_bytes_on_the_cluster(cluster: Any, tmp_path: Path,
-                              command: Callable[[Path, list[str]], list[Path]]) -> None:
+                              command: Callable[[Path, list[str]], list[Path]],
+                              others: tuple[list[str], ...] = (["--jobs", "2"],)) -> None:
     """`command(folder, flags)` runs one command and returns what it wrote: the same bytes
-    with `--jobs 1` and on the cluster, a worker killed mid-run."""
+    with `--jobs 1`, with each of `others` (two local processes), and on the cluster, a
+    worker killed mid-run."""
     alone = command(tmp_path / "alone", ["--jobs", "1"])
+    written = digest(alone, tmp_path / "alone")
+    assert written, "nothing written"
+    for k, flags in enumerate(others):
+        assert digest(command(tmp_path / f"other-{k}", flags), tmp_path / f"other-{k}") \
+            == written, flags
     with WorkerKiller(cluster) as killer:
         spread = command(tmp_path / "cluster", ["--scheduler", cluster.scheduler_address])
     assert killer.killed, "no worker was killed: the tasks were too short to catch one"
-    written = digest(alone, tmp_path / "alone")
-    assert written and written == digest(spread, tmp_path / "cluster")
+    assert written == digest(spread, tmp_path / "cluster")
 
 
 def test_simulate(cluster: Any, tmp_path: Path) -> None:
@@ -102,15 +108,16 @@ def test_simulate(cluster: Any, tmp_path: Path) -> None:
 
 def test_study(cluster: Any, tmp_path: Path) -> None:
     spec = tmp_path / "s.toml"
-    spec.write_text('name = "s"\nplayers = [2, 3]\nagents = "heuristic"\ngames = 1000\n'
-                    'shard_size = 250\nseed = 4\n[[variants]]\nname = "standard"\n'
+    spec.write_text('name = "s"\nplayers = [2, 3]\nagents = "heuristic"\ngames = 400\n'
+                    'shard_size = 100\nseed = 4\n[[variants]]\nname = "standard"\n'
                     '[[variants]]\nname = "known"\npreset = "known-order"\n')
 
     def study(out: Path, flags: list[str]) -> list[Path]:
         assert main(["study", str(spec), "--out", str(out), "--no-report", "--quiet",
                      *flags]) == 0
         return sorted(p for p in (out / "runs").rglob("part-*") if "checksums" not in str(p))
-    same_bytes_on_the_cluster(cluster, tmp_path, study)
+    same_bytes_on_the_cluster(cluster, tmp_path, study,
+                              (["--jobs", "2"], ["--backend", "dask", "--jobs", "2"]))
 
 
 def test_tune(cluster: Any, tmp_path: Path) -> None:
@@ -233,8 +240,8 @@ def test_a_scheduler_lost_mid_study_is_one_line_and_the_same_command_resumes(
     line and a non-zero status, the finished shards stay, and the same command on a new
     scheduler at the same address finishes the study to the bytes `--jobs 1` writes."""
     spec = tmp_path / "s.toml"
-    spec.write_text('name = "s"\nplayers = [3]\nagents = "heuristic"\ngames = 4000\n'
-                    'shard_size = 250\nseed = 8\n[[variants]]\nname = "standard"\n')
+    spec.write_text('name = "s"\nplayers = [3]\nagents = "heuristic"\ngames = 1600\n'
+                    'shard_size = 100\nseed = 8\n[[variants]]\nname = "standard"\n')
     assert main(["study", str(spec), "--out", str(tmp_path / "alone"), "--no-report",
                  "--quiet", "--jobs", "1"]) == 0
     port = free_port()
