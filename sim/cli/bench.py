@@ -342,8 +342,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
 # -- cluster ----------------------------------------------------------------------------------
 def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", default="fastmcts:iterations=100", metavar="SPEC",
-                   help="the agent in every seat of the study cell (default: the skill "
-                   "ladder's search level, fastmcts:iterations=100)")
+                   help="the agent in every seat of the study cell, by default the skill "
+                   "ladder's search level (default: fastmcts:iterations=100)")
     O.add_players(p)  # 3 when not given
     O.add_games(p, 24, "games of the study cell")
     p.add_argument("--shard-size", type=O.positive_int, default=2, metavar="N",
@@ -411,7 +411,7 @@ MODES: dict[str, Mode] = {
                       "rates, their ratio, both games' averages", add_yardstick_arguments,
                       lambda p: cmd_yardstick),
     "cluster": Mode("a search-level study cell on local Dask clusters of 1 and 2 workers "
-                    "(speed-up), and the cost of a task on many workers",
+                    "(how much faster), and the cost of a task on many workers",
                     add_cluster_arguments, lambda p: cmd_cluster),
 }
 
