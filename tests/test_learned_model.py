@@ -1,0 +1,187 @@
+"""The learned agent's inputs and network: the position from a seat's chair (checked against
+an independent reading written here from `Game`'s public fields, and by hand at the start),
+the compiled network against scikit-learn's own `predict`, and the model file (round trip,
+byte-stable, damaged or foreign files refused by name)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.agents.compiled.features import DISTRICT
+from sim.agents.compiled.features import FEATURES_VERSION
+from sim.agents.compiled.features import GAME
+from sim.agents.compiled.features import LANE
+from sim.agents.compiled.features import RULES
+from sim.agents.compiled.features import SEATS
+from sim.agents.compiled.features import feature_count
+from sim.agents.compiled.features import features
+from sim.agents.compiled.features import seat_block
+from sim.agents.model import Model
+from sim.agents.model import ModelError
+from sim.engine.board import load_board
+from sim.engine.game import Game
+from sim.engine.rules import Rules
+
+BOARD = load_board("standard")
+
+
+def vector(game: Game, me: int) -> np.ndarray:
+    out = np.full(feature_count(game.B), np.nan)
+    features(game.B, game.S, me, out)
+    return out
+
+
+def played(players: int, seed: int, actions: int, **rules: object) -> Game:
+    """A game after `actions` random actions (chance sampled by the game)."""
+    game = Game(BOARD, Rules(players=players, **rules), seed=seed)  # type: ignore[arg-type]
+    pick = random.Random(seed)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        if game.is_chance:
+            game.apply(game.sample_chance())
+        else:
+            game.apply(pick.choice(game.legal_actions()))
+    return game
+
+
+def test_the_start_of_a_game_by_hand() -> None:
+    """3 players, standard rules, the Bobby placed: seen from seat 1, seat 0 is to move
+    (two seats on from seat 1), a turn's start, the whole bag (5 citizens, 5 aristocrats)
+    left, every seat on 10 points with 20 stalls and tokens 2, 3, 4 face up."""
+    game = played(3, 1, 0)
+    game.apply(game.legal_actions()[0])  # the Bobby's placement
+    x = vector(game, 1)
+    assert len(x) == GAME + RULES + SEATS * 14 + LANE * 22 + DISTRICT * 12 + 8
+    assert x[0] == pytest.approx(1 / 200) and x[1] == 0  # round 1 of 200; not me to move
+    assert list(x[2:6]) == [0, 0, 1, 0]  # seat 0 is two seats on from seat 1
+    assert list(x[6:12]) == [0, 1, 0, 0, 0, 0]  # a turn's start
+    assert list(x[12:19]) == [0, 0.5, 0.5, 1.0, 0, 0, 0]
+    r = GAME
+    assert list(x[r:r + 6]) == [0, 1, 0, 0, 1.0, 1.0]  # drawn order, baron, 20 stalls, 200
+    # multipliers (rulebook): citizen-citizen 1, citizen-aristocrat 2, ..., aristocrat-baron 4
+    assert x[r + 6 + 1 * 4 + 1] == pytest.approx(0.1)
+    assert x[r + 6 + 2 * 4 + 3] == pytest.approx(0.4)
+    assert x[r + 22] == pytest.approx(0.8) and x[r + 23] == pytest.approx(14 / 30)
+    s = GAME + RULES
+    for seat in range(3):
+        block = x[s + 14 * seat:s + 14 * (seat + 1)]
+        # in the game, 10 points, level with me, started on 10, every stall, no neutral
+        assert list(block[:6]) == pytest.approx([1, 0.2, 0, 0.5, 1, 0])
+        # tokens 2, 3, 4 face up: one third of the tokens each, none face down
+        assert list(block[6:]) == pytest.approx([0, 0, 1 / 3, 0, 1 / 3, 0, 1 / 3, 0])
+    assert not x[s + 14 * 3:s + 14 * 4].any()  # no fourth seat
+    lanes = s + SEATS * 14
+    assert not x[lanes:lanes + LANE * 22].any()  # empty lanes, empty squares
+    districts = x[lanes + LANE * 22:lanes + LANE * 22 + 3 * 12].reshape(12, 3)
+    assert districts[:, 2].sum() == 1 and not districts[:, :2].any()  # the Bobby, one place
+
+
+@pytest.mark.parametrize(("players", "seed", "actions", "rules"), [
+    (2, 3, 40, {}), (3, 4, 120, {"customer_order": "known"}), (4, 5, 200, {}),
+    (3, 6, 400, {"bobby_tie": "pay_bank"})])
+def test_seat_blocks_lanes_and_line_against_an_independent_reading(
+        players: int, seed: int, actions: int, rules: dict[str, object]) -> None:
+    """Every seat's view agrees with the game's public fields, read here seat by seat."""
+    game = played(players, seed, actions, **rules)
+    t = len(game.rules.player_tokens)
+    for me in range(players):
+        x = vector(game, me)
+        s = GAME + RULES
+        for r in range(players):
+            p = (me + r) % players
+            block = x[s + 14 * r:s + 14 * (r + 1)]
+            assert block[1] == pytest.approx(game.scores[p] / 50)
+            assert block[2] == pytest.approx((game.scores[p] - game.scores[me]) / 20)
+            assert block[4] == pytest.approx(game.stalls_left[p] / game.rules.stalls)
+            held = [(v, up, neutral) for v, up, neutral in zip(
+                game.tok_val[p * t:(p + 1) * t], game.tok_up[p * t:(p + 1) * t],
+                game.tok_neutral[p * t:(p + 1) * t], strict=True) if v]
+            assert block[5] == pytest.approx(sum(1 for _, _, n in held if n) / t)
+            for v in range(1, 5):
+                up = sum(1 for w, u, n in held if w == v and u and not n)
+                down = sum(1 for w, u, n in held if w == v and not u and not n)
+                assert block[6 + 2 * (v - 1):8 + 2 * (v - 1)] == pytest.approx(
+                    [up / t, down / t]), (me, r, v)
+        lanes = s + SEATS * 14
+        for lane in range(BOARD.n_lanes):
+            row = x[lanes + LANE * lane:lanes + LANE * (lane + 1)]
+            spots = BOARD.lane_len[lane]
+            assert row[0] == pytest.approx(game.lane_count[lane] / spots)
+            for r in range(players):
+                stalls = game.lane_seat[lane * players + (me + r) % players]
+                assert row[1 + r] == pytest.approx(stalls / spots)
+            ends = [game.square_customer[q] for q in BOARD.lane_ends[lane]]
+            for e, c in enumerate(ends):
+                assert list(row[6 + 3 * e:9 + 3 * e]) == [float(c == k) for k in (1, 2, 3)]
+        line = x[-8:]
+        if game.rules.customer_order == "known":
+            ahead = game.line[game.line_pos:game.line_pos + 4]
+            want = [float(c == k) for c in ahead for k in (1, 2)]
+            assert list(line[:len(want)]) == want
+        else:
+            assert not line.any()
+
+
+def fitted(inputs: int, outputs: int, seed: int = 0) -> tuple[object, np.ndarray]:
+    from sklearn.neural_network import MLPRegressor
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(300, inputs))
+    Y = np.stack([np.tanh(X[:, k] - X[:, k + 1]) for k in range(outputs)], axis=1)
+    reg = MLPRegressor(hidden_layer_sizes=(16, 8), max_iter=60, random_state=seed)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # not converged in 60 epochs: enough for a check
+        reg.fit(X, Y)
+    return reg, rng.normal(size=(50, inputs))
+
+
+def test_the_compiled_network_is_scikit_learns_prediction() -> None:
+    reg, X = fitted(12, 3)
+    model = Model.from_sklearn(reg)
+    assert model.inputs == 12 and model.outputs == 3 and model.header["layers"] == [16, 8, 3]
+    np.testing.assert_allclose(model.predict(X), reg.predict(X), rtol=0, atol=1e-12)
+
+
+def test_the_model_file_round_trips_and_refuses_damage(tmp_path: Path) -> None:
+    reg, X = fitted(12, 3)
+    header = {"board_hash": BOARD.content_hash, "players": 3,
+              "features_version": FEATURES_VERSION}
+    model = Model.from_sklearn(reg, header)
+    path = tmp_path / "m.model"
+    model.save(path)
+    again = Model.load(path)
+    assert again.to_bytes() == path.read_bytes() == model.to_bytes()
+    np.testing.assert_array_equal(again.predict(X), model.predict(X))
+    assert again.header["board_hash"] == BOARD.content_hash
+    data = path.read_bytes()
+    for damaged, field in ((data[:-8], "layers"), (b"hello\n" + data, None),
+                           (data.replace(b'"inputs":12', b'"inputs":"x"'), "header")):
+        path.write_bytes(damaged)
+        with pytest.raises(ModelError) as info:
+            Model.load(path)
+        assert info.value.source == str(path) and info.value.field == field, info.value
+
+
+def test_a_model_for_another_game_is_refused_by_name() -> None:
+    reg, _ = fitted(12, 3)
+    game = Game(BOARD, Rules(players=3))
+    n = feature_count(game.B)
+    model = Model.from_sklearn(reg, {"board_hash": BOARD.content_hash, "players": 3,
+                                     "features_version": FEATURES_VERSION})
+    for args, field in (((BOARD.content_hash, 3, n, FEATURES_VERSION), "inputs"),
+                        (("other", 3, 12, FEATURES_VERSION), "board_hash"),
+                        ((BOARD.content_hash, 4, 12, FEATURES_VERSION), "players"),
+                        ((BOARD.content_hash, 3, 12, FEATURES_VERSION + 1),
+                         "features_version")):
+        with pytest.raises(ModelError) as info:
+            model.check(*args, source="m.model")  # type: ignore[arg-type]
+        assert info.value.field == field and "m.model" in info.value.message
+    model.check(BOARD.content_hash, 3, 12, FEATURES_VERSION, "m.model")  # its own game
+    assert seat_block(game.B) == 14
