@@ -170,7 +170,7 @@ def test_the_model_file_round_trips_and_refuses_damage(tmp_path: Path) -> None:
 
 
 def test_a_model_for_another_game_is_refused_by_name() -> None:
-    reg, _ = fitted(12, 3)
+    reg, _ = fitted(12, 2)
     game = Game(BOARD, Rules(players=3))
     n = feature_count(game.B)
     model = Model.from_sklearn(reg, {"board_hash": BOARD.content_hash, "players": 3,
@@ -184,4 +184,8 @@ def test_a_model_for_another_game_is_refused_by_name() -> None:
             model.check(*args, source="m.model")  # type: ignore[arg-type]
         assert info.value.field == field and "m.model" in info.value.message
     model.check(BOARD.content_hash, 3, 12, FEATURES_VERSION, "m.model")  # its own game
+    three = Model.from_sklearn(fitted(12, 3)[0], model.header)
+    with pytest.raises(ModelError) as info:
+        three.check(BOARD.content_hash, 3, 12, FEATURES_VERSION, "m.model")
+    assert info.value.field == "layers" and "gives 3 values" in info.value.message
     assert seat_block(game.B) == 14

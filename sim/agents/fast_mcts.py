@@ -162,6 +162,11 @@ class FastMCTSAgent(PlanningAgent):
             }
         return t
 
+    def searched(self, game: Game, tools: dict[str, Any], S: Any, tree: tuple[Any, ...]
+                 ) -> None:
+        """Called with every finished search, before its best option is taken (the
+        learned agent's teacher reads the root here, `sim.learning.teacher`)."""
+
     def decide(self, game: Game, plan: Plan) -> Action:
         from sim.agents.compiled import mcts as M
         from sim.engine.compiled import rng as R
@@ -206,6 +211,7 @@ class FastMCTSAgent(PlanningAgent):
         self.last_iterations = done
         if k == 0:  # pragma: no cover - a decision always has an option
             return A.END
+        self.searched(game, t, S, tree)
         e = M.best(tree)
         if self.reuse and tree[2][e, M.ECHILD] >= 0:
             self._kept = (t, M.after(t["B"], S, tree, e), int(tree[2][e, M.ECHILD]))

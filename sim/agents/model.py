@@ -152,9 +152,10 @@ class Model:
                 raise ModelError(f"was trained for {name.replace('_', ' ')} "
                                  f"{h.get(name)!r}, this game has {want!r}; use a model "
                                  "trained for it", source=source, field=name)
-        if self.outputs != players:
-            raise ModelError(f"gives {self.outputs} values, one per seat of {players} "
-                             "expected", source=source, field="layers")
+        if self.outputs != 2:
+            raise ModelError(f"gives {self.outputs} values; the learned agent's network "
+                             "gives two (a position's value from one seat's chair, and the "
+                             "option's advantage)", source=source, field="layers")
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The network's outputs for every row of `X`, by the compiled network."""

@@ -12,6 +12,7 @@ from typing import Any
 from sim.agents import weight_sets
 from sim.agents.base import BaseAgent
 from sim.agents.base import CompiledRow
+from sim.agents.expert import ExpertAgent
 from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
@@ -33,6 +34,7 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "heuristic": HeuristicAgent,
     "fastmcts": FastMCTSAgent,
     "mcts": FastMCTSAgent,  # the search has one implementation; both names play it
+    "expert": ExpertAgent,
     "openspiel-mcts": OpenSpielMCTSAgent,
     "openspiel-ismcts": OpenSpielISMCTSAgent,
 }

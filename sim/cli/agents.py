@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,30 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_agents_train(args: argparse.Namespace) -> int:
+    """Run (or resume) a training; one line per round, then the model's path."""
+    from sim.learning.spec import load_spec
+    from sim.learning.train import RESULT
+    from sim.learning.train import train
+    from sim.run.engines import compile_notice
+
+    spec = load_spec(args.file)
+    out = Path(args.out) if args.out else Path("data/runs/training") / spec.name
+    O.check_out(args, out, owned=[out])
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr)
+
+    compile_first(compile_notice([spec.teacher], board=spec.board))
+    book = train(spec, out, O.execution_from_args(args), quiet=args.quiet, log=log)
+    last = book["rounds"][-1]
+    print(f"model: {out / RESULT} (round {last['round']}; play it as "
+          f"expert:model={out / RESULT})")
+    return 0
+
+
 def add_parser(subparsers: Any) -> None:
-    """Register `portobello agents list|tune`."""
+    """Register `portobello agents list|tune|train`."""
     p = O.add_command(subparsers, "agents", "list the agents and weight sets, or tune the "
                       "heuristic's weights by self-play")
     modes = O.add_subcommands(p, "action")
@@ -138,3 +161,16 @@ def add_parser(subparsers: Any) -> None:
     O.add_execution(q)
     O.add_out(q, "DIR", "tuning folder (default: data/runs/tune-<tuning id>)")
     O.add_quiet(q)
+    t = O.add_command(modes, "train", "train the learned agent (expert) by expert iteration "
+                      "with the search as teacher; resumable", cmd_agents_train,
+                      description="Rounds of expert iteration: games labelled by the "
+                      "search (the spec's teacher; after the first round the last model "
+                      "plays some of the moves, DAgger), a network fitted on every round's "
+                      "labels (scikit-learn, the learn extra), and an evaluation against "
+                      "the tuned heuristic. Resumable: the same command continues a "
+                      "stopped training with the same result. The model is "
+                      "OUT/expert.model; play it as expert:model=FILE.")
+    t.add_argument("file", metavar="SPEC", help="training spec (TOML; sim/learning/spec.py)")
+    O.add_execution(t)
+    O.add_out(t, "DIR", "training folder (default: data/runs/training/<name>)")
+    O.add_quiet(t, "no progress bar (the round lines still print)")

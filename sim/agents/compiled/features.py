@@ -28,6 +28,11 @@ The layout, in order (`feature_count` gives the length; `FEATURES_VERSION` chang
 - each district (3): scored; scored by `me`; the Bobby there;
 - the known line's next 4 customers (2 each: citizen, aristocrat; 0 when the order is
   drawn or the line is done).
+
+The network's input is this vector and two numbers about the option that led to the
+position (`option_inputs`): its rank among the planner's candidates over the width, and
+how far the planner's price of it is below the best candidate's, over 10; so the network
+starts from the heuristic's judgement and learns where the search departs from it.
 """
 
 from __future__ import annotations
@@ -86,6 +91,24 @@ def feature_count(B: np.ndarray) -> int:
     """The length of the vector `features` writes, for this board and rules."""
     return (GAME + RULES + SEATS * seat_block(B) + LANE * B[N_LANES]
             + DISTRICT * B[N_DISTRICTS] + 2 * LINE_AHEAD)
+
+
+OPTION_INPUTS = 2
+
+
+@njit(cache=True)
+def input_count(B: np.ndarray) -> int:
+    """The network's inputs: the position's features and the option's two numbers."""
+    return feature_count(B) + OPTION_INPUTS
+
+
+@njit(cache=True)
+def option_inputs(B: np.ndarray, rank: int, width: int, gap: float, out: np.ndarray) -> None:
+    """The option's numbers after the features in `out`: rank over width, price gap over
+    10 (the gap is the best candidate's price minus this one's, at least 0, at most 100)."""
+    at = feature_count(B)
+    out[at] = rank / max(1, width)
+    out[at + 1] = min(max(gap, 0.0), 100.0) / 10.0
 
 
 @njit(cache=True)

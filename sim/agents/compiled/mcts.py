@@ -114,6 +114,27 @@ def _new_node(T: tuple) -> int:
 
 
 @njit(cache=True)
+def ranked(values: np.ndarray, k: int, idx: np.ndarray) -> None:
+    """Write the indices 0..k-1 into `idx` by `values`, best first, stable: the order in
+    which options become the search's edges (the `width` first) and the learned agent's
+    candidates."""
+    for i in range(k):
+        j = i
+        while j > 0 and values[idx[j - 1]] < values[i]:
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = i
+
+
+@njit(cache=True)
+def idle_end(action: int, phase: int, must_act: bool) -> bool:
+    """Whether `action` would end a turn idle: the end of the turn in the actions phase
+    before any stall or customer (`must_act`). Such an option is left out while another is
+    open (as the planner's `turn_step` does)."""
+    return must_act and phase == ACTIONS and A.kind(action) == A.END_TURN
+
+
+@njit(cache=True)
 def _expand(B: np.ndarray, S: np.ndarray, T: tuple, x: int, P: np.ndarray, Rs: np.ndarray,
             L0: Level, L1: Level, rng: np.ndarray, settings: np.ndarray) -> None:
     """Give node x the `width` best options of the seat to move, with softmax priors."""
@@ -123,14 +144,8 @@ def _expand(B: np.ndarray, S: np.ndarray, T: tuple, x: int, P: np.ndarray, Rs: n
     width = min(k, int(settings[WIDTH]))
     if counts[COUNT_EDGES] + width > edge.shape[0]:
         width = 0
-    # Indices by value, best first, stable.
     idx = np.empty(k, np.int64)
-    for i in range(k):
-        j = i
-        while j > 0 and ov[idx[j - 1]] < ov[i]:
-            idx[j] = idx[j - 1]
-            j -= 1
-        idx[j] = i
+    ranked(ov, k, idx)
     first = counts[COUNT_EDGES]
     top = ov[idx[0]] if k else 0.0
     total = 0.0
@@ -192,27 +207,26 @@ def begin(B: np.ndarray, S: np.ndarray, T: tuple, P: np.ndarray, Rs: np.ndarray,
     L0 = level(B, WF, WI, 0)
     L1 = level(B, WF, WI, 1)
     _expand(B, S, T, root, P, Rs, L0, L1, rng, settings)
-    if S[PHASE] == ACTIONS and must_act:
-        _drop_end_turn(T, root)
+    if idle_end(A.END, S[PHASE], must_act):
+        _drop_end_turn(T, root, S[PHASE], must_act)
     return T[0][root, NK]
 
 
 @njit(cache=True)
-def _drop_end_turn(T: tuple, root: int) -> None:
-    """Leave the root's `end_turn` edges out while another option is open (a turn is not
-    passed idle before a stall or a customer, as the planner's `turn_step` does); the
-    priors of the others are renormalised."""
+def _drop_end_turn(T: tuple, root: int, phase: int, must_act: bool) -> None:
+    """Leave the root's idle ends of the turn out while another option is open
+    (`idle_end`); the priors of the others are renormalised."""
     node, edge, prior = T[0], T[2], T[3]
     first, k = node[root, NFIRST], node[root, NK]
     keep = 0
     for e in range(first, first + k):
-        if A.kind(edge[e, EA]) != A.END_TURN:
+        if not idle_end(edge[e, EA], phase, must_act):
             keep += 1
     if keep:
         j = first
         total = 0.0
         for e in range(first, first + k):
-            if A.kind(edge[e, EA]) != A.END_TURN:
+            if not idle_end(edge[e, EA], phase, must_act):
                 edge[j] = edge[e]
                 prior[j] = prior[e]
                 total += prior[j]
@@ -514,6 +528,6 @@ def resume(S: np.ndarray, Ts: tuple, x: int, Td: tuple, queue: np.ndarray,
     own value sum is cleared: at a root, untried edges start from 0 as in a fresh tree."""
     reroot(Ts, x, Td, queue)
     Td[1][0] = 0.0
-    if S[PHASE] == ACTIONS and must_act:
-        _drop_end_turn(Td, 0)
+    if idle_end(A.END, S[PHASE], must_act):
+        _drop_end_turn(Td, 0, S[PHASE], must_act)
     return Td[0][0, NK]

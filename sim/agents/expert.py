@@ -1,0 +1,110 @@
+"""The learned agent (`expert`): a network trained on the search's choices picks among the
+planner's options by the value of the position each leads to, one network evaluation per
+option and no search (`sim.agents.compiled.expert`). `model=FILE` names the model file (a
+model trained by `sim.learning`); the model is refused, by name, when it was trained for
+another board, player count or features layout. The compiled code is imported on first use,
+so listing agents never loads numba.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sim.agents import weight_sets
+from sim.agents.base import Plan
+from sim.agents.base import PlanningAgent
+from sim.agents.evaluate import compiled_params
+from sim.agents.model import Model
+from sim.engine import actions as A
+from sim.engine.actions import Action
+from sim.engine.codes import SETUP
+from sim.engine.game import Game
+
+
+class ExpertAgent(PlanningAgent):
+    name = "expert"
+
+    def __init__(self, seed: int | None = 0, spec: str | None = None, *, model: str = "",
+                 width: int = 8) -> None:
+        if width < 1:
+            raise ValueError("width must be at least 1")
+        if not model:
+            raise ValueError("needs model=FILE, a model trained for this board and player "
+                             "count")
+        self.model_path = model
+        self.model = Model.load(model)
+        self.width = width
+        super().__init__(seed, spec)
+        self._seed: int | str | None = seed
+        self._state: Any = None
+        self._tools: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    @classmethod
+    def with_model(cls, model: Model, width: int = 8, seed: int = 0) -> ExpertAgent:
+        """The agent playing a model held in memory (a training's student)."""
+        agent = cls.__new__(cls)
+        PlanningAgent.__init__(agent, seed, "expert")
+        agent.model_path, agent.model, agent.width = "(in memory)", model, width
+        agent._seed, agent._state, agent._tools = seed, None, {}
+        return agent
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._seed, self._state = seed, None
+
+    def _generator(self) -> Any:
+        if self._state is None:
+            from sim.engine.compiled.rng import new
+
+            self._state = new(self._seed)
+        return self._state
+
+    def tools(self, game: Game) -> dict[str, Any]:
+        """The model checked against this game, the planner's rows and the work space."""
+        key = (game.board, game.rules, self.restrict)
+        t = self._tools.get(key)
+        if t is None:
+            import numpy as np
+
+            from sim.agents.compiled.features import FEATURES_VERSION
+            from sim.agents.compiled.features import input_count
+            from sim.agents.compiled.plan_work import new_work
+            from sim.engine.compiled.layout import MAX_STEPS
+
+            B = game.B
+            n_features = int(input_count(B))
+            self.model.check(game.board.content_hash, game.n, n_features, FEATURES_VERSION,
+                             source=str(Path(self.model_path)))
+            WF, WI = new_work(B)
+            w = weight_sets.resolve(weight_sets.DEFAULT, game.n).weights
+            room = int(B[MAX_STEPS]) + 1
+            t = self._tools[key] = {
+                "B": B, "WF": WF, "WI": WI, "P": compiled_params(w, simulate=True),
+                "Rs": np.array(self.restrict.flags(), np.int64),
+                "after": np.zeros_like(game.S), "X": np.zeros(n_features),
+                "work": np.zeros((2, self.model.widest)), "out": np.zeros(self.model.outputs),
+                "steps": np.zeros(room, np.int64), "best": np.zeros(room, np.int64),
+            }
+        return t
+
+    def decide(self, game: Game, plan: Plan) -> Action:
+        from sim.agents.compiled.expert import pick
+        from sim.engine.compiled import rng as R
+        from sim.engine.compiled.layout import LOG_LEN
+        from sim.engine.compiled.layout import LOG_OVERFLOW
+
+        rng = self._generator()
+        if game.phase == SETUP:
+            legal = self.legal_actions(game)
+            return legal[R.below(rng, len(legal))]
+        t = self.tools(game)
+        S = game.S.copy()
+        S[LOG_LEN] = S[LOG_OVERFLOW] = 0
+        m = pick(t["B"], S, t["P"], t["Rs"], t["WF"], t["WI"], rng, self.width,
+                 plan.acted_turn != game.turn, self.model.W, self.model.L, t["after"],
+                 t["X"], t["work"], t["out"], t["steps"], t["best"])
+        if m == 0:  # pragma: no cover - a decision always has an option
+            return A.END
+        return plan.start(game, [int(a) for a in t["best"][:m]])
+

@@ -1,0 +1,133 @@
+"""Training specs: the TOML of `portobello agents train`, checked field by field so that a
+mistake names the file, the field and the reason before any game is played.
+
+    name = "expert-3p"              # the training's name (its folder by default)
+    players = 3
+    board = "standard"              # a shipped board or a board file (default standard)
+    presets = ["standard", "known-order"]   # rules the games are spread over, in turn
+    teacher = "fastmcts:iterations=100"     # the search whose choices are learned
+    seed = 1
+    rounds = 3                      # rounds of expert iteration
+    games = 200                     # teacher-labelled games per round
+    hidden = [64, 64]               # the network's hidden layers
+    epochs = 40                     # passes over the data at each fit
+    mix = 0.5                       # weight of the real outcome in the chosen option's target
+    eval_games = 200                # games of the model against the heuristic per round
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sim.agents.registry import parse_spec
+from sim.engine.board import Board
+from sim.engine.board import load_board
+from sim.engine.errors import PortobelloError
+from sim.engine.files import read_document
+from sim.engine.rules import PRESETS
+from sim.engine.rules import Rules
+from sim.engine.rules import preset
+
+KEYS = ("name", "players", "board", "presets", "teacher", "seed", "rounds", "games",
+        "hidden", "epochs", "mix", "eval_games")
+
+
+class TrainingError(PortobelloError):
+    """A training spec or folder that cannot be used."""
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """A checked training spec."""
+
+    name: str
+    players: int
+    board: Board
+    board_ref: str
+    presets: tuple[str, ...]
+    teacher: str
+    seed: int
+    rounds: int
+    games: int
+    hidden: tuple[int, ...]
+    epochs: int
+    mix: float
+    eval_games: int
+    text: str = ""
+
+    def rules(self, name: str) -> Rules:
+        return preset(name, players=self.players)
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the training's games and models (not how it runs)."""
+        return {"players": self.players, "board": self.board.content_hash,
+                "presets": list(self.presets), "teacher": self.teacher, "seed": self.seed,
+                "games": self.games, "hidden": list(self.hidden), "epochs": self.epochs,
+                "mix": self.mix, "eval_games": self.eval_games}
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int,
+         source: str) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TrainingError(f"must be a whole number from {low} to {high:,}, got {value!r}",
+                            source=source, field=key)
+    return value
+
+
+def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
+    """A checked spec from parsed TOML."""
+    if not isinstance(data, Mapping):
+        raise TrainingError("must be a TOML table", source=source)
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise TrainingError(f"unknown field (fields: {', '.join(KEYS)})", source=source,
+                            field=unknown[0])
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip() or "/" in name:
+        raise TrainingError("must be a name without '/'", source=source, field="name")
+    players = _int(data, "players", 0, 2, 4, source)
+    board_ref = data.get("board", "standard")
+    if not isinstance(board_ref, str):
+        raise TrainingError("must be a board name or file", source=source, field="board")
+    try:
+        board = load_board(board_ref)
+    except PortobelloError as exc:
+        raise TrainingError(exc.reason, source=source, field="board") from None
+    presets = data.get("presets", ["standard"])
+    if not isinstance(presets, list) or not presets or any(p not in PRESETS for p in presets):
+        raise TrainingError(f"must be a list of presets from {', '.join(PRESETS)}",
+                            source=source, field="presets")
+    teacher = data.get("teacher", "fastmcts:iterations=100")
+    if not isinstance(teacher, str) or parse_spec(teacher)[0] not in ("fastmcts", "mcts"):
+        raise TrainingError("must be a search agent spec (fastmcts:...)", source=source,
+                            field="teacher")
+    hidden = data.get("hidden", [64, 64])
+    if not isinstance(hidden, list) or not hidden or any(
+            isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= 1024
+            for h in hidden):
+        raise TrainingError("must be a list of layer sizes from 1 to 1024", source=source,
+                            field="hidden")
+    mix = data.get("mix", 0.5)
+    if isinstance(mix, bool) or not isinstance(mix, int | float) or not 0 <= mix <= 1:
+        raise TrainingError(f"must be a number from 0 to 1, got {mix!r}", source=source,
+                            field="mix")
+    spec = TrainSpec(name=name, players=players, board=board, board_ref=board_ref,
+                     presets=tuple(presets), teacher=teacher,
+                     seed=_int(data, "seed", 1, 0, 2**62, source),
+                     rounds=_int(data, "rounds", 3, 1, 1000, source),
+                     games=_int(data, "games", 200, 1, 10_000_000, source),
+                     hidden=tuple(hidden), epochs=_int(data, "epochs", 40, 1, 10_000, source),
+                     mix=float(mix), eval_games=_int(data, "eval_games", 200, 0, 10_000_000,
+                                                     source), text=text)
+    for name in spec.presets:
+        spec.rules(name).check_board(board)
+    return spec
+
+
+def load_spec(path: str | Path) -> TrainSpec:
+    data = read_document(path, "toml", TrainingError, "training spec")
+    return spec_from_dict(data, str(path), Path(path).read_text(encoding="utf-8"))

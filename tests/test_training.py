@@ -1,0 +1,109 @@
+"""The learned agent's training pipeline, small: the search labels its options, a fit lowers
+the loss, a stopped training resumes to the same model bytes, bad specs are refused by
+field, and the trained model plays whole legal games as the `expert` agent (refused at a
+table it was not trained for)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sim.engine.board import load_board
+from sim.engine.rules import Rules
+from sim.learning import train as T
+from sim.learning.fit import fit
+from sim.learning.spec import TrainingError
+from sim.learning.spec import spec_from_dict
+from sim.learning.teacher import teach
+
+SPEC = {"name": "tiny", "players": 2, "teacher": "fastmcts:iterations=6,width=4",
+        "seed": 3, "rounds": 2, "games": 4, "hidden": [8], "epochs": 5, "mix": 0.5,
+        "eval_games": 4, "presets": ["standard", "known-order"]}
+
+
+def test_the_teachers_rows() -> None:
+    """Every searched decision gives one row per root option (at most the width, 4), one of
+    them chosen (the most visited), visits summing to the search's budget at most."""
+    rows = teach(load_board("standard"), Rules(players=2), "fastmcts:iterations=6,width=4",
+                 [11])
+    assert len(rows) and rows.X.shape[0] == len(rows)
+    for d in np.unique(rows.decision):
+        mine = rows.decision == d
+        assert 1 <= mine.sum() <= 4 and rows.chosen[mine].sum() == 1
+        assert rows.visits[mine].sum() <= 6 + 4  # the budget, plus visits a kept tree held
+        assert rows.visits[mine][rows.chosen[mine] == 1][0] == rows.visits[mine].max()
+    assert ((rows.outcome > 0) & (rows.outcome < 1)).all()
+
+
+def test_fitting_longer_lowers_the_loss() -> None:
+    rows = teach(load_board("standard"), Rules(players=2), "fastmcts:iterations=6,width=4",
+                 [12, 13])
+    _, short = fit(rows, (8,), 1, 1, 0.5)
+    _, longer = fit(rows, (8,), 1, 40, 0.5)
+    assert longer < short
+
+
+def test_a_stopped_training_resumes_to_the_same_model(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    spec = spec_from_dict(SPEC, "tiny.toml")
+    whole = T.train(spec, tmp_path / "whole", quiet=True)
+    assert [r["round"] for r in whole["rounds"]] == [0, 1]
+    assert whole["rounds"][1]["rows_total"] > whole["rounds"][0]["rows"]
+    real, calls = T._teach_task, []
+
+    def stops(*args: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 6:  # round 1's second task (a game a task on one worker)
+            raise ConnectionError("scheduler lost")
+        return real(*args)
+
+    monkeypatch.setattr(T, "_teach_task", stops)
+    with pytest.raises(ConnectionError):
+        T.train(spec, tmp_path / "cut", quiet=True)
+    assert len(json.loads((tmp_path / "cut" / T.LOG).read_text())["rounds"]) == 1
+    assert len(list((tmp_path / "cut" / "tasks").iterdir())) == 1  # round 1's first task
+    calls.clear()
+    monkeypatch.setattr(T, "_teach_task", stops)
+    again = T.train(spec, tmp_path / "cut", quiet=True)
+    assert len(calls) == 3  # only round 1's other three tasks were played
+    assert [r["loss"] for r in again["rounds"]] == [r["loss"] for r in whole["rounds"]]
+    for name in ("round-0.model", "round-1.model", T.RESULT):
+        assert (tmp_path / "cut" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    other = dict(SPEC, seed=4)
+    with pytest.raises(TrainingError, match="another training"):
+        T.train(spec_from_dict(other, "o.toml"), tmp_path / "whole", quiet=True)
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"teacher": "heuristic"}, "teacher"), ({"hidden": [0]}, "hidden"),
+    ({"players": 5}, "players"), ({"mix": 2}, "mix"), ({"presets": ["nope"]}, "presets"),
+    ({"colour": "red"}, "colour")])
+def test_bad_specs_are_refused_by_field(change: dict[str, Any], field: str) -> None:
+    with pytest.raises(TrainingError) as info:
+        spec_from_dict({**SPEC, **change}, "bad.toml")
+    assert info.value.field == field and info.value.source == "bad.toml"
+
+
+def test_the_trained_model_plays_and_is_refused_elsewhere(tmp_path: Path) -> None:
+    from sim.agents.model import ModelError
+    from sim.cli import main
+
+    spec = spec_from_dict({**SPEC, "rounds": 1, "eval_games": 0}, "tiny.toml")
+    T.train(spec, tmp_path / "t", quiet=True)
+    model = tmp_path / "t" / T.RESULT
+    assert main(["tournament", "--agents", f"expert:model={model},random", "--players", "2",
+                 "--games", "6", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path / "e.parquet")]) == 0
+    from sim.agents.expert import ExpertAgent
+    from sim.engine.game import Game
+
+    game = Game(load_board("standard"), Rules(players=3))
+    game.apply(game.legal_actions()[0])
+    with pytest.raises(ModelError) as info:
+        ExpertAgent(model=str(model)).choose(game)
+    assert info.value.field == "players" and str(model) in info.value.message
