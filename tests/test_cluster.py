@@ -27,9 +27,10 @@ from sim.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster() -> Iterator[Any]:
-    """Two worker processes (one thread each) behind a scheduler on loopback TCP."""
+    """Two worker processes (one thread each) behind a scheduler on loopback TCP, new for
+    each test (a killed worker's nanny may not bring it back in time for the next one)."""
     from dask.distributed import LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -133,7 +134,7 @@ def test_tune(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path, tune)
 
 
-def test_tournament_and_its_probe(cluster: Any, tmp_path: Path) -> None:
+def test_tournament(cluster: Any, tmp_path: Path) -> None:
     def tournament(out: Path, flags: list[str]) -> list[Path]:
         out.mkdir(parents=True)
         assert main(["tournament", "--agents", "heuristic,greedy", "--players", "3",
@@ -143,6 +144,8 @@ def test_tournament_and_its_probe(cluster: Any, tmp_path: Path) -> None:
         return [out / "t.parquet"]
     same_bytes_on_the_cluster(cluster, tmp_path / "t", tournament)
 
+
+def test_probe(cluster: Any, tmp_path: Path) -> None:
     def probe(out: Path, flags: list[str]) -> list[Path]:
         out.mkdir(parents=True)
         assert main(["tournament", "--probe", "heuristic", "--players", "2", "--games",
