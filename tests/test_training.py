@@ -107,3 +107,17 @@ def test_the_trained_model_plays_and_is_refused_elsewhere(tmp_path: Path) -> Non
     with pytest.raises(ModelError) as info:
         ExpertAgent(model=str(model)).choose(game)
     assert info.value.field == "players" and str(model) in info.value.message
+
+
+def test_rows_of_several_parts_keep_their_decisions_apart() -> None:
+    """Rounds (or tasks) each number their decisions from 0: put together, no two
+    decisions may share a number, or the advantage's per-decision mean would mix them."""
+    from sim.learning.teacher import Rows
+
+    def part(decisions: list[int]) -> Rows:
+        n = len(decisions)
+        return Rows(np.zeros((n, 2)), np.zeros(n), np.ones(n, np.int64), np.zeros(n, np.int8),
+                    np.zeros(n), np.array(decisions, np.int64))
+
+    rows = Rows.concat([part([0, 0, 1]), part([0, 1, 1, 2]), part([]), part([5, 5])])
+    assert rows.decision.tolist() == [0, 0, 1, 2, 3, 3, 4, 5, 5]

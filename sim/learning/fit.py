@@ -27,16 +27,18 @@ VALUE, ADVANTAGE = 0, 1  # the network's outputs
 def targets(rows: Rows, mix: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows kept, their targets, their weights): the options the search tried. Two
     targets a row: the value (`VALUE`: the search's mean value for the chooser, mixed with
-    the real outcome for the option it took) and the advantage (`ADVANTAGE`: that value
-    minus its decision's visit-weighted mean), so that the choice between the options of
-    one position is learned apart from how good the position is."""
+    the real outcome for the option it took) and the advantage (`ADVANTAGE`: the search's
+    mean value minus its decision's visit-weighted mean), so that the choice between the
+    options of one position is learned apart from how good the position is. The outcome
+    stays out of the advantage: one game's result, on one option only, would bury the
+    search's differences between siblings under its noise."""
     keep = rows.visits > 0
     value = np.where(rows.chosen == 1, mix * rows.outcome + (1 - mix) * rows.value,
                      rows.value)
     totals = np.bincount(rows.decision, weights=rows.visits)
     w = rows.visits / np.maximum(totals[rows.decision], 1)
-    mean = np.bincount(rows.decision, weights=w * value)
-    y = np.stack([value, value - mean[rows.decision]], axis=1)
+    mean = np.bincount(rows.decision, weights=w * rows.value)
+    y = np.stack([value, rows.value - mean[rows.decision]], axis=1)
     return keep, y[keep], w[keep]
 
 

@@ -40,8 +40,19 @@ class Rows:
 
     @classmethod
     def concat(cls, parts: Sequence[Rows]) -> Rows:
+        """The parts one after the other, their decisions numbered apart (a decision's
+        rows keep one number, no two decisions share one)."""
+        decisions, offset = [], 0
+        for p in parts:
+            if len(p):
+                low = int(p.decision.min())
+                decisions.append(p.decision - low + offset)
+                offset += int(p.decision.max()) - low + 1
+            else:
+                decisions.append(p.decision)
         return cls(*(np.concatenate([getattr(p, f) for p in parts])
-                     for f in ("X", "value", "visits", "chosen", "outcome", "decision")))
+                     for f in ("X", "value", "visits", "chosen", "outcome")),
+                   np.concatenate(decisions) if decisions else np.zeros(0, np.int64))
 
     def __len__(self) -> int:
         return len(self.value)
@@ -103,7 +114,9 @@ class Mixed(PlanningAgent):
     def decide(self, game: Game, plan: Plan) -> Action:
         if self.rng.random() < self.beta:
             return self.teacher.decide(game, plan)
-        self.teacher.decide(game, Plan())  # searched and recorded, not played
+        shadow = Plan()  # the teacher searches as if it were to play (its own turn state)
+        shadow.acted_turn = plan.acted_turn
+        self.teacher.decide(game, shadow)  # searched and recorded, not played
         return self.student.decide(game, plan)
 
 

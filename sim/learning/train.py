@@ -121,11 +121,7 @@ def _labels(spec: TrainSpec, r: int, pool: Pool, store: TaskStore, student: Mode
                                  student.to_bytes().hex()[:64] if student else None))
     parts = pool.ordered(_teach_task, tasks, store=store, keys=keys,
                          done=lambda k, _: bar.update(len(tasks[k][3])))
-    offset, fixed = 0, []
-    for p in parts:  # decision numbers unique across the round
-        fixed.append(Rows(p.X, p.value, p.visits, p.chosen, p.outcome, p.decision + offset))
-        offset += int(p.decision.max()) + 1 if len(p) else 0
-    return Rows.concat(fixed)
+    return Rows.concat(parts)
 
 
 def evaluate(spec: TrainSpec, model_path: Path, r: int, jobs: int) -> dict[str, Any]:
