@@ -189,3 +189,17 @@ def test_a_model_for_another_game_is_refused_by_name() -> None:
         three.check(BOARD.content_hash, 3, 12, FEATURES_VERSION, "m.model")
     assert info.value.field == "layers" and "gives 3 values" in info.value.message
     assert seat_block(game.B) == 14
+
+
+def test_an_ensemble_is_one_network_giving_the_mean() -> None:
+    """Three fits side by side in one network (block-diagonal hidden layers, an averaging
+    output layer): its outputs are the mean of theirs, by the same compiled network."""
+    fits = [fitted(12, 2, seed) for seed in (0, 1, 2)]
+    models = [Model.from_sklearn(reg) for reg, _ in fits]
+    X = fits[0][1]
+    both = Model.ensemble(models)
+    assert both.header["layers"] == [48, 24, 2]
+    np.testing.assert_allclose(both.predict(X), np.mean([m.predict(X) for m in models], 0),
+                               rtol=0, atol=1e-12)
+    with pytest.raises(ModelError):
+        Model.ensemble([models[0], Model.from_sklearn(fitted(12, 3)[0])])

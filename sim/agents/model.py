@@ -87,6 +87,49 @@ class Model:
             raise ModelError("the network must use ReLU hidden layers", field="activation")
         return cls.from_layers(list(regressor.coefs_), list(regressor.intercepts_), header)
 
+    def layers(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The layer matrices, shaped (inputs, outputs), and biases (`from_layers` back)."""
+        weights, biases = [], []
+        for k in range(len(self.L) // 3):
+            n_in, n_out, at = (int(v) for v in self.L[3 * k:3 * k + 3])
+            weights.append(self.W[at:at + n_in * n_out].reshape(n_out, n_in).T.copy())
+            biases.append(self.W[at + n_in * n_out:at + n_in * n_out + n_out].copy())
+        return weights, biases
+
+    @classmethod
+    def ensemble(cls, models: list[Model], header: Mapping[str, Any] | None = None
+                 ) -> Model:
+        """One network whose outputs are the mean of the models' (same inputs, outputs and
+        depth): their hidden layers side by side, block-diagonal, the output layer
+        averaging; the compiled network plays it unchanged."""
+        parts = [m.layers() for m in models]
+        depth = {len(w) for w, _ in parts}
+        if len(depth) != 1 or len({m.inputs for m in models}) != 1 \
+                or len({m.outputs for m in models}) != 1:
+            raise ModelError("an ensemble needs models of one shape", field="layers")
+        weights, biases = [], []
+        for k in range(depth.pop()):
+            ws = [w[k] for w, _ in parts]
+            bs = [b[k] for _, b in parts]
+            last = k == len(parts[0][0]) - 1
+            if k == 0:
+                weights.append(np.concatenate(ws, axis=1))
+            else:
+                rows = sum(w.shape[0] for w in ws)
+                cols = ws[0].shape[1] if last else sum(w.shape[1] for w in ws)
+                block = np.zeros((rows, cols))
+                r = c = 0
+                for w in ws:
+                    if last:
+                        block[r:r + w.shape[0], :] = w / len(ws)
+                    else:
+                        block[r:r + w.shape[0], c:c + w.shape[1]] = w
+                        c += w.shape[1]
+                    r += w.shape[0]
+                weights.append(block)
+            biases.append(np.mean(bs, axis=0) if last else np.concatenate(bs))
+        return cls.from_layers(weights, biases, header or models[0].header)
+
     # The file -----------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
         head = json.dumps(dict(self.header), sort_keys=True, separators=(",", ":"),
