@@ -121,3 +121,33 @@ def test_rows_of_several_parts_keep_their_decisions_apart() -> None:
 
     rows = Rows.concat([part([0, 0, 1]), part([0, 1, 1, 2]), part([]), part([5, 5])])
     assert rows.decision.tolist() == [0, 0, 1, 2, 3, 3, 4, 5, 5]
+
+
+def test_a_large_margin_plays_the_planners_first_candidate_whatever_the_model(
+        tmp_path: Path) -> None:
+    """With `margin` above any advantage the network gives, the expert keeps the planner's
+    best candidate every time: two unrelated models (one trained, one of random weights of
+    the same shape) then play the very same games; with no margin they do not."""
+    from sim.agents.model import Model
+    from sim.agents.registry import AgentSpecError
+    from sim.agents.registry import make_agent
+    from sim.run.loop import play_game
+
+    spec = spec_from_dict({**SPEC, "rounds": 1, "eval_games": 0}, "tiny.toml")
+    T.train(spec, tmp_path / "t", quiet=True)
+    trained = Model.load(tmp_path / "t" / T.RESULT)
+    weights, biases = trained.layers()
+    rng = np.random.default_rng(5)
+    Model.from_layers([rng.normal(size=w.shape) for w in weights],
+                      [rng.normal(size=b.shape) for b in biases],
+                      trained.header).save(tmp_path / "random.model")
+    board, rules = load_board("standard"), Rules(players=2)
+
+    def scores(model: Path, margin: float) -> list[tuple[int, ...]]:
+        agents = [make_agent(f"expert:model={model},margin={margin}") for _ in range(2)]
+        return [tuple(play_game(board, rules, agents, seed)[0].scores) for seed in (1, 2, 3)]
+
+    assert scores(tmp_path / "t" / T.RESULT, 1e9) == scores(tmp_path / "random.model", 1e9)
+    assert scores(tmp_path / "t" / T.RESULT, 0) != scores(tmp_path / "random.model", 0)
+    with pytest.raises(AgentSpecError, match="margin"):
+        make_agent(f"expert:model={tmp_path / 'random.model'},margin=-1")

@@ -1,9 +1,10 @@
 """The learned agent (`expert`): a network trained on the search's choices picks among the
 planner's options by the value of the position each leads to, one network evaluation per
-option and no search (`sim.agents.compiled.expert`). `model=FILE` names the model file (a
-model trained by `sim.learning`); the model is refused, by name, when it was trained for
-another board, player count or features layout. The compiled code is imported on first use,
-so listing agents never loads numba.
+option and no search (`sim.agents.compiled.expert`); with `margin=M` it keeps the planner's
+best candidate unless another's predicted advantage is more than M above it. `model=FILE`
+names the model file (a model trained by `sim.learning`); the model is refused, by name,
+when it was trained for another board, player count or features layout. The compiled code
+is imported on first use, so listing agents never loads numba.
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ class ExpertAgent(PlanningAgent):
     name = "expert"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *, model: str = "",
-                 width: int = 8) -> None:
+                 width: int = 8, margin: float = 0.0) -> None:
         if width < 1:
             raise ValueError("width must be at least 1")
+        if margin < 0:
+            raise ValueError("margin must be at least 0")
+        self.margin = margin
         if not model:
             raise ValueError("needs model=FILE, a model trained for this board and player "
                              "count")
@@ -46,6 +50,7 @@ class ExpertAgent(PlanningAgent):
         agent = cls.__new__(cls)
         PlanningAgent.__init__(agent, seed, "expert")
         agent.model_path, agent.model, agent.width = "(in memory)", model, width
+        agent.margin = 0.0
         agent._seed, agent._state, agent._tools = seed, None, {}
         return agent
 
@@ -103,7 +108,7 @@ class ExpertAgent(PlanningAgent):
         S[LOG_LEN] = S[LOG_OVERFLOW] = 0
         m = pick(t["B"], S, t["P"], t["Rs"], t["WF"], t["WI"], rng, self.width,
                  plan.acted_turn != game.turn, self.model.W, self.model.L, t["after"],
-                 t["X"], t["work"], t["out"], t["steps"], t["best"])
+                 t["X"], t["work"], t["out"], t["steps"], t["best"], self.margin)
         if m == 0:  # pragma: no cover - a decision always has an option
             return A.END
         return plan.start(game, [int(a) for a in t["best"][:m]])

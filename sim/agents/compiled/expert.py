@@ -26,10 +26,11 @@ from sim.engine.compiled.layout import SEAT
 def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.ndarray,
          WI: np.ndarray, rng: np.ndarray, width: int, must_act: bool, W: np.ndarray,
          L: np.ndarray, after: np.ndarray, X: np.ndarray, work: np.ndarray,
-         out: np.ndarray, steps: np.ndarray, best_steps: np.ndarray) -> int:
+         out: np.ndarray, steps: np.ndarray, best_steps: np.ndarray, margin: float) -> int:
     """Write the steps of the option the network values most into `best_steps`; return
     how many (0: no option). An idle end of the turn is taken only when nothing else is
-    open (`idle_end`)."""
+    open (`idle_end`). The planner's best candidate is kept unless another's advantage is
+    more than `margin` above its own (0: the network decides alone)."""
     L0 = level(B, WF, WI, 0)
     L1 = level(B, WF, WI, 1)
     k = options(B, S, P, Rs, L0, L1, rng)
@@ -50,7 +51,9 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
         keep[r] = not idle_end(steps[m - 1], phase, must_act)
         others += keep[r]
     no_log = np.zeros(0, np.int64)
+    first_steps = np.empty_like(best_steps)
     best, best_m, rank, top = -np.inf, 0, 0, 0.0
+    first_adv, first_m = 0.0, 0
     for r in range(n):
         if others and not keep[r]:
             continue
@@ -63,8 +66,14 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
         features(B, after, me, X)
         option_inputs(B, rank, width, top - ov[idx[r]], X)
         forward(W, L, X, work, out)
+        if rank == 0:
+            first_adv, first_m = out[1], m
+            first_steps[:m] = steps[:m]
         if out[1] > best:  # the advantage (`sim.learning.fit.ADVANTAGE`)
             best, best_m = out[1], m
             best_steps[:m] = steps[:m]
         rank += 1
+    if best - first_adv <= margin:
+        best_steps[:first_m] = first_steps[:first_m]
+        return first_m
     return best_m
