@@ -14,16 +14,15 @@ from typing import Any
 
 from sim.agents import weight_sets
 from sim.agents.base import Plan
-from sim.agents.base import PlanningAgent
+from sim.agents.compiled_seat import CompiledPlanningAgent
 from sim.agents.evaluate import compiled_params
 from sim.agents.model import Model
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.codes import SETUP
 from sim.engine.game import Game
 
 
-class ExpertAgent(PlanningAgent):
+class ExpertAgent(CompiledPlanningAgent):
     name = "expert"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *, model: str = "",
@@ -40,36 +39,19 @@ class ExpertAgent(PlanningAgent):
         self.model = Model.load(model)
         self.width = width
         super().__init__(seed, spec)
-        self._seed: int | str | None = seed
-        self._state: Any = None
-        self._tools: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     @classmethod
     def with_model(cls, model: Model, width: int = 8, seed: int = 0) -> ExpertAgent:
         """The agent playing a model held in memory (a training's student)."""
         agent = cls.__new__(cls)
-        PlanningAgent.__init__(agent, seed, "expert")
+        CompiledPlanningAgent.__init__(agent, seed, "expert")
         agent.model_path, agent.model, agent.width = "(in memory)", model, width
         agent.margin = 0.0
-        agent._seed, agent._state, agent._tools = seed, None, {}
         return agent
-
-    def reseed(self, seed: int) -> None:
-        super().reseed(seed)
-        self._seed, self._state = seed, None
-
-    def _generator(self) -> Any:
-        if self._state is None:
-            from sim.engine.compiled.rng import new
-
-            self._state = new(self._seed)
-        return self._state
 
     def tools(self, game: Game) -> dict[str, Any]:
         """The model checked against this game, the planner's rows and the work space."""
-        key = (game.board, game.rules, self.restrict)
-        t = self._tools.get(key)
-        if t is None:
+        def build() -> dict[str, Any]:
             import numpy as np
 
             from sim.agents.compiled.features import FEATURES_VERSION
@@ -84,29 +66,25 @@ class ExpertAgent(PlanningAgent):
             WF, WI = new_work(B)
             w = weight_sets.resolve(weight_sets.DEFAULT, game.n).weights
             room = int(B[MAX_STEPS]) + 1
-            t = self._tools[key] = {
+            return {
                 "B": B, "WF": WF, "WI": WI, "P": compiled_params(w, simulate=True),
                 "Rs": np.array(self.restrict.flags(), np.int64),
                 "after": np.zeros_like(game.S), "X": np.zeros(n_features),
                 "work": np.zeros((2, self.model.widest)), "out": np.zeros(self.model.outputs),
                 "steps": np.zeros(room, np.int64), "best": np.zeros(room, np.int64),
             }
-        return t
+
+        return self.cached_tools(game, build)
 
     def decide(self, game: Game, plan: Plan) -> Action:
         from sim.agents.compiled.expert import pick
-        from sim.engine.compiled import rng as R
-        from sim.engine.compiled.layout import LOG_LEN
-        from sim.engine.compiled.layout import LOG_OVERFLOW
 
-        rng = self._generator()
-        if game.phase == SETUP:
-            legal = self.legal_actions(game)
-            return legal[R.below(rng, len(legal))]
+        placement = self.setup_move(game)
+        if placement is not None:
+            return placement
         t = self.tools(game)
-        S = game.S.copy()
-        S[LOG_LEN] = S[LOG_OVERFLOW] = 0
-        m = pick(t["B"], S, t["P"], t["Rs"], t["WF"], t["WI"], rng, self.width,
+        m = pick(t["B"], self.position(game), t["P"], t["Rs"], t["WF"], t["WI"],
+                 self._generator(), self.width,
                  plan.acted_turn != game.turn, self.model.W, self.model.L, t["after"],
                  t["X"], t["work"], t["out"], t["steps"], t["best"], self.margin)
         if m == 0:  # pragma: no cover - a decision always has an option

@@ -33,11 +33,10 @@ from typing import Any
 
 from sim.agents import weight_sets
 from sim.agents.base import Plan
-from sim.agents.base import PlanningAgent
+from sim.agents.compiled_seat import CompiledPlanningAgent
 from sim.agents.evaluate import compiled_params
 from sim.engine import actions as A
 from sim.engine.actions import Action
-from sim.engine.codes import SETUP
 from sim.engine.game import Game
 
 RETURNS = ("margin", "rank")
@@ -60,7 +59,7 @@ ROLLOUTS = ("heuristic", "random")
 HORIZONS = {2: 2, 3: 2, 4: 3}
 
 
-class FastMCTSAgent(PlanningAgent):
+class FastMCTSAgent(CompiledPlanningAgent):
     name = "fastmcts"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *,
@@ -88,9 +87,6 @@ class FastMCTSAgent(PlanningAgent):
         self.rollout_sim, self.clock, self.chunk, self.nodes = rollout_sim, clock, chunk, nodes
         self.reuse = reuse
         super().__init__(seed, spec)
-        self._tools: dict[tuple[Any, ...], dict[str, Any]] = {}
-        self._state: Any = None  # the compiled generator, seeded on first use
-        self._seed: int | str | None = seed
         # The kept subtree: the tools it lives in, the position its root stands for (after
         # the chosen edge's steps) and that node's index in the tree.
         self._kept: tuple[dict[str, Any], Any, int] | None = None
@@ -99,25 +95,15 @@ class FastMCTSAgent(PlanningAgent):
 
     def reseed(self, seed: int) -> None:
         super().reseed(seed)
-        self._seed, self._state, self._kept = seed, None, None
+        self._kept = None
 
     def horizon_for(self, players: int) -> int:
         """The rollout horizon in rounds for games of `players` (`HORIZONS` when auto)."""
         return HORIZONS.get(players, 2) if self.horizon == "auto" else int(self.horizon)
 
-    def _generator(self) -> Any:
-        """The search's own generator (stream 0 of its seed)."""
-        if self._state is None:
-            from sim.engine.compiled.rng import new
-
-            self._state = new(self._seed)
-        return self._state
-
     def tools(self, game: Game) -> dict[str, Any]:
         """Packed board and rules, planner rows, work space and tree for this game's setup."""
-        key = (game.board, game.rules, self.restrict)
-        t = self._tools.get(key)
-        if t is None:
+        def build() -> dict[str, Any]:
             import numpy as np
 
             from sim.agents.compiled import mcts as M
@@ -142,7 +128,7 @@ class FastMCTSAgent(PlanningAgent):
                 nodes = min(self.nodes, 3 * self.iterations + 64)
             else:
                 nodes = min(self.nodes, self.iterations + 2)
-            t = self._tools[key] = {
+            return {
                 "B": B, "settings": settings, "WF": WF, "WI": WI,
                 "tree": M.new_tree(nodes, self.width),
                 "spare": M.new_tree(nodes, self.width) if self.reuse else None,
@@ -160,7 +146,8 @@ class FastMCTSAgent(PlanningAgent):
                 "values": np.zeros(game.n, np.float64),
                 "scratch": np.zeros(int(B[MAX_STEPS]) + 64, np.int64),
             }
-        return t
+
+        return self.cached_tools(game, build)
 
     def searched(self, game: Game, tools: dict[str, Any], S: Any, tree: tuple[Any, ...]
                  ) -> None:
@@ -169,18 +156,14 @@ class FastMCTSAgent(PlanningAgent):
 
     def decide(self, game: Game, plan: Plan) -> Action:
         from sim.agents.compiled import mcts as M
-        from sim.engine.compiled import rng as R
-        from sim.engine.compiled.layout import LOG_LEN
-        from sim.engine.compiled.layout import LOG_OVERFLOW
 
         rng = self._generator()
         kept, self._kept = self._kept, None
-        if game.phase == SETUP:
-            legal = self.legal_actions(game)
-            return legal[R.below(rng, len(legal))]
+        placement = self.setup_move(game)
+        if placement is not None:
+            return placement
         t = self.tools(game)
-        S = game.S.copy()
-        S[LOG_LEN] = S[LOG_OVERFLOW] = 0  # the record's length is no part of the position
+        S = self.position(game)
         must_act = plan.acted_turn != game.turn
         k = -1
         if kept is not None and kept[0] is t:

@@ -143,13 +143,17 @@ class Model:
     @classmethod
     def load(cls, path: str | Path) -> Model:
         """Read a model file; a damaged one is refused naming the file and what is wrong."""
-        source = str(path)
         try:
             with open(path, "rb") as f:
                 data = f.read(MAX_BYTES + 1)
         except OSError as exc:
             raise ModelError(f"cannot read the model: {exc.strerror or exc}",
-                             source=source) from None
+                             source=str(path)) from None
+        return cls.from_bytes(data, str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, source: str) -> Model:
+        """A model from a model file's bytes (`to_bytes`); `source` names them in errors."""
         if len(data) > MAX_BYTES:
             raise ModelError(f"larger than {MAX_BYTES // 2**20} MB: not a model file",
                              source=source)

@@ -14,6 +14,7 @@ it stopped with the same result. The last round's model is also `OUT/expert.mode
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import sys
@@ -56,14 +57,7 @@ FIELDS = ("X", "value", "visits", "chosen", "outcome", "decision")
 def _teach_task(board: Board, rules: Rules, teacher: str, seeds: list[int],
                 student: bytes | None, beta: float) -> Rows:
     """One task: a few labelled games (the student's model travels as its file's bytes)."""
-    model = None
-    if student is not None:
-        import tempfile
-
-        with tempfile.NamedTemporaryFile(suffix=".model") as f:
-            f.write(student)
-            f.flush()
-            model = Model.load(f.name)
+    model = None if student is None else Model.from_bytes(student, "the student model")
     return teach(board, rules, teacher, seeds, model, beta)
 
 
@@ -111,14 +105,14 @@ def _labels(spec: TrainSpec, r: int, pool: Pool, store: TaskStore, student: Mode
     beta = 0.5 ** r if student is not None else 1.0
     size = task_size(len(games), pool.workers, 1, 8)
     model_bytes = student.to_bytes() if student is not None else None
+    student_hash = hashlib.sha256(model_bytes).hexdigest() if model_bytes else None
     tasks, keys = [], []
     for preset in spec.presets:
         mine = [s for p, s in games if p == preset]
         for part in chunks(mine, size):
             tasks.append((spec.board, spec.rules(preset), spec.teacher, list(part),
                           model_bytes, beta))
-            keys.append(task_key(spec.identity(), r, preset, list(part), beta,
-                                 student.to_bytes().hex()[:64] if student else None))
+            keys.append(task_key(spec.identity(), r, preset, list(part), beta, student_hash))
     parts = pool.ordered(_teach_task, tasks, store=store, keys=keys,
                          done=lambda k, _: bar.update(len(tasks[k][3])))
     return Rows.concat(parts)
@@ -206,8 +200,6 @@ def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
 
 
 def _data_hash(rows: Rows) -> str:
-    import hashlib
-
     h = hashlib.sha256()
     for f in FIELDS:
         h.update(np.ascontiguousarray(getattr(rows, f)).tobytes())

@@ -298,8 +298,9 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
         tasks = config.tasks(workers.workers)
         own = bar is None
         if own:
-            bar = progress_bar(config.game_count(workers.workers), quiet=not progress,
-                               workers=workers.workers, desc=desc or "games")
+            bar = progress_bar(sum(len(t[2]) * t[1].players for t in tasks),
+                               quiet=not progress, workers=workers.workers,
+                               desc=desc or "games")
         try:
             results = workers.ordered(
                 play_blocks,
