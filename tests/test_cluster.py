@@ -277,3 +277,17 @@ def test_a_scheduler_lost_mid_study_is_one_line_and_the_same_command_resumes(
     resumed = sorted(out.glob("runs/**/part-*.parquet"))
     assert len({p.name for p in alone}) == 16  # 16 shards of every table
     assert digest(alone, tmp_path / "alone") == digest(resumed, out)
+
+
+def test_agents_train(cluster: Any, tmp_path: Path) -> None:
+    """The learned agent's training: its labelled games on the cluster give the same model
+    bytes, round by round (its log records timings, so only the models are compared)."""
+    spec = tmp_path / "train.toml"
+    spec.write_text('name = "c"\nplayers = 2\nteacher = "fastmcts:iterations=60,width=4"\n'
+                    'seed = 5\nrounds = 2\ngames = 6\nhidden = [8]\nepochs = 5\n'
+                    'eval_games = 0\n')
+
+    def agents_train(out: Path, flags: list[str]) -> list[Path]:
+        assert main(["agents", "train", str(spec), "--out", str(out), "--quiet", *flags]) == 0
+        return [out / "round-0.model", out / "round-1.model", out / "expert.model"]
+    same_bytes_on_the_cluster(cluster, tmp_path, agents_train)
