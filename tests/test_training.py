@@ -21,8 +21,8 @@ from sim.learning.spec import spec_from_dict
 from sim.learning.teacher import teach
 
 SPEC = {"name": "tiny", "players": 2, "teacher": "fastmcts:iterations=6,width=4",
-        "seed": 3, "rounds": 2, "games": 4, "hidden": [8], "epochs": 5, "mix": 0.5,
-        "eval_games": 4, "presets": ["standard", "known-order"]}
+        "seed": 3, "rounds": 2, "games": 4, "hidden": [8], "epochs": 5, "fits": 2,
+        "mix": 0.5, "eval_games": 4, "presets": ["standard", "known-order"]}
 
 
 def test_the_teachers_rows() -> None:
@@ -45,6 +45,21 @@ def test_fitting_longer_lowers_the_loss() -> None:
     _, short = fit(rows, (8,), 1, 1, 0.5)
     _, longer = fit(rows, (8,), 1, 40, 0.5)
     assert longer < short
+
+
+def test_the_model_is_the_mean_of_its_fits() -> None:
+    """`fits=3` averages three networks fitted with seeds 5, 6 and 7: its outputs are the
+    mean of theirs, fitted one by one."""
+    from sim.learning.fit import targets
+
+    rows = teach(load_board("standard"), Rules(players=2), "fastmcts:iterations=6,width=4",
+                 [14])
+    model, _ = fit(rows, (8,), 5, 3, 0.5, fits=3)
+    keep, _, weights = targets(rows, 0.5)
+    assert (weights == 1).all() and keep.sum() == (rows.visits > 0).sum()
+    alone = [fit(rows, (8,), s, 3, 0.5)[0].predict(rows.X) for s in (5, 6, 7)]
+    assert np.allclose(model.predict(rows.X), np.mean(alone, axis=0), atol=1e-12)
+    assert not np.allclose(alone[0], alone[1])  # the seeds do give different fits
 
 
 def test_a_stopped_training_resumes_to_the_same_model(tmp_path: Path,
@@ -82,11 +97,28 @@ def test_a_stopped_training_resumes_to_the_same_model(tmp_path: Path,
 @pytest.mark.parametrize(("change", "field"), [
     ({"teacher": "heuristic"}, "teacher"), ({"hidden": [0]}, "hidden"),
     ({"players": 5}, "players"), ({"mix": 2}, "mix"), ({"presets": ["nope"]}, "presets"),
-    ({"colour": "red"}, "colour")])
+    ({"colour": "red"}, "colour"), ({"variants": {"baron": False}}, "variants"),
+    ({"variants": [{"preset": "nope"}]}, "variants[0].preset"),
+    ({"variants": [{}, {"neutral_stack": "x"}]}, "variants[1].neutral_stack"),
+    ({"variants": [{"players": 3}]}, "variants[0].players")])
 def test_bad_specs_are_refused_by_field(change: dict[str, Any], field: str) -> None:
     with pytest.raises(TrainingError) as info:
         spec_from_dict({**SPEC, **change}, "bad.toml")
     assert info.value.field == field and info.value.source == "bad.toml"
+
+
+def test_variants_are_rule_sets_of_their_own() -> None:
+    """A variant table is its preset with its switches on top, at the spec's player count,
+    played in turn after the presets."""
+    spec = spec_from_dict({**SPEC, "variants": [
+        {"neutral_stack": [1, 1, 1, 1, 2, 2, 3, 3]},
+        {"preset": "known-order", "start_scores": [10, 19]}]}, "v.toml")
+    assert len(spec.presets) == 4 and spec.presets[:2] == ("standard", "known-order")
+    reversed_stack, compensated = (spec.rules(name) for name in spec.presets[2:])
+    assert reversed_stack.neutral_stack == (1, 1, 1, 1, 2, 2, 3, 3)
+    assert reversed_stack.customer_order == "drawn" and reversed_stack.players == 2
+    assert compensated.customer_order == "known" and compensated.start_scores == (10, 19)
+    assert [p for p, _ in T.round_seeds(spec, 0)] == list(spec.presets)  # 4 games
 
 
 def test_the_trained_model_plays_and_is_refused_elsewhere(tmp_path: Path) -> None:

@@ -25,7 +25,8 @@ VALUE, ADVANTAGE = 0, 1  # the network's outputs
 
 
 def targets(rows: Rows, mix: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(rows kept, their targets, their weights): the options the search tried. Two
+    """(rows kept, their targets, their weights): the options the search tried, each
+    weighing the same. Two
     targets a row: the value (`VALUE`: the search's mean value for the chooser, mixed with
     the real outcome for the option it took) and the advantage (`ADVANTAGE`: the search's
     mean value minus its decision's visit-weighted mean), so that the choice between the
@@ -36,27 +37,30 @@ def targets(rows: Rows, mix: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     value = np.where(rows.chosen == 1, mix * rows.outcome + (1 - mix) * rows.value,
                      rows.value)
     totals = np.bincount(rows.decision, weights=rows.visits)
-    w = rows.visits / np.maximum(totals[rows.decision], 1)
-    mean = np.bincount(rows.decision, weights=w * rows.value)
+    share = rows.visits / np.maximum(totals[rows.decision], 1)
+    mean = np.bincount(rows.decision, weights=share * rows.value)
     y = np.stack([value, rows.value - mean[rows.decision]], axis=1)
-    return keep, y[keep], w[keep]
+    return keep, y[keep], np.ones(int(keep.sum()))
 
 
 def fit(rows: Rows, hidden: tuple[int, ...], seed: int, epochs: int, mix: float,
-        header: Mapping[str, Any] | None = None) -> tuple[Model, float]:
-    """A network fitted to `rows`; returns it and its weighted mean squared error (both
-    outputs)."""
+        header: Mapping[str, Any] | None = None, fits: int = 1) -> tuple[Model, float]:
+    """The mean of `fits` networks fitted to `rows` (seeds `seed`, `seed + 1`, ...);
+    returns it and its mean squared error (both outputs)."""
     from sklearn.neural_network import MLPRegressor
     from threadpoolctl import threadpool_limits
 
     keep, y, w = targets(rows, mix)
     X = rows.X[keep]
-    reg = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
-                       max_iter=epochs, batch_size=256, random_state=seed, tol=0.0,
-                       n_iter_no_change=epochs + 1, shuffle=True)
-    with threadpool_limits(1), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "not converged": the epochs are the budget
-        reg.fit(X, y, sample_weight=w)
-    model = Model.from_sklearn(reg, header)
+    members = []
+    for k in range(fits):
+        reg = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", solver="adam",
+                           max_iter=epochs, batch_size=256, random_state=seed + k, tol=0.0,
+                           n_iter_no_change=epochs + 1, shuffle=True)
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "not converged": the epochs are the budget
+            reg.fit(X, y, sample_weight=w)
+        members.append(Model.from_sklearn(reg, header))
+    model = members[0] if fits == 1 else Model.ensemble(members, header)
     pred = model.predict(X)
     return model, float(np.average(((pred - y) ** 2).mean(axis=1), weights=w))

@@ -5,18 +5,22 @@ mistake names the file, the field and the reason before any game is played.
     players = 3
     board = "standard"              # a shipped board or a board file (default standard)
     presets = ["standard", "known-order"]   # rules the games are spread over, in turn
+    variants = [{ neutral_stack = [1, 1, 1, 1, 2, 2, 3, 3] }]  # more rules, each a preset
+                                    # (`preset = ...`, standard by default) and switches
     teacher = "fastmcts:iterations=100"     # the search whose choices are learned
     seed = 1
     rounds = 3                      # rounds of expert iteration
     games = 200                     # teacher-labelled games per round
     hidden = [64, 64]               # the network's hidden layers
     epochs = 40                     # passes over the data at each fit
+    fits = 5                        # networks fitted with different seeds, averaged
     mix = 0.5                       # weight of the real outcome in the chosen option's target
     eval_games = 200                # games of the model against the heuristic per round
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +34,10 @@ from sim.engine.files import read_document
 from sim.engine.rules import PRESETS
 from sim.engine.rules import Rules
 from sim.engine.rules import preset
+from sim.engine.rules import rules_from_dict
 
-KEYS = ("name", "players", "board", "presets", "teacher", "seed", "rounds", "games",
-        "hidden", "epochs", "mix", "eval_games")
+KEYS = ("name", "players", "board", "presets", "variants", "teacher", "seed", "rounds", "games",
+        "hidden", "epochs", "fits", "mix", "eval_games")
 
 
 class TrainingError(PortobelloError):
@@ -47,18 +52,23 @@ class TrainSpec:
     players: int
     board: Board
     board_ref: str
-    presets: tuple[str, ...]
+    presets: tuple[str, ...]  # the rule sets' names: presets, then the variants' tables
     teacher: str
     seed: int
     rounds: int
     games: int
     hidden: tuple[int, ...]
     epochs: int
+    fits: int
     mix: float
     eval_games: int
     text: str = ""
+    variants: tuple[tuple[str, Rules], ...] = ()  # (name, rules) of each variant table
 
     def rules(self, name: str) -> Rules:
+        for key, rules in self.variants:
+            if key == name:
+                return rules
         return preset(name, players=self.players)
 
     def identity(self) -> dict[str, Any]:
@@ -66,7 +76,7 @@ class TrainSpec:
         return {"players": self.players, "board": self.board.content_hash,
                 "presets": list(self.presets), "teacher": self.teacher, "seed": self.seed,
                 "games": self.games, "hidden": list(self.hidden), "epochs": self.epochs,
-                "mix": self.mix, "eval_games": self.eval_games}
+                "fits": self.fits, "mix": self.mix, "eval_games": self.eval_games}
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int,
@@ -101,6 +111,7 @@ def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
     if not isinstance(presets, list) or not presets or any(p not in PRESETS for p in presets):
         raise TrainingError(f"must be a list of presets from {', '.join(PRESETS)}",
                             source=source, field="presets")
+    variants = _variants(data.get("variants", []), players, source)
     teacher = data.get("teacher", "fastmcts:iterations=100")
     if not isinstance(teacher, str) or parse_spec(teacher)[0] not in ("fastmcts", "mcts"):
         raise TrainingError("must be a search agent spec (fastmcts:...)", source=source,
@@ -116,16 +127,48 @@ def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
         raise TrainingError(f"must be a number from 0 to 1, got {mix!r}", source=source,
                             field="mix")
     spec = TrainSpec(name=name, players=players, board=board, board_ref=board_ref,
-                     presets=tuple(presets), teacher=teacher,
+                     presets=(*presets, *(name for name, _ in variants)),
+                     variants=variants, teacher=teacher,
                      seed=_int(data, "seed", 1, 0, 2**62, source),
                      rounds=_int(data, "rounds", 3, 1, 1000, source),
                      games=_int(data, "games", 200, 1, 10_000_000, source),
                      hidden=tuple(hidden), epochs=_int(data, "epochs", 40, 1, 10_000, source),
+                     fits=_int(data, "fits", 5, 1, 64, source),
                      mix=float(mix), eval_games=_int(data, "eval_games", 200, 0, 10_000_000,
                                                      source), text=text)
     for name in spec.presets:
-        spec.rules(name).check_board(board)
+        try:
+            spec.rules(name).check_board(board)
+        except PortobelloError as exc:
+            raise TrainingError(exc.reason, source=source,
+                                field="variants" if name.startswith("{") else "presets"
+                                ) from None
     return spec
+
+
+def _variants(data: Any, players: int, source: str) -> tuple[tuple[str, Rules], ...]:
+    """Each variant table's name (its canonical JSON) and rules: its preset (standard by
+    default) with its switches on top, at the spec's player count."""
+    if not isinstance(data, list) or not all(isinstance(v, Mapping) for v in data):
+        raise TrainingError("must be a list of rules tables", source=source, field="variants")
+    out = []
+    for i, table in enumerate(data):
+        base = table.get("preset", "standard")
+        if base not in PRESETS:
+            raise TrainingError(f"must be a preset from {', '.join(PRESETS)}", source=source,
+                                field=f"variants[{i}].preset")
+        switches = {k: v for k, v in table.items() if k != "preset"}
+        if "players" in switches:
+            raise TrainingError("the spec's players field sets the player count",
+                                source=source, field=f"variants[{i}].players")
+        try:
+            rules = rules_from_dict(switches, base=preset(base, players=players))
+        except PortobelloError as exc:
+            raise TrainingError(exc.reason, source=source,
+                                field=f"variants[{i}].{exc.field}" if exc.field
+                                else f"variants[{i}]") from None
+        out.append((json.dumps(dict(table), sort_keys=True, separators=(",", ":")), rules))
+    return tuple(out)
 
 
 def load_spec(path: str | Path) -> TrainSpec:

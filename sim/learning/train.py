@@ -171,8 +171,8 @@ def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
                               "data_hash": _data_hash(data), "code": play_code_hash(),
                               "code_version": code_version(),
                               "command": " ".join(["portobello", *sys.argv[1:]])}
-                    model, loss = fit(data, spec.hidden, spec.seed + r, spec.epochs,
-                                      spec.mix, header)
+                    model, loss = fit(data, spec.hidden, spec.seed + 1000 * r, spec.epochs,
+                                      spec.mix, header, spec.fits)
                     path = out / f"round-{r}.model"
                     model.save(path)
                     fitted = time.perf_counter() - start - labelled
