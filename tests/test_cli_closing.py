@@ -227,7 +227,8 @@ def test_a_warm_cache_prints_no_notice(tmp_path: Path) -> None:
 def test_simulate_and_study_notice_only_when_games_compile(
         cached: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(engines, "compiled_code_cached", lambda planner=True: cached)
+    monkeypatch.setattr(engines, "compiled_code_cached",
+                        lambda planner=True, networks=False: cached)
     run = ["simulate", "--agents", "random", "--games", "4", "--quiet", "--out",
            str(tmp_path / "run")]
     _, _, err = run_cli(capsys, *run)
@@ -452,7 +453,7 @@ def test_tunings_compile_first_too(tmp_path: Path, monkeypatch: pytest.MonkeyPat
                                    capsys: pytest.CaptureFixture[str]) -> None:
     """`agents tune` plays compiled games as well (as `tune` does, through the same helper):
     with a cold cache it compiles before any game, saying so."""
-    monkeypatch.setattr(engines, "compiled_code_cached", lambda planner=True: False)
+    monkeypatch.setattr(engines, "compiled_code_cached", lambda planner=True, networks=False: False)
     _, _, err = run_cli(capsys, "agents", "tune", "--players", "2", "--generations", "1",
                         "--population", "2", "--blocks", "1", "--final-blocks", "1",
                         "--quiet", "--out", str(tmp_path / "weights"))

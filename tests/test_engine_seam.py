@@ -51,9 +51,53 @@ def files_of(out: Path) -> dict[str, bytes]:
 
 
 def test_every_registered_compiled_row_is_covered() -> None:
-    """A new agent with a compiled row must join LINEUPS (the same-spec case)."""
-    covered = {spec for lineup in LINEUPS.values() for spec in lineup}
+    """A new agent with a compiled row must join LINEUPS (the same-spec case); the learned
+    agent, which needs a model file, has a test of its own below."""
+    covered = {spec for lineup in LINEUPS.values() for spec in lineup} | {"expert"}
     assert set(COMPILED) <= covered
+
+
+def blank_model(path: Path, players: int) -> str:
+    """A small model of random weights for `players` on the standard board, saved at
+    `path`: not a strong player, but every option gets a different value."""
+    import numpy as np
+
+    from sim.agents.compiled.features import FEATURES_VERSION
+    from sim.agents.compiled.features import input_count
+    from sim.agents.model import Model
+    from sim.engine.compiled.layout import pack
+
+    n = int(input_count(pack(BOARD, Rules(players=players))))
+    rng = np.random.default_rng(players)
+    header = {"board_hash": BOARD.content_hash, "players": players,
+              "features_version": FEATURES_VERSION}
+    members = [Model.from_layers([rng.normal(size=(n, 6)), rng.normal(size=(6, 4)),
+                                  rng.normal(size=(4, 2))],
+                                 [rng.normal(size=6), rng.normal(size=4), np.zeros(2)], header)
+               for _ in range(2)]
+    Model.ensemble(members).save(path)
+    return str(path)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_learned_agent_plays_alike_on_both_engines(tmp_path: Path, players: int) -> None:
+    """`expert` in every seat, and beside the heuristic under a restriction, writes the
+    same run folder decision by decision as in compiled batches."""
+    model = blank_model(tmp_path / "m.model", players)
+    for name, base in (("same", [f"expert:model={model}"]),
+                       ("mixed", [f"expert:model={model},margin=0.5", "heuristic",
+                                  f"no-bobby(expert:model={model},width=3)"])):
+        agents = tuple(base[s % len(base)] for s in range(players))
+        conf = RunConfig(board=BOARD, board_ref="standard", rules=Rules(players=players),
+                         agents=agents, games=2 * players, seed=9, shard_size=5,
+                         events=True, records=True)
+        fast, ref = tmp_path / f"{name}-fast", tmp_path / f"{name}-ref"
+        assert Run(conf, fast).execute(quiet=True, engine="compiled")["engine"] == "compiled"
+        assert Run(conf, ref).execute(quiet=True, engine="python")["engine"] == "python"
+        a, b = files_of(fast), files_of(ref)
+        assert sorted(a) == sorted(b)
+        for file in a:
+            assert a[file] == b[file], (name, file)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

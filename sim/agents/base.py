@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
 from typing import Protocol
 from typing import runtime_checkable
 
@@ -106,6 +108,8 @@ class CompiledRow:
     kind: int
     params: tuple[float, ...]
     restrict: tuple[bool, bool, bool, bool]
+    # A learned agent's network: (model, width, margin, where the model came from).
+    network: Any = field(default=None, compare=False)
 
 
 @runtime_checkable

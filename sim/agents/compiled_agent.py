@@ -1,8 +1,9 @@
 """Agents whose every decision is made by compiled code (`sim.agents.compiled`): the random,
-greedy and heuristic agents. The compiled agent is the only implementation of each; this
-class seats it at a `Game`, so that a game played one decision at a time from Python (the
-web app, the adapters, a line-up with a plain-Python agent) is played by the very code the
-runner plays in batches, and gives the same game from the same seeds.
+greedy, heuristic and learned (`expert`) agents. The compiled agent is the only
+implementation of each; this class seats it at a `Game`, so that a game played one decision
+at a time from Python (the web app, the adapters, a line-up with a plain-Python agent) is
+played by the very code the runner plays in batches, and gives the same game from the same
+seeds.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class CompiledAgent(BaseAgent):
                 "fresh": memory.copy(), "buf": np.zeros(room, np.int64),
                 "buf2": np.zeros(room, np.int64), "WF": WF, "WI": WI,
             }
+            if row.kind == FP.KIND_EXPERT:
+                from sim.agents.expert import network_entry
+                from sim.agents.expert import network_work
+
+                seat["net"] = (*network_entry(row, game.board, B, game.n),  # type: ignore[misc]
+                               network_work(B, row.network[0], WF, WI))
         return seat
 
     def choose(self, game: Game) -> Action:
@@ -76,6 +83,11 @@ class CompiledAgent(BaseAgent):
         if s["kind"] == FP.KIND_RANDOM:
             return int(FP.decide_random(game.B, game.S, self._generator, s["params"],
                                         s["restrict"], s["memory"], s["buf"], s["buf2"]))
+        if s["kind"] == FP.KIND_EXPERT:
+            W, L, width, margin, EW = s["net"]
+            return int(FP.decide_expert(game.B, game.S, self._generator, s["params"],
+                                        s["restrict"], s["memory"], s["buf"], s["WF"],
+                                        s["WI"], W, L, width, margin, EW))
         return int(FP.decide_planner(game.B, game.S, self._generator, s["params"],
                                      s["restrict"], s["memory"], s["buf"], s["WF"], s["WI"]))
 

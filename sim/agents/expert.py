@@ -3,26 +3,28 @@ planner's options by the value of the position each leads to, one network evalua
 option and no search (`sim.agents.compiled.expert`); with `margin=M` it keeps the planner's
 best candidate unless another's predicted advantage is more than M above it. `model=FILE`
 names the model file (a model trained by `sim.learning`); the model is refused, by name,
-when it was trained for another board, player count or features layout. The compiled code
-is imported on first use, so listing agents never loads numba.
+when it was trained for another board, player count or features layout.
+
+Its play is compiled code only, the same in the runner's batches and at a `Game`
+(`sim.agents.compiled_agent.CompiledAgent`); the compiled code is imported on first use, so
+listing agents never loads numba.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sim.agents import weight_sets
-from sim.agents.base import Plan
-from sim.agents.compiled_seat import CompiledPlanningAgent
+from sim.agents.base import CompiledRow
+from sim.agents.compiled_agent import CompiledAgent
 from sim.agents.evaluate import compiled_params
 from sim.agents.model import Model
-from sim.engine import actions as A
-from sim.engine.actions import Action
-from sim.engine.game import Game
+from sim.engine.board import Board
 
 
-class ExpertAgent(CompiledPlanningAgent):
+class ExpertAgent(CompiledAgent):
     name = "expert"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *, model: str = "",
@@ -31,63 +33,52 @@ class ExpertAgent(CompiledPlanningAgent):
             raise ValueError("width must be at least 1")
         if margin < 0:
             raise ValueError("margin must be at least 0")
-        self.margin = margin
         if not model:
             raise ValueError("needs model=FILE, a model trained for this board and player "
                              "count")
-        self.model_path = model
-        self.model = Model.load(model)
-        self.width = width
         super().__init__(seed, spec)
+        self.model_path, self.model = model, Model.load(model)
+        self.width, self.margin = width, margin
 
     @classmethod
     def with_model(cls, model: Model, width: int = 8, seed: int = 0) -> ExpertAgent:
         """The agent playing a model held in memory (a training's student)."""
         agent = cls.__new__(cls)
-        CompiledPlanningAgent.__init__(agent, seed, "expert")
-        agent.model_path, agent.model, agent.width = "(in memory)", model, width
-        agent.margin = 0.0
+        CompiledAgent.__init__(agent, seed, "expert")
+        agent.model_path, agent.model = "(in memory)", model
+        agent.width, agent.margin = width, 0.0
         return agent
 
-    def tools(self, game: Game) -> dict[str, Any]:
-        """The model checked against this game, the planner's rows and the work space."""
-        def build() -> dict[str, Any]:
-            import numpy as np
+    def compiled_row(self, players: int) -> CompiledRow:
+        """The planner's row (its options are the candidates) and the network."""
+        from sim.agents.compiled.play import KIND_EXPERT
 
-            from sim.agents.compiled.features import FEATURES_VERSION
-            from sim.agents.compiled.features import input_count
-            from sim.agents.compiled.plan_work import new_work
-            from sim.engine.compiled.layout import MAX_STEPS
+        w = weight_sets.resolve(weight_sets.DEFAULT, players).weights
+        return CompiledRow(KIND_EXPERT, tuple(compiled_params(w, simulate=True).tolist()),
+                           self.restrict.flags(),
+                           (self.model, self.width, self.margin, self.model_path))
 
-            B = game.B
-            n_features = int(input_count(B))
-            self.model.check(game.board.content_hash, game.n, n_features, FEATURES_VERSION,
-                             source=str(Path(self.model_path)))
-            WF, WI = new_work(B)
-            w = weight_sets.resolve(weight_sets.DEFAULT, game.n).weights
-            room = int(B[MAX_STEPS]) + 1
-            return {
-                "B": B, "WF": WF, "WI": WI, "P": compiled_params(w, simulate=True),
-                "Rs": np.array(self.restrict.flags(), np.int64),
-                "after": np.zeros_like(game.S), "X": np.zeros(n_features),
-                "work": np.zeros((2, self.model.widest)), "out": np.zeros(self.model.outputs),
-                "steps": np.zeros(room, np.int64), "best": np.zeros(room, np.int64),
-            }
 
-        return self.cached_tools(game, build)
+def network_entry(row: CompiledRow, board: Board, B: np.ndarray, players: int
+                  ) -> tuple[np.ndarray, np.ndarray, int, float] | None:
+    """A table row's network for `sim.agents.compiled.expert.pack_networks` (None for an
+    agent without one), its model checked against the game's board, player count and
+    features layout."""
+    if row.network is None:
+        return None
+    from sim.agents.compiled.features import FEATURES_VERSION
+    from sim.agents.compiled.features import input_count
 
-    def decide(self, game: Game, plan: Plan) -> Action:
-        from sim.agents.compiled.expert import pick
+    model, width, margin, source = row.network
+    model.check(board.content_hash, players, int(input_count(B)), FEATURES_VERSION,
+                source=str(source))
+    return model.W, model.L, int(width), float(margin)
 
-        placement = self.setup_move(game)
-        if placement is not None:
-            return placement
-        t = self.tools(game)
-        m = pick(t["B"], self.position(game), t["P"], t["Rs"], t["WF"], t["WI"],
-                 self._generator(), self.width,
-                 plan.acted_turn != game.turn, self.model.W, self.model.L, t["after"],
-                 t["X"], t["work"], t["out"], t["steps"], t["best"], self.margin)
-        if m == 0:  # pragma: no cover - a decision always has an option
-            return A.END
-        return plan.start(game, [int(a) for a in t["best"][:m]])
 
+def network_work(B: np.ndarray, model: Any, WF: np.ndarray, WI: np.ndarray
+                 ) -> tuple[np.ndarray, ...]:
+    """The work space of one learned seat at a `Game`."""
+    from sim.agents.compiled.expert import expert_work
+    from sim.engine.compiled.layout import S_SIZE
+
+    return expert_work(B, int(B[S_SIZE]), model.inputs, model.widest, WF, WI)

@@ -27,7 +27,7 @@ import numpy as np
 from sim.engine.errors import PortobelloError
 from sim.engine.outputs import atomic_write
 
-MAGIC = b"portobello-model/1\n"
+MAGIC = b"portobello-model/2\n"  # 2: weights stored input by input
 MAX_BYTES = 16 * 1024 * 1024  # far above any model of this toolkit (under 2 MB)
 
 
@@ -68,7 +68,7 @@ class Model:
                 raise ModelError(f"a layer of {n_out} outputs has {np.size(b)} biases",
                                  field="layers")
             index += [n_in, n_out, at]
-            blocks += [np.ascontiguousarray(w.T).reshape(-1), np.asarray(b, np.float64)]
+            blocks += [np.ascontiguousarray(w).reshape(-1), np.asarray(b, np.float64)]
             at += n_in * n_out + n_out
         for k in range(1, len(weights)):
             if index[3 * k] != index[3 * k - 2]:
@@ -92,7 +92,7 @@ class Model:
         weights, biases = [], []
         for k in range(len(self.L) // 3):
             n_in, n_out, at = (int(v) for v in self.L[3 * k:3 * k + 3])
-            weights.append(self.W[at:at + n_in * n_out].reshape(n_out, n_in).T.copy())
+            weights.append(self.W[at:at + n_in * n_out].reshape(n_in, n_out).copy())
             biases.append(self.W[at + n_in * n_out:at + n_in * n_out + n_out].copy())
         return weights, biases
 
@@ -210,7 +210,7 @@ class Model:
 
         X = np.ascontiguousarray(X, np.float64)
         out = np.zeros((X.shape[0], self.outputs))
-        work = np.zeros((2, self.widest))
+        h, work = np.zeros(int(self.L[1])), np.zeros((2, self.widest))
         for i in range(X.shape[0]):
-            forward(self.W, self.L, X[i], work, out[i])
+            forward(self.W, self.L, X[i], h, work, out[i])
         return out

@@ -46,6 +46,7 @@ COMPILED: dict[str, type[BaseAgent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
+    "expert": ExpertAgent,
 }
 
 _WRAPPED = re.compile(r"([A-Za-z][\w-]*)\((.*)\)", re.DOTALL)

@@ -101,7 +101,7 @@ class Mixed(PlanningAgent):
 
     name = "mixed"
 
-    def __init__(self, teacher: PlanningAgent, student: PlanningAgent, beta: float) -> None:
+    def __init__(self, teacher: PlanningAgent, student: Any, beta: float) -> None:
         super().__init__(0, "mixed")
         self.teacher, self.student, self.beta = teacher, student, beta
         self.scale = getattr(teacher, "scale", 15.0)
@@ -117,7 +117,7 @@ class Mixed(PlanningAgent):
         shadow = Plan()  # the teacher searches as if it were to play (its own turn state)
         shadow.acted_turn = plan.acted_turn
         self.teacher.decide(game, shadow)  # searched and recorded, not played
-        return self.student.decide(game, plan)
+        return self.student.choose(game)  # its first step; it queues the rest itself
 
 
 def teach(board: Board, rules: Rules, teacher: str, seeds: Sequence[int],

@@ -55,6 +55,9 @@ COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version,
 COMPILE_NOTICE_PLANNER = ("compiling the fast engine and the planner of the greedy and heuristic "
                           "agents (once per machine and code version, under two minutes; a "
                           "line every 10 s until it is done)...")
+COMPILE_NOTICE_NETWORKS = ("compiling the fast engine, the planner and the learned agent (once "
+                           "per machine and code version, under three minutes; a line every "
+                           "10 s until it is done)...")
 COMPILE_TICK = 10.0  # seconds between the lines that say the compile goes on
 BATCH_GAMES = 512  # games per compiled call: how long a Ctrl-C may wait
 LOG_START = 2048  # record actions kept per game at first; a longer game is replayed with more
@@ -129,7 +132,12 @@ def needs_planner(specs: Sequence[str]) -> bool:
     return any(r is not None and r.kind != KIND_RANDOM for r in _rows(specs))
 
 
-def compiled_code_cached(planner: bool = True) -> bool:
+def needs_networks(specs: Sequence[str]) -> bool:
+    """Whether a line-up's compiled games need the learned agent's network code."""
+    return any(r is not None and r.network is not None for r in _rows(specs))
+
+
+def compiled_code_cached(planner: bool = True, networks: bool = False) -> bool:
     """Whether this machine's cache already holds the compiled games (with the planner, or
     random agents only) for the present sources (`sim.engine.compiled` keeps them in
     `numba.config.CACHE_DIR`, a folder named by a hash of them). False: the first compiled
@@ -137,7 +145,8 @@ def compiled_code_cached(planner: bool = True) -> bool:
 
     It asks numba's own index of the compiled games (`play._play`), which is empty when
     that index is missing or was written for another version of the source, for the
-    version with the planner's work space (an array) or without it (None); with another
+    version with the planner's work space (an array) or without it (None), with the
+    learned agent's networks or without them; with another
     numba or another layout of `sim.agents.compiled`, any cache index file (`*.nbi`) in
     the folder counts."""
     import numba
@@ -148,17 +157,18 @@ def compiled_code_cached(planner: bool = True) -> bool:
         from sim.agents.compiled import play as FP
 
         index = FP._play._cache._cache_file._load_index()
-        return any(_with_planner(key[0]) == planner for key in index)
+        return any(_version(key[0]) == (planner, networks) for key in index)
     except Exception:  # numba's internals or sim.agents.compiled moved: the files then
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
 
 
-def _with_planner(signature: Sequence[Any]) -> bool:
-    """Whether a version of the compiled games (`play._play`, by its argument types) is the
-    one with the planner: its work space an array, not None."""
+def _version(signature: Sequence[Any]) -> tuple[bool, bool]:
+    """Which version of the compiled games (`play._play`, by its argument types) this is:
+    with the planner (its work space `WF` an array, not None), with the learned agent's
+    networks (`NW` an array)."""
     import numba
 
-    return numba.types.none not in signature
+    return signature[9] != numba.types.none, signature[17] != numba.types.none
 
 
 def compile_notice(specs: Sequence[str], engine: str = "auto",
@@ -166,9 +176,12 @@ def compile_notice(specs: Sequence[str], engine: str = "auto",
     """The line to show before games of these agents when they will first compile the
     compiled games (`COMPILE_NOTICE`, or `COMPILE_NOTICE_PLANNER` when they need the
     planner), else None (games played decision by decision, or cached code)."""
-    planner = needs_planner(specs)
-    if engine_name(specs, engine, board) != "compiled" or compiled_code_cached(planner):
+    planner, networks = needs_planner(specs), needs_networks(specs)
+    if engine_name(specs, engine, board) != "compiled" or compiled_code_cached(planner,
+                                                                               networks):
         return None
+    if networks:
+        return COMPILE_NOTICE_NETWORKS
     return COMPILE_NOTICE_PLANNER if planner else COMPILE_NOTICE
 
 
@@ -198,14 +211,25 @@ def compile_now(say: Callable[[str], None], notice: str = COMPILE_NOTICE_PLANNER
     `COMPILE_TICK` seconds, then the time it took), before any game: the workers then load
     it from the cache instead of each compiling it at once. The compiled code's types are
     the same for every board, rules and line-up, so one compile serves them all; random
-    agents alone (`COMPILE_NOTICE`) leave the planner out."""
+    agents alone (`COMPILE_NOTICE`) leave the planner out, and only a learned agent
+    (`COMPILE_NOTICE_NETWORKS`) brings the network code in (any network of the right
+    inputs has its types: a blank one is compiled with)."""
     from sim.engine.board import load_board
 
-    specs = ["heuristic", "random"] if notice == COMPILE_NOTICE_PLANNER else ["random"] * 2
+    specs = ["random"] * 2 if notice == COMPILE_NOTICE else ["heuristic", "random"]
     say(notice)
     start = time.monotonic()
     with still_saying(say, "compiling the fast engine"):  # from the notice on
-        CompiledEngine(load_board("standard"), Rules(), specs).compile()
+        engine = CompiledEngine(load_board("standard"), Rules(), specs)
+        if notice == COMPILE_NOTICE_NETWORKS:
+            from sim.agents.compiled.expert import pack_networks
+            from sim.agents.compiled.features import input_count
+            from sim.agents.model import Model
+
+            blank = Model.from_layers([np.zeros((int(input_count(engine.B)), 1)),
+                                       np.zeros((1, 2))], [np.zeros(1), np.zeros(2)])
+            engine.nets = pack_networks([(blank.W, blank.L, 1, 0.0), None])
+        engine.compile()
     say(f"compiled in {time.monotonic() - start:.0f} s")
 
 
@@ -265,6 +289,8 @@ class CompiledEngine:
 
     def __init__(self, board: Board, rules: Rules, specs: Sequence[str]) -> None:
         from sim.agents.compiled import play as FP
+        from sim.agents.compiled.expert import pack_networks
+        from sim.agents.expert import network_entry
         from sim.engine.compiled import rng as FR
         from sim.engine.compiled.layout import pack
 
@@ -279,6 +305,7 @@ class CompiledEngine:
         self.kinds = np.zeros(k, np.int64)
         self.params = np.zeros((k, FP.N_PARAMS), np.float64)
         self.restrict = np.zeros((k, 4), np.int64)
+        networks = []
         for i, spec in enumerate(self.specs):
             row = compiled_row(spec, rules.players)
             if row is None:
@@ -286,6 +313,14 @@ class CompiledEngine:
             self.kinds[i] = row.kind
             self.params[i] = row.params
             self.restrict[i] = np.array(row.restrict, np.int64)
+            networks.append(network_entry(row, board, self.B, rules.players))
+        # The learned agents' networks, or None: the batches then compile without them.
+        self.nets = pack_networks(networks) if any(e is not None for e in networks) else None
+
+    @property
+    def nets_arg(self) -> tuple[Any, ...]:
+        """The networks as `play_batch`'s last argument (none for random-only batches)."""
+        return (self.nets,) if self.nets is not None else ()
 
     def prepare(self, seeds: Sequence[int], lineups: Sequence[Sequence[str]]
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -321,20 +356,21 @@ class CompiledEngine:
         an interrupt inside compiled code can crash the process, between slices it is a
         plain KeyboardInterrupt."""
         entry = self.entry
-        planner = entry is self._fp.play_batch
+        version = (entry is self._fp.play_batch, self.nets is not None)
         versions = getattr(self._fp._play, "signatures", None)  # None: JIT disabled
-        if versions is not None and not any(_with_planner(v) == planner for v in versions):
+        if versions is not None and not any(_version(v) == version for v in versions):
             # The first call compiles (a minute with a cold cache) or loads the compiled
             # code: done on no games, outside the held block, so that Ctrl-C stops a
             # compile at once.
             entry(self.B, game_seeds[:0], per_seat[:0], seat_agent[:0], self.kinds,
-                  self.params, self.restrict, log_cap)
+                  self.params, self.restrict, log_cap, *self.nets_arg)
         parts = []
         for lo in range(0, max(len(game_seeds), 1), BATCH_GAMES):
             cut = slice(lo, lo + BATCH_GAMES)
             with interrupts_held():
                 parts.append(entry(self.B, game_seeds[cut], per_seat[cut], seat_agent[cut],
-                                   self.kinds, self.params, self.restrict, log_cap))
+                                   self.kinds, self.params, self.restrict, log_cap,
+                                   *self.nets_arg))
         if len(parts) == 1:
             return parts[0]
         return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))

@@ -4,9 +4,15 @@ ReLU hidden layers and a linear output (what scikit-learn's `MLPRegressor` fits,
 
 The weights live in one flat float64 array `W` with an int64 index `L`: for layer k,
 `L[3k]` inputs, `L[3k + 1]` outputs, `L[3k + 2]` where its block starts in `W`; a block is
-the layer's weight matrix stored output by output (each output's weights contiguous, so the
-inner loop walks memory in order: ten times faster than the other layout at this size),
-then its biases. `sim.agents.model` builds `W` and `L` from a fitted model or a file.
+the layer's weight matrix stored input by input (each input's weights to every output
+contiguous), then its biases. Input by input, because most inputs are zero (a position's
+features are mostly empty; half the hidden units are cut by ReLU; an ensemble's layers are
+block-diagonal, `sim.agents.model.Model.ensemble`) and a zero input is skipped whole.
+
+The options of one decision lead to positions that differ from the position itself in a
+few features, so the learned agent computes the first layer once for the position
+(`first_layer`) and moves it by the features an option changed (`first_layer_moved`)
+before the rest of the network (`rest`). `sim.agents.model` builds `W` and `L`.
 """
 
 from __future__ import annotations
@@ -15,28 +21,77 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
-def forward(W: np.ndarray, L: np.ndarray, x: np.ndarray, work: np.ndarray,
-            out: np.ndarray) -> None:
-    """The network's outputs for input `x`, written into `out`. `work` holds two rows at
-    least as long as the widest layer (the activations, ping-ponged between layers)."""
+@njit(cache=True, _nrt=False)
+def first_layer(W: np.ndarray, L: np.ndarray, x: np.ndarray, h: np.ndarray) -> None:
+    """The first layer's sums (before ReLU) for input `x`, written into `h`."""
+    n_in, n_out, at = L[0], L[1], L[2]
+    bias = at + n_in * n_out
+    for j in range(n_out):
+        h[j] = W[bias + j]
+    for i in range(n_in):
+        v = x[i]
+        if v != 0.0:
+            row = at + i * n_out
+            for j in range(n_out):
+                h[j] += W[row + j] * v
+
+
+@njit(cache=True, _nrt=False)
+def first_layer_moved(W: np.ndarray, L: np.ndarray, x: np.ndarray, x0: np.ndarray,
+                      h0: np.ndarray, h: np.ndarray) -> None:
+    """The first layer's sums for input `x`, from those of input `x0` (`h0`): only the
+    inputs that differ are read."""
+    n_in, n_out, at = L[0], L[1], L[2]
+    for j in range(n_out):
+        h[j] = h0[j]
+    for i in range(n_in):
+        v = x[i] - x0[i]
+        if v != 0.0:
+            row = at + i * n_out
+            for j in range(n_out):
+                h[j] += W[row + j] * v
+
+
+@njit(cache=True, _nrt=False)
+def rest(W: np.ndarray, L: np.ndarray, h: np.ndarray, work: np.ndarray,
+         out: np.ndarray) -> None:
+    """The network's outputs, written into `out`, from the first layer's sums `h`. `work`
+    holds two rows at least as long as the widest layer (the activations, ping-ponged
+    between layers)."""
     layers = L.shape[0] // 3
-    a = 0  # the row of `work` holding the current activations (the input is `x`)
-    for k in range(layers):
+    if layers == 1:
+        for j in range(L[1]):
+            out[j] = h[j]
+        return
+    a = 0
+    for j in range(L[1]):
+        work[0, j] = h[j] if h[j] > 0.0 else 0.0
+    for k in range(1, layers):
         n_in, n_out, at = L[3 * k], L[3 * k + 1], L[3 * k + 2]
         bias = at + n_in * n_out
         last = k == layers - 1
         for j in range(n_out):
-            s = W[bias + j]
-            row = at + j * n_in
-            if k == 0:
-                for i in range(n_in):
-                    s += W[row + i] * x[i]
-            else:
-                for i in range(n_in):
-                    s += W[row + i] * work[a, i]
-            if last:
-                out[j] = s
-            else:
-                work[1 - a, j] = s if s > 0.0 else 0.0
+            work[1 - a, j] = W[bias + j]
+        for i in range(n_in):
+            v = work[a, i]
+            if v != 0.0:
+                row = at + i * n_out
+                for j in range(n_out):
+                    work[1 - a, j] += W[row + j] * v
+        if last:
+            for j in range(n_out):
+                out[j] = work[1 - a, j]
+        else:
+            for j in range(n_out):
+                if work[1 - a, j] < 0.0:
+                    work[1 - a, j] = 0.0
         a = 1 - a
+
+
+@njit(cache=True, _nrt=False)
+def forward(W: np.ndarray, L: np.ndarray, x: np.ndarray, h: np.ndarray, work: np.ndarray,
+            out: np.ndarray) -> None:
+    """The network's outputs for input `x`, written into `out` (`h`: the first layer's
+    width, `work`: see `rest`)."""
+    first_layer(W, L, x, h)
+    rest(W, L, h, work, out)

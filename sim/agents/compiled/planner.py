@@ -114,13 +114,9 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
     it is still legal in the same turn, otherwise the planner's option (its first step now, the
     rest queued)."""
     turn = S[TURN]
-    if memory[M_QLEN] > memory[M_QPOS] and memory[M_QTURN] == turn and S[PHASE] == ACTIONS:
-        action = memory[M_Q + memory[M_QPOS]]
-        memory[M_QPOS] += 1
-        if _queued_legal(B, S, P, action, buf):
-            return action
-    memory[M_QLEN] = 0
-    memory[M_QPOS] = 0
+    action = queued(B, S, P, memory, buf)
+    if action >= 0:
+        return action
     L0 = uncounted_level(B, WF, WI, np.int64(0))
     L1 = uncounted_level(B, WF, WI, np.int64(1))
     phase = S[PHASE]
@@ -146,11 +142,37 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
             clear_slots(B, L1)
         Ld = L0
         _, last, route = step(B, S, P, Rs, L0, L1, rng, np.bool_(True), must_act)
-    if A.kind(last) in (A.PLACE_STALL, A.DRAW_CUSTOMER):
-        memory[M_ACTED] = turn
     k = path_moves(B, Ld[3], route, memory, np.int64(M_Q)) if route >= 0 else 0
     memory[M_Q + k] = last
-    memory[M_QLEN] = k + 1
+    return start_queue(memory, turn, k + 1)
+
+
+@njit(cache=True, _nrt=False)
+def queued(B: np.ndarray, S: np.ndarray, P: np.ndarray, memory: np.ndarray,
+           buf: np.ndarray) -> int:
+    """The next queued step of the seat's last option while it is still legal in the same
+    turn's actions phase, or -1 (the queue then emptied): a planning agent plays an option's
+    Bobby moves one decision at a time, and a step the position no longer allows ends the
+    option."""
+    if memory[M_QLEN] > memory[M_QPOS] and memory[M_QTURN] == S[TURN] \
+            and S[PHASE] == ACTIONS:
+        action = memory[M_Q + memory[M_QPOS]]
+        memory[M_QPOS] += 1
+        if _queued_legal(B, S, P, action, buf):
+            return action
+    memory[M_QLEN] = 0
+    memory[M_QPOS] = 0
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def start_queue(memory: np.ndarray, turn: int, m: int) -> int:
+    """Queue the `m` steps an option wrote at `memory[M_Q:]` (its Bobby moves, then its final
+    action) and return the first; an option that places a stall or draws a customer is the
+    turn's action (`M_ACTED`: after it the seat may end its turn)."""
+    if A.kind(memory[M_Q + m - 1]) in (A.PLACE_STALL, A.DRAW_CUSTOMER):
+        memory[M_ACTED] = turn
+    memory[M_QLEN] = m
     memory[M_QPOS] = 1
     memory[M_QTURN] = turn
     return memory[M_Q]

@@ -11,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.compiled.expert import choose_expert
+from sim.agents.compiled.expert import expert_work
+from sim.agents.compiled.features import input_count
 from sim.agents.compiled.params import N_PARAMS as PLANNER_PARAMS
 from sim.agents.compiled.plan_work import new_work
 from sim.agents.compiled.planner import M_ACTED
@@ -43,7 +46,7 @@ from sim.engine.compiled.layout import S_STATS
 from sim.engine.compiled.layout import SEAT
 from sim.engine.compiled.layout import TURN
 
-KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC = 0, 1, 2
+KIND_RANDOM, KIND_GREEDY, KIND_HEURISTIC, KIND_EXPERT = 0, 1, 2, 3
 N_PARAMS = PLANNER_PARAMS  # 64: the planner's row (weights, switches, power tables)
 N_MEMORY = 8  # per-seat memory slots, plus the planner's queue (see `play_batch`)
 
@@ -64,14 +67,18 @@ def seed_game(gens: np.ndarray, game_seed: int, seat_seeds: np.ndarray) -> None:
 
 def play_batch(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
-               agent_restrict: np.ndarray, log_cap: int) -> tuple[np.ndarray, np.ndarray]:
+               agent_restrict: np.ndarray, log_cap: int,
+               nets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Play `len(game_seeds)` games; returns (results, logs): one result row per game (see
     the R_* columns) and, when `log_cap` > 0, each game's record actions (first
-    `results[g, R_LOG_LEN]` entries of `logs[g]`)."""
+    `results[g, R_LOG_LEN]` entries of `logs[g]`). `nets` holds the networks of the table's
+    learned agents (`sim.agents.compiled.expert.pack_networks`); without it the batch is
+    compiled without them."""
     if (agent_kind != KIND_RANDOM).any() and not board_fits(B):
         raise ValueError("a lane is longer than the planner's power table (44 spots)")
     return _games(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params,
-                  agent_restrict, log_cap, *new_work(B))
+                  agent_restrict, log_cap, *new_work(B), nets)
 
 
 def play_batch_random(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
@@ -87,22 +94,30 @@ def play_batch_random(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndar
 def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
            seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
            agent_restrict: np.ndarray, log_cap: int, WF: np.ndarray | None,
-           WI: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+           WI: np.ndarray | None,
+           nets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """Everything a batch needs, allocated once, then its games in compiled code (`_play`,
     which allocates nothing and counts no references); no planner work space (WF and WI
-    None) plays the version compiled without the planner. This layer is Python because each
-    compiled layer above the planner would compile the whole planner again
-    (`sim.engine.compiled`)."""
+    None) plays the version compiled without the planner, no networks (`nets` None) the
+    version without the learned agent. This layer is Python because each compiled layer
+    above the planner would compile the whole planner again (`sim.engine.compiled`)."""
     n = int(B[N_PLAYERS])
     g_count = game_seeds.shape[0]
     results = np.zeros((g_count, R_HEAD + n * (2 + N_STATS)), np.int64)
     logs = np.zeros((g_count if log_cap > 0 else 0, max(log_cap, 0)), np.int64)
     gens = np.zeros((n + 1, R.WORDS), np.uint64)  # see `seed_game`
     memory = np.zeros((n, _memory_len(B)), np.int64)
+    NW = NL = NO = EW = None
+    if nets is not None and WF is not None and WI is not None:
+        NW, NL, NO = nets
+        inputs = int(input_count(B))
+        widest = max([inputs, *(int(v) for v in NL[:, 1:][:, 1::3].ravel())])
+        EW = expert_work(B, int(B[S_SIZE]), inputs, widest, WF, WI)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
           results, logs, WF, WI, gens, memory, np.zeros(int(B[S_SIZE]), np.int64),
           np.zeros(int(B[ACTION_ROOM]), np.int64), np.zeros(int(B[ACTION_ROOM]), np.int64),
-          np.zeros(0, np.int64))
+          np.zeros(0, np.int64), NW, NL, NO, EW)
     return results, logs
 
 
@@ -116,9 +131,12 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
           seat_agent: np.ndarray, agent_kind: np.ndarray, agent_params: np.ndarray,
           agent_restrict: np.ndarray, results: np.ndarray, logs: np.ndarray,
           WF: np.ndarray | None, WI: np.ndarray | None, gens: np.ndarray, memory: np.ndarray,
-          S: np.ndarray, buf: np.ndarray, buf2: np.ndarray, no_log: np.ndarray) -> None:
+          S: np.ndarray, buf: np.ndarray, buf2: np.ndarray, no_log: np.ndarray,
+          NW: np.ndarray | None, NL: np.ndarray | None, NO: np.ndarray | None,
+          EW: tuple | None) -> None:
     """The games of a batch, in the arrays `_games` made (one state `S`, reset per game);
-    without a planner work space (`WF` None) every seat is a random agent."""
+    without a planner work space (`WF` None) every seat is a random agent; without
+    networks (`NW` None) no seat is a learned agent (`pack_networks`, `expert_work`)."""
     n = B[N_PLAYERS]
     for g in range(game_seeds.shape[0]):
         seed_game(gens, game_seeds[g], seat_seeds[g])
@@ -146,8 +164,18 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
                 action = choose_random(B, S, gens[seat], agent_params[a], agent_restrict[a],
                                        memory[seat], buf, buf2)
             else:
-                action = choose_planner(B, S, gens[seat], agent_params[a], agent_restrict[a],
-                                        memory[seat], buf, WF, WI)
+                action = -1
+                # `NW is None` stands alone, as `WF is None` above, to be pruned when no
+                # seat is a learned agent.
+                if NW is not None:  # noqa: SIM102
+                    if agent_kind[a] == KIND_EXPERT:
+                        action = choose_expert(B, S, gens[seat], agent_params[a],
+                                               agent_restrict[a], memory[seat], buf, WF, WI,
+                                               NW, NL[a, 1:1 + NL[a, 0]], np.int64(NO[a, 0]),
+                                               NO[a, 1], EW)
+                if action < 0:
+                    action = choose_planner(B, S, gens[seat], agent_params[a],
+                                            agent_restrict[a], memory[seat], buf, WF, WI)
             apply(B, S, action, log)
             decisions += 1
         row = results[g]
@@ -194,3 +222,13 @@ def new_memory(B: np.ndarray) -> np.ndarray:
     memory = np.zeros(_memory_len(B), np.int64)
     memory[M_TURN] = memory[M_QTURN] = memory[M_ACTED] = -1
     return memory
+
+
+@njit(cache=True, _nrt=False)
+def decide_expert(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
+                  restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, WF: np.ndarray,
+                  WI: np.ndarray, W: np.ndarray, L: np.ndarray, width: int, margin: float,
+                  EW: tuple) -> int:
+    """One decision of a learned agent for the seat to move, from Python."""
+    return choose_expert(B, S, rng, params, restrict, memory, buf, WF, WI, W, L, width,
+                         margin, EW)
