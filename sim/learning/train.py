@@ -185,6 +185,10 @@ def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
                         "seconds": {"labels": round(labelled, 1), "fit": round(fitted, 1),
                                     "evaluation": round(time.perf_counter() - start
                                                         - labelled - fitted, 1)}})
+                    if evaluation:  # the provenance carries how the model played
+                        model = Model(model.W, model.L, {**model.header,
+                                                         "evaluation": evaluation})
+                        model.save(path)
                     write_json_atomic(out / LOG, book)
                     shutil.copyfile(path, out / RESULT)
                     store.clear()
