@@ -203,3 +203,23 @@ def test_an_ensemble_is_one_network_giving_the_mean() -> None:
                                rtol=0, atol=1e-12)
     with pytest.raises(ModelError):
         Model.ensemble([models[0], Model.from_sklearn(fitted(12, 3)[0])])
+
+
+def test_an_ensemble_keeps_only_its_blocks(tmp_path: Path) -> None:
+    """The middle layer of three 16-8 fits is 48 x 24 in three groups: 3 blocks of 16 x 8
+    kept (384 weights, not 1,152), the file holds only those, reads back to the same
+    outputs, and a matrix with a weight outside its blocks is refused as grouped."""
+    fits = [fitted(12, 2, seed) for seed in (0, 1, 2)]
+    both = Model.ensemble([Model.from_sklearn(reg) for reg, _ in fits])
+    assert both.header["groups"] == [1, 3, 1]
+    assert both.W.size == (12 * 48 + 48) + (48 * 8 + 24) + (24 * 2 + 2)
+    both.save(tmp_path / "e.model")
+    X = fits[0][1]
+    np.testing.assert_array_equal(Model.load(tmp_path / "e.model").predict(X), both.predict(X))
+    weights, biases = both.layers()
+    assert weights[1].shape == (48, 24) and weights[1][0, 8:].any() == 0
+    weights[1][0, 20] = 0.5  # input 0 (group 0) feeding an output of group 2
+    with pytest.raises(ModelError) as info:
+        Model.from_layers(weights, biases, groups=[1, 3, 1])
+    assert info.value.field == "groups"
+    assert Model.from_layers(weights, biases).W.size > both.W.size  # dense, all kept

@@ -2,8 +2,10 @@
 planner's options by the value of the position each leads to, one network evaluation per
 option and no search (`sim.agents.compiled.expert`); with `margin=M` it keeps the planner's
 best candidate unless another's predicted advantage is more than M above it. `model=FILE`
-names the model file (a model trained by `sim.learning`); the model is refused, by name,
-when it was trained for another board, player count or features layout.
+names the model file (a model trained by `sim.learning`); without it the agent plays the
+model shipped for the game's player count (`sim/agents/models/expert-{2,3,4}p.model`, the
+standard board). A model is refused, by name, when it was trained for another board,
+player count or features layout.
 
 Its play is compiled code only, the same in the runner's batches and at a `Game`
 (`sim.agents.compiled_agent.CompiledAgent`); the compiled code is imported on first use, so
@@ -12,6 +14,7 @@ listing agents never loads numba.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,7 +24,10 @@ from sim.agents.base import CompiledRow
 from sim.agents.compiled_agent import CompiledAgent
 from sim.agents.evaluate import compiled_params
 from sim.agents.model import Model
+from sim.agents.model import ModelError
 from sim.engine.board import Board
+
+SHIPPED = Path(__file__).resolve().parent / "models"  # expert-{2,3,4}p.model
 
 
 class ExpertAgent(CompiledAgent):
@@ -33,12 +39,22 @@ class ExpertAgent(CompiledAgent):
             raise ValueError("width must be at least 1")
         if margin < 0:
             raise ValueError("margin must be at least 0")
-        if not model:
-            raise ValueError("needs model=FILE, a model trained for this board and player "
-                             "count")
         super().__init__(seed, spec)
-        self.model_path, self.model = model, Model.load(model)
+        # No model named: the shipped model for the game's player count, read when the
+        # agent is first seated (`model_for`).
+        self.model_path = model
+        self.model: Model | None = Model.load(model) if model else None
         self.width, self.margin = width, margin
+
+    def model_for(self, players: int) -> tuple[Model, str]:
+        """The model this agent plays at `players`, and where it came from."""
+        if self.model is not None:
+            return self.model, self.model_path
+        path = SHIPPED / f"expert-{players}p.model"
+        if not path.is_file():
+            raise ModelError(f"no shipped model for {players} players; name one with "
+                             "expert:model=FILE", source="expert", field="model")
+        return Model.load(path), str(path)
 
     @classmethod
     def with_model(cls, model: Model, width: int = 8, seed: int = 0) -> ExpertAgent:
@@ -54,9 +70,9 @@ class ExpertAgent(CompiledAgent):
         from sim.agents.compiled.play import KIND_EXPERT
 
         w = weight_sets.resolve(weight_sets.DEFAULT, players).weights
+        model, source = self.model_for(players)
         return CompiledRow(KIND_EXPERT, tuple(compiled_params(w, simulate=True).tolist()),
-                           self.restrict.flags(),
-                           (self.model, self.width, self.margin, self.model_path))
+                           self.restrict.flags(), (model, self.width, self.margin, source))
 
 
 def network_entry(row: CompiledRow, board: Board, B: np.ndarray, players: int

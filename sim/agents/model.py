@@ -27,8 +27,28 @@ import numpy as np
 from sim.engine.errors import PortobelloError
 from sim.engine.outputs import atomic_write
 
-MAGIC = b"portobello-model/2\n"  # 2: weights stored input by input
+MAGIC = b"portobello-model/3\n"  # 3: weights input by input, block-diagonal layers
+ENTRY = 4  # a layer's entries in the index `L`: inputs, outputs, block start, groups
 MAX_BYTES = 16 * 1024 * 1024  # far above any model of this toolkit (under 2 MB)
+
+
+def _blocks(w: np.ndarray, g: int) -> np.ndarray:
+    """The diagonal blocks of `w` cut in `g` groups, as rows (input i: its weights to the
+    outputs of its group)."""
+    n_in, n_out = w.shape
+    bi, bo = n_in // g, n_out // g
+    return np.ascontiguousarray(np.concatenate(
+        [w[q * bi:(q + 1) * bi, q * bo:(q + 1) * bo] for q in range(g)], axis=0))
+
+
+def _expand(kept: np.ndarray, n_out: int, g: int) -> np.ndarray:
+    """The full matrix of a layer from its kept blocks (`_blocks`), zeros elsewhere."""
+    n_in, bo = kept.shape
+    bi = n_in // g
+    w = np.zeros((n_in, n_out))
+    for q in range(g):
+        w[q * bi:(q + 1) * bi, q * bo:(q + 1) * bo] = kept[q * bi:(q + 1) * bi]
+    return w
 
 
 class ModelError(PortobelloError):
@@ -49,33 +69,49 @@ class Model:
 
     @property
     def outputs(self) -> int:
-        return int(self.L[-2])
+        return int(self.L[-ENTRY + 1])
 
     @property
     def widest(self) -> int:
-        return int(max(self.L[0::3].max(), self.L[1::3].max()))
+        return int(max(self.L[0::ENTRY].max(), self.L[1::ENTRY].max()))
 
     @classmethod
     def from_layers(cls, weights: list[np.ndarray], biases: list[np.ndarray],
-                    header: Mapping[str, Any] | None = None) -> Model:
+                    header: Mapping[str, Any] | None = None,
+                    groups: list[int] | None = None) -> Model:
         """A model from layer matrices shaped (inputs, outputs), as scikit-learn's
-        `coefs_`, and their biases (`intercepts_`)."""
+        `coefs_`, and their biases (`intercepts_`). A layer of `g` groups (`groups[k]`,
+        1 by default; the first layer's is 1) is block-diagonal: its inputs and outputs cut
+        in `g` equal runs, input run q feeding output run q only, and only those blocks
+        are kept."""
+        groups = list(groups or [1] * len(weights))
+        if len(groups) != len(weights) or groups[0] != 1 or min(groups) < 1:
+            raise ModelError("one group count a layer, the first layer's 1", field="groups")
         index, blocks, at = [], [], 0
-        for w, b in zip(weights, biases, strict=True):
+        for w, b, g in zip(weights, biases, groups, strict=True):
             w = np.asarray(w, np.float64)
             n_in, n_out = w.shape
             if np.shape(b) != (n_out,):
                 raise ModelError(f"a layer of {n_out} outputs has {np.size(b)} biases",
                                  field="layers")
-            index += [n_in, n_out, at]
-            blocks += [np.ascontiguousarray(w).reshape(-1), np.asarray(b, np.float64)]
-            at += n_in * n_out + n_out
+            if n_in % g or n_out % g:
+                raise ModelError(f"a layer of {n_in} inputs and {n_out} outputs cannot be cut "
+                                 f"in {g} groups", field="groups")
+            kept = _blocks(w, g)
+            if not np.array_equal(_expand(kept, n_out, g), w):
+                raise ModelError(f"a layer said to be {g} groups has weights outside its "
+                                 "blocks", field="groups")
+            index += [n_in, n_out, at, g]
+            blocks += [kept.reshape(-1), np.asarray(b, np.float64)]
+            at += kept.size + n_out
         for k in range(1, len(weights)):
-            if index[3 * k] != index[3 * k - 2]:
-                raise ModelError(f"layer {k} takes {index[3 * k]} inputs, the layer before "
-                                 f"gives {index[3 * k - 2]}", field="layers")
+            if index[ENTRY * k] != index[ENTRY * k - ENTRY + 1]:
+                raise ModelError(f"layer {k} takes {index[ENTRY * k]} inputs, the layer "
+                                 f"before gives {index[ENTRY * k - ENTRY + 1]}",
+                                 field="layers")
         head = dict(header or {})
-        head["layers"] = [index[3 * k + 1] for k in range(len(weights))]
+        head["layers"] = [index[ENTRY * k + 1] for k in range(len(weights))]
+        head["groups"] = groups
         head["inputs"] = index[0]
         return cls(np.concatenate(blocks), np.asarray(index, np.int64), head)
 
@@ -90,45 +126,44 @@ class Model:
     def layers(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """The layer matrices, shaped (inputs, outputs), and biases (`from_layers` back)."""
         weights, biases = [], []
-        for k in range(len(self.L) // 3):
-            n_in, n_out, at = (int(v) for v in self.L[3 * k:3 * k + 3])
-            weights.append(self.W[at:at + n_in * n_out].reshape(n_in, n_out).copy())
-            biases.append(self.W[at + n_in * n_out:at + n_in * n_out + n_out].copy())
+        for k in range(len(self.L) // ENTRY):
+            n_in, n_out, at, g = (int(v) for v in self.L[ENTRY * k:ENTRY * k + ENTRY])
+            size = n_in * (n_out // g)
+            weights.append(_expand(self.W[at:at + size].reshape(n_in, n_out // g), n_out, g))
+            biases.append(self.W[at + size:at + size + n_out].copy())
         return weights, biases
 
     @classmethod
     def ensemble(cls, models: list[Model], header: Mapping[str, Any] | None = None
                  ) -> Model:
-        """One network whose outputs are the mean of the models' (same inputs, outputs and
-        depth): their hidden layers side by side, block-diagonal, the output layer
+        """One network whose outputs are the mean of the models' (same layer sizes): their
+        hidden layers side by side, each after the first in as many groups as models
+        (block-diagonal, so a member's units feed only that member's), the output layer
         averaging; the compiled network plays it unchanged."""
         parts = [m.layers() for m in models]
-        depth = {len(w) for w, _ in parts}
-        if len(depth) != 1 or len({m.inputs for m in models}) != 1 \
-                or len({m.outputs for m in models}) != 1:
-            raise ModelError("an ensemble needs models of one shape", field="layers")
+        shapes = {tuple(w.shape for w in ws) for ws, _ in parts}
+        if len(shapes) != 1 or any(g != 1 for m in models for g in m.L[3::ENTRY]):
+            raise ModelError("an ensemble needs models of one shape, none an ensemble",
+                             field="layers")
+        depth, K = len(parts[0][0]), len(models)
         weights, biases = [], []
-        for k in range(depth.pop()):
+        for k in range(depth):
             ws = [w[k] for w, _ in parts]
             bs = [b[k] for _, b in parts]
-            last = k == len(parts[0][0]) - 1
+            last = k == depth - 1
             if k == 0:
                 weights.append(np.concatenate(ws, axis=1))
+            elif last:
+                weights.append(np.concatenate(ws, axis=0) / K)
             else:
-                rows = sum(w.shape[0] for w in ws)
-                cols = ws[0].shape[1] if last else sum(w.shape[1] for w in ws)
-                block = np.zeros((rows, cols))
-                r = c = 0
-                for w in ws:
-                    if last:
-                        block[r:r + w.shape[0], :] = w / len(ws)
-                    else:
-                        block[r:r + w.shape[0], c:c + w.shape[1]] = w
-                        c += w.shape[1]
-                    r += w.shape[0]
+                n_in, n_out = ws[0].shape
+                block = np.zeros((K * n_in, K * n_out))
+                for q, w in enumerate(ws):
+                    block[q * n_in:(q + 1) * n_in, q * n_out:(q + 1) * n_out] = w
                 weights.append(block)
             biases.append(np.mean(bs, axis=0) if last else np.concatenate(bs))
-        return cls.from_layers(weights, biases, header or models[0].header)
+        groups = [1] + [K] * (depth - 2) + [1] if depth > 1 else [1]
+        return cls.from_layers(weights, biases, header or models[0].header, groups)
 
     # The file -----------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
@@ -171,8 +206,15 @@ class Model:
         if end < 0 or not layers or inputs < 1 or min(layers) < 1:
             raise ModelError("its header names no layers", source=source, field="layers")
         sizes = [inputs, *layers]
-        n_index = 3 * len(layers)
-        n_weights = sum(a * b + b for a, b in pairwise(sizes))
+        groups = header.get("groups", [1] * len(layers))
+        if not isinstance(groups, list) or len(groups) != len(layers) or any(
+                not isinstance(g, int) or g < 1 or a % g or b % g
+                for g, (a, b) in zip(groups, pairwise(sizes), strict=False)):
+            raise ModelError("its header's groups do not fit its layers", source=source,
+                             field="groups")
+        n_index = ENTRY * len(layers)
+        n_weights = sum(a * (b // g) + b for g, (a, b) in zip(groups, pairwise(sizes),
+                                                              strict=True))
         body = data[end + 1:]
         if len(body) != 8 * (n_index + n_weights):
             raise ModelError(f"holds {len(body)} bytes of weights, its layers need "
@@ -181,9 +223,9 @@ class Model:
         L = np.frombuffer(body[:8 * n_index], "<i8").astype(np.int64)
         W = np.frombuffer(body[8 * n_index:], "<f8").astype(np.float64)
         expected, at = [], 0
-        for a, b in pairwise(sizes):
-            expected += [a, b, at]
-            at += a * b + b
+        for g, (a, b) in zip(groups, pairwise(sizes), strict=True):
+            expected += [a, b, at, g]
+            at += a * (b // g) + b
         if L.tolist() != expected or not np.all(np.isfinite(W)):
             raise ModelError("its layer index or weights are damaged", source=source,
                              field="layers")

@@ -25,6 +25,7 @@ from sim.agents.compiled.planner import M_ACTED
 from sim.agents.compiled.planner import M_Q
 from sim.agents.compiled.planner import queued
 from sim.agents.compiled.planner import start_queue
+from sim.agents.model import ENTRY
 from sim.engine.codes import SETUP
 from sim.engine.compiled import rng as R
 from sim.engine.compiled.engine import apply
@@ -149,7 +150,7 @@ def pack_networks(entries: list[tuple[np.ndarray, np.ndarray, int, float] | None
             continue
         W, L, width, margin = e
         moved = np.array(L, np.int64)
-        moved[2::3] += at
+        moved[2::ENTRY] += at
         NL[a, 0] = len(L)
         NL[a, 1:1 + len(L)] = moved
         NO[a] = (width, margin)

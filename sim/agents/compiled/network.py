@@ -3,11 +3,14 @@ ReLU hidden layers and a linear output (what scikit-learn's `MLPRegressor` fits,
 `predict` is the reference the tests hold this to).
 
 The weights live in one flat float64 array `W` with an int64 index `L`: for layer k,
-`L[3k]` inputs, `L[3k + 1]` outputs, `L[3k + 2]` where its block starts in `W`; a block is
-the layer's weight matrix stored input by input (each input's weights to every output
-contiguous), then its biases. Input by input, because most inputs are zero (a position's
-features are mostly empty; half the hidden units are cut by ReLU; an ensemble's layers are
-block-diagonal, `sim.agents.model.Model.ensemble`) and a zero input is skipped whole.
+`L[4k]` inputs, `L[4k + 1]` outputs, `L[4k + 2]` where its block starts in `W`, `L[4k + 3]`
+its groups g (`sim.agents.model.ENTRY`); a block is the layer's weights stored input by
+input (each input's weights to the outputs it feeds, contiguous), then its biases. A layer
+of g groups is block-diagonal: input run q of n_in / g feeds output run q of n_out / g only
+(an ensemble's members side by side, `sim.agents.model.Model.ensemble`), and only those
+weights are stored. Input by input, because most inputs are zero (a position's features
+are mostly empty, half the hidden units are cut by ReLU) and a zero input is skipped
+whole.
 
 The options of one decision lead to positions that differ from the position itself in a
 few features, so the learned agent computes the first layer once for the position
@@ -20,10 +23,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.agents.model import ENTRY
+
 
 @njit(cache=True, _nrt=False)
 def first_layer(W: np.ndarray, L: np.ndarray, x: np.ndarray, h: np.ndarray) -> None:
-    """The first layer's sums (before ReLU) for input `x`, written into `h`."""
+    """The first layer's sums (before ReLU) for input `x`, written into `h` (the first
+    layer has one group)."""
     n_in, n_out, at = L[0], L[1], L[2]
     bias = at + n_in * n_out
     for j in range(n_out):
@@ -58,7 +64,7 @@ def rest(W: np.ndarray, L: np.ndarray, h: np.ndarray, work: np.ndarray,
     """The network's outputs, written into `out`, from the first layer's sums `h`. `work`
     holds two rows at least as long as the widest layer (the activations, ping-ponged
     between layers)."""
-    layers = L.shape[0] // 3
+    layers = L.shape[0] // ENTRY
     if layers == 1:
         for j in range(L[1]):
             out[j] = h[j]
@@ -67,17 +73,20 @@ def rest(W: np.ndarray, L: np.ndarray, h: np.ndarray, work: np.ndarray,
     for j in range(L[1]):
         work[0, j] = h[j] if h[j] > 0.0 else 0.0
     for k in range(1, layers):
-        n_in, n_out, at = L[3 * k], L[3 * k + 1], L[3 * k + 2]
-        bias = at + n_in * n_out
+        e = ENTRY * k
+        n_in, n_out, at, g = L[e], L[e + 1], L[e + 2], L[e + 3]
+        bi, bo = n_in // g, n_out // g
+        bias = at + n_in * bo
         last = k == layers - 1
         for j in range(n_out):
             work[1 - a, j] = W[bias + j]
         for i in range(n_in):
             v = work[a, i]
             if v != 0.0:
-                row = at + i * n_out
-                for j in range(n_out):
-                    work[1 - a, j] += W[row + j] * v
+                row = at + i * bo
+                first = (i // bi) * bo  # the first output of the input's group
+                for j in range(bo):
+                    work[1 - a, first + j] += W[row + j] * v
         if last:
             for j in range(n_out):
                 out[j] = work[1 - a, j]

@@ -23,6 +23,7 @@ from sim.agents.compiled.planner import choose_planner
 from sim.agents.compiled.planner import memory_size
 from sim.agents.compiled.random_agent import M_TURN
 from sim.agents.compiled.random_agent import choose_random
+from sim.agents.model import ENTRY
 from sim.engine.codes import CHANCE
 from sim.engine.codes import N_STATS
 from sim.engine.codes import OVER
@@ -112,7 +113,7 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
     if nets is not None and WF is not None and WI is not None:
         NW, NL, NO = nets
         inputs = int(input_count(B))
-        widest = max([inputs, *(int(v) for v in NL[:, 1:][:, 1::3].ravel())])
+        widest = max([inputs, *(int(v) for v in NL[:, 1:][:, 1::ENTRY].ravel())])
         EW = expert_work(B, int(B[S_SIZE]), inputs, widest, WF, WI)
     _play(B, game_seeds, seat_seeds, seat_agent, agent_kind, agent_params, agent_restrict,
           results, logs, WF, WI, gens, memory, np.zeros(int(B[S_SIZE]), np.int64),
