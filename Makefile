@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/portobello bench --games 30000 --players 2
 	$(BIN)/portobello bench --games 30000 --players 4
 	$(BIN)/portobello bench --games 4000 --players 3 --agents heuristic
+	$(BIN)/portobello bench --games 3000 --players 3 --agents expert
 	$(BIN)/portobello bench yardstick --players 3 --games 100000
 	$(BIN)/portobello bench mcts --agent fastmcts:iterations=3000
 	$(BIN)/portobello bench simulate --agents heuristic --players 3 --games 40000 --jobs 1,2

@@ -19,6 +19,7 @@ from sim.agents.compiled.features import RULES
 from sim.agents.compiled.features import SEATS
 from sim.agents.compiled.features import feature_count
 from sim.agents.compiled.features import features
+from sim.agents.compiled.features import input_count
 from sim.agents.compiled.features import seat_block
 from sim.agents.model import Model
 from sim.agents.model import ModelError
@@ -223,3 +224,37 @@ def test_an_ensemble_keeps_only_its_blocks(tmp_path: Path) -> None:
         Model.from_layers(weights, biases, groups=[1, 3, 1])
     assert info.value.field == "groups"
     assert Model.from_layers(weights, biases).W.size > both.W.size  # dense, all kept
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_expert_plays_the_shipped_model_of_the_player_count(players: int) -> None:
+    """`expert` with no model plays `sim/agents/models/expert-Np.model`: trained for the
+    standard board and that player count, under 2 MB, its header saying where it comes
+    from (the spec and its rule sets, the data's hash, the command, the code) and how it
+    played in its training's evaluation; it plays a whole game at a `Game`."""
+    from sim.agents.expert import SHIPPED
+    from sim.agents.expert import ExpertAgent
+    from sim.engine.compiled.layout import pack
+
+    agent = ExpertAgent()
+    model, source = agent.model_for(players)
+    path = SHIPPED / f"expert-{players}p.model"
+    assert source == str(path) and path.stat().st_size < 2 * 2**20
+    h = model.header
+    assert h["players"] == players and h["board_hash"] == BOARD.content_hash
+    assert h["features_version"] == FEATURES_VERSION
+    assert h["inputs"] == input_count(pack(BOARD, Rules(players=players)))
+    assert f"players = {players}" in h["spec"] and len(h["data_hash"]) == 16
+    assert h["command"].startswith("portobello agents train") and h["code"]
+    assert "standard" in h["presets"] and "known-order" in h["presets"]
+    lo, hi = h["evaluation"]["interval"]
+    assert lo <= h["evaluation"]["win_share"] <= hi and h["evaluation"]["games"] > 0
+    game = Game(BOARD, Rules(players=players))
+    seats = [ExpertAgent(seed=s) for s in range(players)]
+    while not game.is_over:
+        if game.is_chance:
+            game.apply(game.sample_chance())
+            continue
+        action = seats[game.seat].choose(game)
+        assert action in game.legal_actions()
+        game.apply(action)

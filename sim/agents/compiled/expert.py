@@ -21,6 +21,7 @@ from sim.agents.compiled.network import rest
 from sim.agents.compiled.plan_bobby import option_steps
 from sim.agents.compiled.plan_step import options
 from sim.agents.compiled.plan_work import level
+from sim.agents.compiled.plan_work import uncounted_level
 from sim.agents.compiled.planner import M_ACTED
 from sim.agents.compiled.planner import M_Q
 from sim.agents.compiled.planner import queued
@@ -46,8 +47,8 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
     more than `margin` above its own (0: the network decides alone). `EW` is the work
     space (`expert_work`): nothing is allocated here, so batches can play it."""
     after, X, X0, h0, h, work, out, steps, first_steps, idx, keep, no_log = EW
-    L0 = level(B, WF, WI, 0)
-    L1 = level(B, WF, WI, 1)
+    L0 = uncounted_level(B, WF, WI, np.int64(0))  # no reference counts here (`_nrt=False`)
+    L1 = uncounted_level(B, WF, WI, np.int64(1))
     k = options(B, S, P, Rs, L0, L1, rng)
     if k == 0:
         return 0

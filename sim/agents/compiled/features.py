@@ -80,13 +80,13 @@ GAME, RULES, LANE, DISTRICT, LINE_AHEAD = 20, 27, 13, 3, 4
 PHASES = (SETUP, TURN_START, ACTIONS, PLACE, CHANCE, OVER)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seat_block(B: np.ndarray) -> int:
     """The length of one seat's block."""
     return 6 + 2 * B[TOKEN_MAX]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def feature_count(B: np.ndarray) -> int:
     """The length of the vector `features` writes, for this board and rules."""
     return (GAME + RULES + SEATS * seat_block(B) + LANE * B[N_LANES]
@@ -96,13 +96,13 @@ def feature_count(B: np.ndarray) -> int:
 OPTION_INPUTS = 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def input_count(B: np.ndarray) -> int:
     """The network's inputs: the position's features and the option's two numbers."""
     return feature_count(B) + OPTION_INPUTS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def option_inputs(B: np.ndarray, rank: int, width: int, gap: float, out: np.ndarray) -> None:
     """The option's numbers after the features in `out`: rank over width, price gap over
     10 (the gap is the best candidate's price minus this one's, at least 0, at most 100)."""
@@ -111,7 +111,7 @@ def option_inputs(B: np.ndarray, rank: int, width: int, gap: float, out: np.ndar
     out[at + 1] = min(max(gap, 0.0), 100.0) / 10.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(B: np.ndarray, S: np.ndarray, me: int, out: np.ndarray) -> None:
     """Write the position `S` as seen from seat `me` into `out` (`feature_count(B)` long)."""
     out[:] = 0.0

@@ -113,7 +113,7 @@ def _new_node(T: tuple) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ranked(values: np.ndarray, k: int, idx: np.ndarray) -> None:
     """Write the indices 0..k-1 into `idx` by `values`, best first, stable: the order in
     which options become the search's edges (the `width` first) and the learned agent's
@@ -126,7 +126,7 @@ def ranked(values: np.ndarray, k: int, idx: np.ndarray) -> None:
         idx[j] = i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def idle_end(action: int, phase: int, must_act: bool) -> bool:
     """Whether `action` would end a turn idle: the end of the turn in the actions phase
     before any stall or customer (`must_act`). Such an option is left out while another is
