@@ -258,3 +258,39 @@ def test_expert_plays_the_shipped_model_of_the_player_count(players: int) -> Non
         action = seats[game.seat].choose(game)
         assert action in game.legal_actions()
         game.apply(action)
+
+
+def test_expert_search_values_its_leaves_by_the_network(tmp_path: Path) -> None:
+    """`expert-search` is the search with the network at its leaves: it plays legal moves
+    with the shipped model, its leaves' values are the network's value output from each
+    seat's chair (within [0, 1]: visits credited, no rollout), and a model for another
+    player count is refused by name."""
+    from sim.agents.compiled import mcts as M
+    from sim.agents.expert_search import ExpertSearchAgent
+    from sim.agents.registry import make_agent
+
+    agent = make_agent("expert-search:iterations=24")
+    assert isinstance(agent, ExpertSearchAgent)
+    game = Game(BOARD, Rules(players=3))
+    seen = []
+    agent.searched = lambda g, t, S, tree: seen.append(  # type: ignore[method-assign]
+        (tree[0][:, M.NV].copy(), tree[1][:tree[0].shape[0]].copy()))
+    for _ in range(12):
+        if game.is_chance:
+            game.apply(game.sample_chance())
+            continue
+        action = agent.choose(game)
+        assert action in game.legal_actions()
+        game.apply(action)
+    assert seen and max(visits[0] for visits, _ in seen) >= 24
+    # Each node's credited value is a sum of values in [0, 1], one per visit.
+    assert all(((w >= 0) & (w <= visits + 1e-9)).all() for visits, w in seen)
+    assert any((w % 1 != 0).any() for _, w in seen)  # network values, not whole results
+    two = str(tmp_path / "two.model")
+    Model.load(Path(__file__).resolve().parent.parent / "sim/agents/models/expert-2p.model"
+               ).save(two)
+    game = Game(BOARD, Rules(players=3))
+    game.apply(game.legal_actions()[0])  # the Bobby placed: the next decision searches
+    with pytest.raises(ModelError) as info:
+        ExpertSearchAgent(model=two, iterations=4).choose(game)
+    assert info.value.field == "players" and two in info.value.message

@@ -149,6 +149,11 @@ class FastMCTSAgent(CompiledPlanningAgent):
 
         return self.cached_tools(game, build)
 
+    def leaf_net(self, tools: dict[str, Any]) -> tuple[Any, ...] | None:
+        """What values a new leaf instead of a rollout (`expert-search`'s network), or
+        None: a rollout."""
+        return None
+
     def searched(self, game: Game, tools: dict[str, Any], S: Any, tree: tuple[Any, ...]
                  ) -> None:
         """Called with every finished search, before its best option is taken (the
@@ -188,7 +193,7 @@ class FastMCTSAgent(CompiledPlanningAgent):
                 done += M.iterate(t["B"], S, tree, t["P_tree"], t["P_roll"], t["Rs_me"],
                                   t["Rs_free"], game.seat, t["WF"], t["WI"], rng,
                                   t["settings"], min(self.chunk, limit - done), t["path"],
-                                  t["order"], t["values"], t["scratch"])
+                                  t["order"], t["values"], t["scratch"], self.leaf_net(t))
                 if now() >= deadline:
                     break
         self.last_iterations = done

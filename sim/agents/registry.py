@@ -13,6 +13,7 @@ from sim.agents import weight_sets
 from sim.agents.base import BaseAgent
 from sim.agents.base import CompiledRow
 from sim.agents.expert import ExpertAgent
+from sim.agents.expert_search import ExpertSearchAgent
 from sim.agents.fast_mcts import FastMCTSAgent
 from sim.agents.greedy import GreedyAgent
 from sim.agents.heuristic import HeuristicAgent
@@ -34,6 +35,7 @@ AGENTS: dict[str, Callable[..., BaseAgent]] = {
     "heuristic": HeuristicAgent,
     "fastmcts": FastMCTSAgent,
     "mcts": FastMCTSAgent,  # the search has one implementation; both names play it
+    "expert-search": ExpertSearchAgent,
     "expert": ExpertAgent,
     "openspiel-mcts": OpenSpielMCTSAgent,
     "openspiel-ismcts": OpenSpielISMCTSAgent,

@@ -166,11 +166,15 @@ def add_parser(subparsers: Any) -> None:
                       description="Rounds of expert iteration: games labelled by the "
                       "search (the spec's teacher; after the first round the last model "
                       "plays some of the moves, DAgger), a network fitted on every round's "
-                      "labels (scikit-learn, the learn extra), and an evaluation against "
-                      "the tuned heuristic. Resumable: the same command continues a "
-                      "stopped training with the same result. The model is "
-                      "OUT/expert.model; play it as expert:model=FILE.")
-    t.add_argument("file", metavar="SPEC", help="training spec (TOML; sim/learning/spec.py)")
+                      "labels (scikit-learn, the learn extra; the mean of `fits` networks), "
+                      "and an evaluation against the tuned heuristic; the games spread "
+                      "over the spec's presets and rule variants. Resumable: the same "
+                      "command continues a stopped training with the same result. The "
+                      "model is OUT/expert.model; play it as expert:model=FILE (`expert` "
+                      "alone plays the shipped model for the player count).")
+    t.add_argument("file", metavar="SPEC",
+                   help="training spec (TOML; fields in docs/learning.md; the shipped models' "
+                   "specs: data/training/expert-{2,3,4}p.toml)")
     O.add_execution(t)
     O.add_out(t, "DIR", "training folder (default: data/runs/training/<name>)")
     O.add_quiet(t, "no progress bar (the round lines still print)")

@@ -42,6 +42,9 @@ import numpy as np
 from numba import njit
 
 from sim.agents.compiled.evaluate import state
+from sim.agents.compiled.features import features
+from sim.agents.compiled.features import option_inputs
+from sim.agents.compiled.network import forward
 from sim.agents.compiled.evaluate import value_margins
 from sim.agents.compiled.plan_bobby import option_steps
 from sim.agents.compiled.plan_bobby import path_moves
@@ -274,10 +277,12 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
             P_roll: np.ndarray, Rs_me: np.ndarray, Rs_free: np.ndarray, me: int,
             WF: np.ndarray, WI: np.ndarray, rng: np.ndarray, settings: np.ndarray,
             count: int, path: np.ndarray, order: np.ndarray, values: np.ndarray,
-            scratch: np.ndarray) -> int:
+            scratch: np.ndarray, net: tuple | None = None) -> int:
     """`count` iterations from the root S0 (path, order, values, scratch: buffers for the
     path of nodes, the bag order, the seats' values and a Bobby path); returns how many
-    ran."""
+    ran. With a network (`net`: `W, L, X, h, work, out`, the learned agent's model and its
+    work space) a new leaf is valued by the network from each seat's chair instead of a
+    rollout (`expert-search`)."""
     node, nw, edge = T[0], T[1], T[2]
     no_log = np.zeros(0, np.int64)
     L0 = level(B, WF, WI, 0)
@@ -336,6 +341,13 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
             x = child
             depth += 1
             path[depth] = x
+        if net is not None:  # pruned when None: the search with rollouts
+            if S[PHASE] != OVER:
+                _network_values(B, S, net, int(settings[WIDTH]), values)
+            else:
+                _values(B, S, P_roll, L0[0], L0[1], settings, values)
+            _backup(T, path, depth, values)
+            continue
         # Rollout with the planner's fast policy, or the random agent's.
         for p in range(n):
             memory[p, M_MOVES] = 0
@@ -361,14 +373,35 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
                     apply(B, S, scratch[j], no_log)
             apply(B, S, last, no_log)
         _values(B, S, P_roll, L0[0], L0[1], settings, values)
-        node[0, NV] += 1
-        for k in range(1, depth + 1):
-            child = path[k]
-            node[child, NV] += 1
-            chooser = node[path[k - 1], NSEAT]
-            if chooser >= 0:
-                nw[child] += values[chooser]
+        _backup(T, path, depth, values)
     return count
+
+
+@njit(cache=True)
+def _backup(T: tuple, path: np.ndarray, depth: int, values: np.ndarray) -> None:
+    """One more visit on the iteration's path, each node's chooser credited its value."""
+    node, nw = T[0], T[1]
+    node[0, NV] += 1
+    for k in range(1, depth + 1):
+        child = path[k]
+        node[child, NV] += 1
+        chooser = node[path[k - 1], NSEAT]
+        if chooser >= 0:
+            nw[child] += values[chooser]
+
+
+@njit(cache=True)
+def _network_values(B: np.ndarray, S: np.ndarray, net: tuple, width: int,
+                    out: np.ndarray) -> None:
+    """Every seat's value of a position in [0, 1] by the learned agent's network (its
+    value output, `sim.learning.fit.VALUE`), the position seen from each seat's chair as
+    the network saw the positions after its options."""
+    W, L, X, h, work, res = net
+    for p in range(B[N_PLAYERS]):
+        features(B, S, p, X)
+        option_inputs(B, 0, width, 0.0, X)
+        forward(W, L, X, h, work, res)
+        out[p] = min(1.0, max(0.0, res[0]))
 
 
 @njit(cache=True)
