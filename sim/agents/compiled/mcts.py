@@ -42,10 +42,10 @@ import numpy as np
 from numba import njit
 
 from sim.agents.compiled.evaluate import state
+from sim.agents.compiled.evaluate import value_margins
 from sim.agents.compiled.features import features
 from sim.agents.compiled.features import option_inputs
 from sim.agents.compiled.network import forward
-from sim.agents.compiled.evaluate import value_margins
 from sim.agents.compiled.plan_bobby import option_steps
 from sim.agents.compiled.plan_bobby import path_moves
 from sim.agents.compiled.plan_step import options
@@ -283,7 +283,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
     ran. With a network (`net`: `W, L, X, h, work, out`, the learned agent's model and its
     work space) a new leaf is valued by the network from each seat's chair instead of a
     rollout (`expert-search`)."""
-    node, nw, edge = T[0], T[1], T[2]
+    node, edge = T[0], T[2]
     no_log = np.zeros(0, np.int64)
     L0 = level(B, WF, WI, 0)
     L1 = level(B, WF, WI, 1)
