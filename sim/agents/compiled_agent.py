@@ -85,9 +85,11 @@ class CompiledAgent(BaseAgent):
                                         s["restrict"], s["memory"], s["buf"], s["buf2"]))
         if s["kind"] == FP.KIND_EXPERT:
             W, L, width, margin, EW = s["net"]
-            return int(FP.decide_expert(game.B, game.S, self._generator, s["params"],
-                                        s["restrict"], s["memory"], s["buf"], s["WF"],
-                                        s["WI"], W, L, width, margin, EW))
+            from sim.agents.compiled.expert import choose_expert
+
+            return int(choose_expert(game.B, game.S, self._generator, s["params"],
+                                     s["restrict"], s["memory"], s["buf"], s["WF"], s["WI"],
+                                     W, L, width, margin, EW))
         return int(FP.decide_planner(game.B, game.S, self._generator, s["params"],
                                      s["restrict"], s["memory"], s["buf"], s["WF"], s["WI"]))
 

@@ -224,12 +224,3 @@ def new_memory(B: np.ndarray) -> np.ndarray:
     memory[M_TURN] = memory[M_QTURN] = memory[M_ACTED] = -1
     return memory
 
-
-@njit(cache=True, _nrt=False)
-def decide_expert(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
-                  restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray, WF: np.ndarray,
-                  WI: np.ndarray, W: np.ndarray, L: np.ndarray, width: int, margin: float,
-                  EW: tuple) -> int:
-    """One decision of a learned agent for the seat to move, from Python."""
-    return choose_expert(B, S, rng, params, restrict, memory, buf, WF, WI, W, L, width,
-                         margin, EW)
