@@ -26,6 +26,13 @@ from numba import njit
 from sim.agents.model import ENTRY
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _add_row(W: np.ndarray, row: int, v: float, h: np.ndarray, first: int, count: int) -> None:
+    """h[first:first + count] += v * W[row:row + count]: one input's weights, scaled."""
+    for j in range(count):
+        h[first + j] += W[row + j] * v
+
+
 @njit(cache=True, _nrt=False)
 def first_layer(W: np.ndarray, L: np.ndarray, x: np.ndarray, h: np.ndarray) -> None:
     """The first layer's sums (before ReLU) for input `x`, written into `h` (the first
@@ -35,11 +42,8 @@ def first_layer(W: np.ndarray, L: np.ndarray, x: np.ndarray, h: np.ndarray) -> N
     for j in range(n_out):
         h[j] = W[bias + j]
     for i in range(n_in):
-        v = x[i]
-        if v != 0.0:
-            row = at + i * n_out
-            for j in range(n_out):
-                h[j] += W[row + j] * v
+        if x[i] != 0.0:
+            _add_row(W, at + i * n_out, x[i], h, 0, n_out)
 
 
 @njit(cache=True, _nrt=False)
@@ -51,11 +55,8 @@ def first_layer_moved(W: np.ndarray, L: np.ndarray, x: np.ndarray, x0: np.ndarra
     for j in range(n_out):
         h[j] = h0[j]
     for i in range(n_in):
-        v = x[i] - x0[i]
-        if v != 0.0:
-            row = at + i * n_out
-            for j in range(n_out):
-                h[j] += W[row + j] * v
+        if x[i] != x0[i]:
+            _add_row(W, at + i * n_out, x[i] - x0[i], h, 0, n_out)
 
 
 @njit(cache=True, _nrt=False)
@@ -81,12 +82,8 @@ def rest(W: np.ndarray, L: np.ndarray, h: np.ndarray, work: np.ndarray,
         for j in range(n_out):
             work[1 - a, j] = W[bias + j]
         for i in range(n_in):
-            v = work[a, i]
-            if v != 0.0:
-                row = at + i * bo
-                first = (i // bi) * bo  # the first output of the input's group
-                for j in range(bo):
-                    work[1 - a, first + j] += W[row + j] * v
+            if work[a, i] != 0.0:  # the input's group's outputs only
+                _add_row(W, at + i * bo, work[a, i], work[1 - a], (i // bi) * bo, bo)
         if last:
             for j in range(n_out):
                 out[j] = work[1 - a, j]
