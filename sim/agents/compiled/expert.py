@@ -55,11 +55,6 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
     ranked(L0[4], k, idx)
     me, phase = S[SEAT], S[PHASE]
     ov = L0[4]
-    # The first layer of the network for the position itself; each option's is moved from
-    # it by the features the option changes (`sim.agents.compiled.network`).
-    features(B, S, me, X0)
-    option_inputs(B, 0, width, 0.0, X0)
-    first_layer(W, L, X0, h0)
     n = min(k, width)
     # The candidates: the `width` best by price, an idle end of the turn left out while
     # another is open (as the search's root leaves it out); ranks and price gaps are
@@ -69,6 +64,15 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
         m = option_steps(B, L0, idx[r], steps)
         keep[r] = not idle_end(steps[m - 1], phase, must_act)
         others += keep[r]
+    if others == 1 or n == 1:  # one candidate: nothing for the network to weigh
+        for r in range(n):
+            if n == 1 or keep[r]:
+                return option_steps(B, L0, idx[r], best_steps)
+    # The first layer of the network for the position itself; each option's is moved from
+    # it by the features the option changes (`sim.agents.compiled.network`).
+    features(B, S, me, X0)
+    option_inputs(B, 0, width, 0.0, X0)
+    first_layer(W, L, X0, h0)
     best, best_m, rank, top = -np.inf, 0, 0, 0.0
     first_adv, first_m = 0.0, 0
     for r in range(n):
