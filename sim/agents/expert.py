@@ -48,13 +48,7 @@ class ExpertAgent(CompiledAgent):
 
     def model_for(self, players: int) -> tuple[Model, str]:
         """The model this agent plays at `players`, and where it came from."""
-        if self.model is not None:
-            return self.model, self.model_path
-        path = SHIPPED / f"expert-{players}p.model"
-        if not path.is_file():
-            raise ModelError(f"no shipped model for {players} players; name one with "
-                             "expert:model=FILE", source="expert", field="model")
-        return Model.load(path), str(path)
+        return model_for(self.model, self.model_path, players)
 
     @classmethod
     def with_model(cls, model: Model, width: int = 8, seed: int = 0) -> ExpertAgent:
@@ -73,6 +67,19 @@ class ExpertAgent(CompiledAgent):
         model, source = self.model_for(players)
         return CompiledRow(KIND_EXPERT, tuple(compiled_params(w, simulate=True).tolist()),
                            self.restrict.flags(), (model, self.width, self.margin, source))
+
+
+def model_for(model: Model | None, path: str, players: int) -> tuple[Model, str]:
+    """`model` (read from `path`) or, when none was named, the shipped model for
+    `players`; and where it came from. Both learned agents (`expert`, `expert-search`)
+    choose their model here."""
+    if model is not None:
+        return model, path
+    shipped = SHIPPED / f"expert-{players}p.model"
+    if not shipped.is_file():
+        raise ModelError(f"no shipped model for {players} players; name one with "
+                         "model=FILE", source="expert", field="model")
+    return Model.load(shipped), str(shipped)
 
 
 def network_entry(row: CompiledRow, board: Board, B: np.ndarray, players: int

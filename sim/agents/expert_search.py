@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.agents.expert import ExpertAgent
+from sim.agents.expert import model_for
 from sim.agents.fast_mcts import FastMCTSAgent
+from sim.agents.model import Model
 from sim.engine.game import Game
 
 
@@ -24,7 +25,8 @@ class ExpertSearchAgent(FastMCTSAgent):
                  reuse: bool = True) -> None:
         super().__init__(seed, spec, iterations=iterations, time=time, c=c, temp=temp,
                          width=width, expand=expand, chunk=chunk, nodes=nodes, reuse=reuse)
-        self._expert = ExpertAgent(seed, model=model)
+        self.model_path = model
+        self.model = Model.load(model) if model else None
 
     def tools(self, game: Game) -> dict[str, Any]:
         """The search's tools and the network with its work space, the model checked
@@ -36,7 +38,7 @@ class ExpertSearchAgent(FastMCTSAgent):
             from sim.agents.compiled.features import FEATURES_VERSION
             from sim.agents.compiled.features import input_count
 
-            model, source = self._expert.model_for(game.n)
+            model, source = model_for(self.model, self.model_path, game.n)
             n_inputs = int(input_count(game.B))
             model.check(game.board.content_hash, game.n, n_inputs, FEATURES_VERSION,
                         source=source)
