@@ -1,5 +1,6 @@
-"""What the agents that decide in compiled code at a `Game` share (the search, `fastmcts`,
-and the learned agent, `expert`): their own compiled generator, seeded from the seat's seed
+"""What a planning agent deciding in compiled code at a `Game` needs (the search,
+`fastmcts`, and the search with the learned network, `expert-search`): its own compiled
+generator, seeded from the seat's seed
 on first use; the Bobby placed at random with it; the position as the compiled code reads
 it; and their per-setup tools (packed rows and work space), built once per board, rules and
 restriction."""
