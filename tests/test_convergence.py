@@ -105,13 +105,17 @@ def test_every_missing_point_is_named_in_order() -> None:
 
 
 def test_the_saturation_band_is_the_fair_share_plus_or_minus_the_margin() -> None:
-    # At 2 players the band is [0.48, 0.52]: 0.485-0.515 is inside, 0.47-0.51 is not
-    # (undecided), 0.53-0.56 is above the fair share (not saturated).
+    # At 2 players the band is [0.48, 0.52]: 0.485-0.515 is inside (saturated); 0.45-0.51
+    # is wider than the band's 4 pp (undecided); 0.49-0.525 reaches above 0.52 (undecided);
+    # 0.53-0.56 leaves out the fair share above (not saturated); 0.40-0.43, a doubled
+    # budget that does worse, measured within 4 pp, does not beat it (saturated).
     def at(lo: float, hi: float) -> str:
         return Saturation(Interval((lo + hi) / 2, lo, hi), 0.5, 100).state(0.02)
     assert at(0.485, 0.515) == "saturated"
-    assert at(0.47, 0.51) == "undecided"
+    assert at(0.45, 0.51) == "undecided"
+    assert at(0.49, 0.525) == "undecided"
     assert at(0.53, 0.56) == "not saturated"
+    assert at(0.40, 0.43) == "saturated"
     assert math.isclose(SATURATED.fair, 1 / 3)
 
 

@@ -450,3 +450,98 @@ def test_precision_on_demand_caps_a_level_at_its_own_games() -> None:
         "standard-greedy-2p": (12, 60), "standard-greedy-3p": (12, 60),
         "standard-heuristic-2p": (12, 60), "standard-heuristic-3p": (12, 60),
         "standard-mcts-2p": (6, 6), "standard-mcts-3p": (9, 9)}
+
+
+# -- the saturation check of the strongest level ------------------------------------------------
+@pytest.mark.parametrize(("changes", "field", "reason"), [
+    ({"saturation": {"agents": "heuristic", "games": 12}, "skill": None, "agents": "greedy"},
+     "saturation", "give the study skill levels"),
+    ({"saturation": "heuristic"}, "saturation", "must be a table"),
+    ({"saturation": {"agents": "heuristic", "games": 12, "seats": 1}}, "saturation.seats",
+     "unknown key (keys: agents, games)"),
+    ({"saturation": {"games": 12}}, "saturation.agents", "missing"),
+    ({"saturation": {"agents": "heuristic"}}, "saturation.games", "missing"),
+    ({"saturation": {"agents": "nobody", "games": 12}}, "saturation.agents",
+     "unknown agent 'nobody'"),
+    ({"saturation": {"agents": {"2": "greedy,heuristic", "3": "heuristic"}, "games": 12}},
+     "saturation.agents", "must be one agent spec"),
+    ({"saturation": {"agents": "heuristic", "games": 10}}, "saturation.games",
+     "10 games at 3 players: use a multiple of 3"),
+    ({"saturation": {"agents": "fastmcts:time=1", "games": 12}}, "saturation.agents",
+     "time budget"),
+])
+def test_a_bad_saturation_check_names_file_field_and_reason(changes: dict[str, Any],
+                                                            field: str, reason: str) -> None:
+    d = skill_dict(**changes)
+    d = {k: v for k, v in d.items() if v is not None}
+    with pytest.raises(StudyError) as err:
+        study_from_dict(d, source="data/studies/x.toml")
+    msg = err.value.message
+    assert msg.startswith(f"data/studies/x.toml: {field}: "), msg
+    assert reason in msg and "\n" not in msg, msg
+
+
+def test_the_check_is_a_cell_per_player_count_in_the_baseline_variant() -> None:
+    spec = study_from_dict(skill_dict(saturation={"agents": "fastmcts:iterations=80",
+                                                  "games": {"2": 8, "3": 12}}))
+    checks = [c for c in spec.cells() if c.check]
+    assert [(c.key, c.config.agents, c.config.games) for c in checks] == [
+        ("standard-mcts-doubled-2p", ("fastmcts:iterations=80", "fastmcts:iterations=40"), 8),
+        ("standard-mcts-doubled-3p", ("fastmcts:iterations=80", "fastmcts:iterations=40",
+                                      "fastmcts:iterations=40"), 12)]
+    # The same seed and rules as the strongest level's baseline cell: the same games dealt.
+    top = {c.players: c for c in spec.level_cells() if c.level == "mcts"
+           and c.variant.name == "standard"}
+    for c in checks:
+        assert (c.config.seed, c.config.rules) == (top[c.players].config.seed,
+                                                   top[c.players].config.rules)
+    # --players and --games carry the check along (rounded up to whole rotations).
+    assert [c.key for c in spec.with_overrides(players=[3]).cells() if c.check] == [
+        "standard-mcts-doubled-3p"]
+    assert [c.config.games for c in spec.with_overrides(games=10).cells() if c.check] == [
+        10, 12]
+
+
+@pytest.fixture(scope="module")
+def checked_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A planted unsaturated top: random and greedy levels at 2 players, and a "doubled"
+    greedy that is in fact the tuned heuristic, which beats greedy far beyond the margin."""
+    out = tmp_path_factory.mktemp("checked")
+    spec = study_from_dict({
+        "name": "checked", "players": [2], "games": 60, "seed": 5, "shard_size": 30,
+        "skill": [{"name": "random", "agents": "random"}, {"name": "greedy", "agents": "greedy"}],
+        "saturation": {"agents": "heuristic", "games": 60},
+        "variants": [{"name": "standard"}, {"name": "known", "preset": "known-order"}]})
+    run_study(spec, out / "study", quiet=True)
+    build_report(open_study(out / "study"), out / "report")
+    return out
+
+
+def test_an_unsaturated_top_is_found_and_named(checked_study: Path) -> None:
+    study = json.loads((checked_study / "study" / "study.json").read_text())
+    check = [c for c in study["cells"] if c.get("check")]
+    assert [(c["key"], c["agents"], c["check"]) for c in check] == [
+        ("standard-greedy-doubled-2p", ["heuristic", "greedy"], "doubled")]
+    data = open_study(checked_study / "study")
+    assert data.levels == ["random", "greedy"] and len(data.checks) == 1
+    # The doubled agent's win share by hand from the check's players table.
+    players = pd.read_parquet(checked_study / "study" / check[0]["run"] / "players")
+    mine = players[players["agent"].astype(str) == "heuristic"]["win_share"].astype(float)
+    assert len(mine) == 60
+    s = json.loads((checked_study / "report" / "summary.json").read_text())
+    conv = s["skill"]["convergence"]
+    sat = conv["saturation"]["2"]
+    assert sat["agent"] == "heuristic" and sat["games"] == 60 and sat["fair"] == 0.5
+    assert math.isclose(sat["share"], mine.mean())
+    assert sat["lo"] > 0.5 and sat["state"] == "not saturated"
+    assert conv["counts"] == {"converged": 0, "not converged": len(s["skill"]["findings"])}
+    for f in s["skill"]["findings"]:
+        c = f["convergence"]
+        assert c["label"] == "not converged" and "top not saturated" in c["missing"], c
+        if c["top_difference"] is not None:
+            assert (c["top_difference"]["weak"], c["top_difference"]["strong"]) == (
+                "random", "greedy")
+    page = html.unescape((checked_study / "report" / "index.html").read_text())
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Converged at the top? 0 converged" in text
+    assert "not converged (top not saturated" in text

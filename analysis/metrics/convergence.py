@@ -11,8 +11,10 @@ of a ladder and at its strongest agent:
   one below, on the games both played, Holm-adjusted over every such difference of the
   report) inside the equivalence margin: its whole interval within +-`margin`.
 - **The top is saturated**: the strongest agent with double its search budget, in one
-  seat against the strongest agent in the others (seats rotated, the study's seeds), wins
-  its fair share within +-`saturation_margin`: its whole 95% interval inside that band.
+  seat against the strongest agent in the others (seats rotated, the study's seeds), does
+  not beat it: its 95% interval ends at most `saturation_margin` above the fair share and
+  is no wider than the band of +-`saturation_margin` around it (a doubled budget that
+  does worse than the fair share, measured that precisely, is saturated too).
 
 **The rule.** A finding is **converged** when both hold. Otherwise it is **not converged**,
 and the label names what is missing, each point that applies:
@@ -23,7 +25,8 @@ and the label names what is missing, each point that applies:
 - *top not saturated*: the doubled budget wins significantly more than its fair share;
 - *too few games*: an interval too wide to decide (the difference neither inside the
   margin nor significant; verdicts that differ while the difference is inside the margin;
-  a saturation interval neither inside the band nor above the fair share);
+  a saturation interval wider than the band, or reaching above it while holding the fair
+  share);
 - *no saturation check*: the study did not play the doubled budget at this player count;
 - *one level*: fewer than two levels measured the finding.
 """
@@ -48,8 +51,9 @@ SATURATION_MARGIN = 0.02  # the doubled budget's band around its fair share
 RULE = ("converged: the two strongest levels give the same verdict and their paired "
         "difference (Holm-adjusted interval) lies inside the equivalence margin, and the "
         "strongest agent is saturated: the same agent with double the search budget, in one "
-        "seat against it in the others, wins its fair share within the saturation margin "
-        "(whole 95% interval inside). Otherwise not converged, naming what is missing: "
+        "seat against it in the others, does not beat it (its 95% interval ends at most the "
+        "saturation margin above the fair share and is no wider than twice the margin). "
+        "Otherwise not converged, naming what is missing: "
         "levels disagree, top not saturated, too few games, no saturation check, one level.")
 
 
@@ -84,10 +88,10 @@ class Saturation:
         s = self.share
         if not s.measured:
             return "undecided"
-        if self.fair - margin <= s.lo and s.hi <= self.fair + margin:
-            return "saturated"
         if s.lo > self.fair:
             return "not saturated"
+        if s.hi <= self.fair + margin and s.hi - s.lo <= 2 * margin:
+            return "saturated"
         return "undecided"
 
 
@@ -161,7 +165,7 @@ def classify(second: LevelEstimate, top: LevelEstimate, difference: Interval | N
             why.append(f"the top is not saturated: {text}")
         elif state == "undecided":
             missing.add(TOO_FEW_GAMES)
-            why.append(f"saturation undecided: {text}, not inside "
+            why.append(f"saturation undecided: {text}, not yet within "
                        f"±{100 * saturation_margin:.0f} pp")
         else:
             why.append(f"the top is saturated: {text}")

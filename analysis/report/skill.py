@@ -38,6 +38,14 @@ import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
+from analysis.metrics.convergence import CONVERGED
+from analysis.metrics.convergence import MARGIN
+from analysis.metrics.convergence import NOT_CONVERGED
+from analysis.metrics.convergence import RULE as CONVERGENCE_RULE
+from analysis.metrics.convergence import SATURATION_MARGIN
+from analysis.metrics.convergence import Interval
+from analysis.metrics.convergence import Saturation
+from analysis.metrics.convergence import classify as converged
 from analysis.metrics.robustness import LABELS
 from analysis.metrics.robustness import RULE
 from analysis.metrics.robustness import LevelEstimate
@@ -103,11 +111,15 @@ def analyse_levels(data: StudyData, target: float | None,
         est = pd.concat([_level_estimates(per[lv]).assign(level=lv) for lv in levels],
                         ignore_index=True)
         changes = _size_changes(per, levels, est)
+        tops = _size_changes(per, levels, est, top=True)
+        checks = saturation(data)
         head.skill = SkillAnalysis(
             data=data, levels=levels, level_labels=labels,
             level_agents={lv: info.agents_text(lv) for lv in levels}, start=first_strong(strong),
             analyses=per, estimates=est,
-            findings=_verdicts(est, changes, levels, labels, first_strong(strong)),
+            findings=_verdicts(est, changes, levels, labels, first_strong(strong), tops,
+                               checks),
+            saturation=checks, doubled=doubled_agent(data),
             length=_length(per, levels, changes))
         head.findings = label_findings(head.findings, head.skill)
     head.findings = [f for f in head.findings if f.topic != "calibration"]
@@ -203,10 +215,11 @@ def _values(pg: Mapping[str, pd.DataFrame], kind: str, n: int, variant: str, bas
 
 
 def _size_changes(per: Mapping[str, Analysis], levels: Sequence[str],
-                  est: pd.DataFrame) -> pd.DataFrame:
+                  est: pd.DataFrame, top: bool = False) -> pd.DataFrame:
     """Every finding's (and every cell's game length's) strongest level minus weakest level
-    on the seeds both played, paired t, Holm over them all: `kind, n_players, variant,
-    measure, weak, strong, games, diff, lo, hi, se, dof, p_value`, Holm's columns."""
+    (with `top`, minus the level below the strongest: the convergence check's pair) on the
+    seeds both played, paired t, Holm over them all: `kind, n_players, variant, measure,
+    weak, strong, games, diff, lo, hi, se, dof, p_value`, Holm's columns."""
     pgs = {lv: _per_game(per[lv]) for lv in levels}
     held = est.dropna(subset=["estimate"])
     targets = [(k, int(n), str(v), str(b), str(m), list(g["level"]))
@@ -225,7 +238,7 @@ def _size_changes(per: Mapping[str, Analysis], levels: Sequence[str],
         order = [lv for lv in levels if lv in lvs]
         if len(order) < 2:
             continue
-        weak, strong = order[0], order[-1]
+        weak, strong = order[-2 if top else 0], order[-1]
         a = _values(pgs[weak], k, n, v, b, m).dropna()
         z = _values(pgs[strong], k, n, v, b, m).dropna()
         common = a.index.intersection(z.index).sort_values()
@@ -246,12 +259,43 @@ def _size_changes(per: Mapping[str, Analysis], levels: Sequence[str],
     return C.Holm(interval=C.TInterval("diff"))(out)
 
 
+def doubled_agent(data: StudyData) -> str:
+    """The saturation check's agent ("" when the study has none)."""
+    sat = (data.study or {}).get("spec", {}).get("saturation")
+    return str(sat["agents"]) if sat else ""
+
+
+def saturation(data: StudyData) -> dict[int, Saturation]:
+    """The strongest level's saturation check by player count: the doubled agent's win
+    share (the mean over its games of its seat's share, a t interval) against 1/n."""
+    from scipy import stats
+
+    out: dict[int, Saturation] = {}
+    doubled = doubled_agent(data)
+    if not data.checks or not doubled:
+        return out
+    players = StudyData(cells=list(data.checks)).players()
+    for n, g in players.groupby("n_players", observed=True, sort=True):
+        x = g.loc[g["agent"].astype(str) == doubled, "win_share"].astype(float).to_numpy()
+        if len(x) < 2:
+            continue
+        mean, se = float(x.mean()), float(x.std(ddof=1) / len(x) ** 0.5)
+        half = float(stats.t.ppf(0.975, len(x) - 1)) * se
+        out[int(n)] = Saturation(Interval(mean, mean - half, mean + half), 1 / int(n), len(x))
+    return out
+
+
 def _verdicts(est: pd.DataFrame, changes: pd.DataFrame, levels: Sequence[str],
-              labels: Mapping[str, str], start: int) -> pd.DataFrame:
+              labels: Mapping[str, str], start: int, tops: pd.DataFrame | None = None,
+              checks: Mapping[int, Saturation] | None = None) -> pd.DataFrame:
     """One row per finding: its key, the size change and the verdict (`label`, `trend`,
-    `verdict` as shown, `direction`, `reason`), in the order the estimates come."""
+    `verdict` as shown, `direction`, `reason`), and its convergence (`convergence`,
+    `convergence_text`, `convergence_reason`, the top pair's difference `top_*`), in the
+    order the estimates come."""
     ch = {(r.kind, int(r.n_players), r.variant, r.measure): r
           for r in changes.itertuples(index=False)}
+    top_ch = {} if tops is None else {(r.kind, int(r.n_players), r.variant, r.measure): r
+                                      for r in tops.itertuples(index=False)}
     rows = []
     for (k, n, v, b, m), g in est.groupby(["kind", "n_players", "variant", "baseline",
                                            "measure"], sort=False):
@@ -265,13 +309,22 @@ def _verdicts(est: pd.DataFrame, changes: pd.DataFrame, levels: Sequence[str],
         size = None if c is None else SizeChange(float(c.diff), float(c.adj_lo),
                                                  float(c.adj_hi), bool(c.significant))
         verdict: Verdict = classify(points, start, size)
+        t = top_ch.get((k, int(n), v, m))
+        conv = converged(points[-2], points[-1], None if t is None else Interval(
+            float(t.diff), float(t.adj_lo), float(t.adj_hi)), (checks or {}).get(int(n)))
         rows.append({"kind": k, "n_players": int(n), "variant": v, "baseline": b,
                      "measure": m, "value_kind": g["value_kind"].iloc[0],
                      "label": verdict.label, "trend": verdict.trend, "verdict": verdict.text,
                      "direction": verdict.direction, "reason": verdict.reason,
                      **({f"change_{c_}": getattr(c, c_) for c_ in
                          ("weak", "strong", "games", "diff", "lo", "hi", "adj_lo", "adj_hi",
-                          "adj_level", "p_holm", "significant")} if c is not None else {})})
+                          "adj_level", "p_holm", "significant")} if c is not None else {}),
+                     "convergence": conv.label, "convergence_text": conv.text,
+                     "convergence_missing": list(conv.missing),
+                     "convergence_reason": conv.reason,
+                     **({f"top_{c_}": getattr(t, c_) for c_ in
+                         ("weak", "strong", "games", "diff", "adj_lo", "adj_hi", "adj_level",
+                          "significant")} if t is not None else {})})
     return pd.DataFrame(rows)
 
 
@@ -321,7 +374,8 @@ def label_findings(findings: Sequence[C.Finding], sk: SkillAnalysis) -> list[C.F
             out.append(f)
             continue
         out.append(replace(f, label=r.label, text=f"{f.text} Across skill levels ({span}): "
-                                                 f"{r.verdict}: {r.reason}."))
+                                                 f"{r.verdict}: {r.reason}. At the top: "
+                                                 f"{r.convergence_text}."))
     return out
 
 
@@ -373,10 +427,17 @@ def skill_summary(a: Analysis) -> dict[str, Any] | None:
         change = {k[len("change_"):]: v for k, v in r.items() if k.startswith("change_")}
         if change.get("diff") is None:  # no level pair to compare (or a constant measure)
             change = None
+        top = {k[len("top_"):]: v for k, v in r.items() if k.startswith("top_")}
         findings.append({**{k: r[k] for k in ("kind", "n_players", "variant", "baseline",
                                                "measure", "value_kind", "label", "trend",
                                                "verdict", "direction", "reason")},
-                         "levels": by.get(key, []), "change": change})
+                         "levels": by.get(key, []), "change": change,
+                         "convergence": {"label": r["convergence"],
+                                         "text": r["convergence_text"],
+                                         "missing": r["convergence_missing"],
+                                         "reason": r["convergence_reason"],
+                                         "top_difference": top if top.get("diff") is not None
+                                         else None}})
     return {
         "levels": [{"name": lv, "label": sk.label(lv), "agents": sk.level_agents[lv],
                     "games": {str(n): span for n, span in games_played(sk, lv).items()},
@@ -384,5 +445,13 @@ def skill_summary(a: Analysis) -> dict[str, Any] | None:
         "from_heuristic_up": sk.levels[sk.start], "headline_level": sk.headline,
         "rule": RULE, "significance": SIGNIFICANCE,
         "counts": dict(skill_counts(sk)), "findings": findings,
+        "convergence": {
+            "rule": CONVERGENCE_RULE, "margin": MARGIN, "saturation_margin": SATURATION_MARGIN,
+            "counts": {lab: int((sk.findings["convergence"] == lab).sum())
+                       for lab in (CONVERGED, NOT_CONVERGED)},
+            "saturation": {str(n): {"agent": sk.doubled, "share": c.share.estimate,
+                                    "lo": c.share.lo, "hi": c.share.hi, "fair": c.fair,
+                                    "games": c.games, "state": c.state(SATURATION_MARGIN)}
+                           for n, c in sk.saturation.items()}},
         "length": json.loads(sk.length.to_json(orient="records")),
     }

@@ -11,6 +11,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import compare as C
+from analysis.metrics.convergence import CONVERGED
+from analysis.metrics.convergence import RULE as CONVERGENCE_RULE
+from analysis.metrics.convergence import SATURATION_MARGIN
 from analysis.metrics.robustness import RULE
 from analysis.report.model import Analysis
 from analysis.report.skill import ROUNDS
@@ -51,12 +54,13 @@ def _findings_table(a: Analysis, headline: bool) -> Table:
     f = f[main] if headline else f[~main]
     est = {(r.kind, int(r.n_players), r.variant, r.measure, r.level): r
            for r in sk.estimates.itertuples(index=False)}
-    headers = ("players", "finding", "verdict", *(f"{sk.label(lv)}" for lv in sk.levels),
-               "change (Holm)")
+    headers = ("players", "finding", "verdict", "at the top",
+               *(f"{sk.label(lv)}" for lv in sk.levels), "change (Holm)")
     rows = []
     for r in f.sort_values(["n_players"], kind="stable").itertuples(index=False):
         cells: list[tuple[str, str]] = [(str(r.n_players), "num"),
-                                        (finding_name(r, a.labels), "txt"), (r.verdict, "txt")]
+                                        (finding_name(r, a.labels), "txt"), (r.verdict, "txt"),
+                                        (r.convergence_text, "txt")]
         for lv in sk.levels:
             e = est.get((r.kind, r.n_players, r.variant, r.measure, lv))
             if e is None or math.isnan(e.estimate):
@@ -127,9 +131,17 @@ def skill_context(a: Analysis) -> dict[str, Any] | None:
                        "games": ", ".join((f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}")
                                           + f" at {n}p" for n, (lo, hi) in games.items())})
     robust = sk.findings[sk.findings["label"] == "robust"]
+    conv = sk.findings["convergence"]
+    checks = [f"{n} players: {c.share.estimate:.3f} [{c.share.lo:.3f}, {c.share.hi:.3f}] "
+              f"against a fair {c.fair:.3f} in {c.games:,} games ({c.state(SATURATION_MARGIN)})"
+              for n, c in sorted(sk.saturation.items())]
     return {"levels": levels, "start": sk.label(sk.levels[sk.start]), "strong": strong,
             "headline": sk.label(sk.headline), "counts": skill_counts(sk),
             "robust": len(robust), "rule": RULE, "significance": SIGNIFICANCE,
+            "converged": int((conv == CONVERGED).sum()), "not_converged":
+            int((conv != CONVERGED).sum()), "convergence_rule": CONVERGENCE_RULE,
+            "doubled": sk.doubled, "checks": checks,
+            "top_pair": (sk.label(sk.levels[-2]), sk.label(sk.levels[-1])),
             "figures": [(f"skill_{n}p", f"{n} players") for n in a.data.player_counts
                         if (sk.estimates["n_players"] == n).any()],
             "variants": len(a.data.variants)}

@@ -96,6 +96,9 @@ class StudyData:
     # level this data holds when it is one level of such a study (`at_level`).
     skill: SkillInfo | None = None
     level: str = ""
+    # The strongest level's saturation check (`analysis.study.skill.SaturationCheck`): its
+    # complete cells, apart from the study's levels (their agents differ by seat).
+    checks: list[CellRun] = field(default_factory=list)
 
     @property
     def levels(self) -> list[str]:
@@ -286,14 +289,16 @@ def open_study(path: str | Path, allow_partial: bool = False) -> StudyData:
         raise LoadError(f"{STUDY_FILE} is not a {STUDY_FORMAT} file", source=str(spath)) from None
     labels = {v["name"]: v["label"] for v in spec["variants"]}
     cells: list[CellRun] = []
+    checks: list[CellRun] = []
     failed: list[dict[str, Any]] = []
     for meta in cells_meta:
         if meta["status"] != "complete":
             failed.append(meta)
             continue
         run = load_run(root / meta["run"], allow_partial=allow_partial)
-        cells.append(CellRun(meta["variant"], labels.get(meta["variant"], meta["variant"]),
-                             int(meta["players"]), run, str(meta.get("level", ""))))
+        (checks if meta.get("check") else cells).append(
+            CellRun(meta["variant"], labels.get(meta["variant"], meta["variant"]),
+                    int(meta["players"]), run, str(meta.get("level", ""))))
     if not cells:
         raise LoadError("no complete cells in this study folder", source=str(root))
     _check_same_board(cells)
@@ -306,7 +311,7 @@ def open_study(path: str | Path, allow_partial: bool = False) -> StudyData:
                            for v in spec["variants"]})
     skill = SkillInfo.from_spec(spec["skill"]) if spec.get("skill") else None
     return StudyData(cells=cells, title=str(spec.get("title", spec["name"])), study=study,
-                     failed=failed, sweep=sweep, skill=skill)
+                     failed=failed, sweep=sweep, skill=skill, checks=checks)
 
 
 def _check_same_board(cells: Sequence[CellRun]) -> None:

@@ -216,6 +216,7 @@ def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult]
         r = done.get(cell.key)
         cells.append({"key": cell.key, "variant": cell.variant.name, "players": cell.players,
                       **({"level": cell.level} if cell.level else {}),  # skill studies only
+                      **({"check": cell.check} if cell.check else {}),  # saturation check
                       "run": f"runs/{cell.key}", "run_id": cell.config.run_id,
                       "games": cell.config.games, "agents": list(cell.config.agents),
                       "status": ("pending" if r is None else "failed" if r.error

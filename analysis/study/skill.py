@@ -127,6 +127,88 @@ def parse_skill(value: Any, players: Sequence[int], games: Mapping[int, int], so
     return tuple(levels)
 
 
+SATURATION_KEYS = ("agents", "games")
+
+
+@dataclass(frozen=True)
+class SaturationCheck:
+    """Is the strongest level a ceiling? The same agent with double its search budget
+    (`agent`) in one seat against the strongest level's agents in the others, seats rotated
+    so it sits everywhere equally often, on the study's seeds, in the baseline variant: a
+    cell per player count (`games` each, a multiple of the player count). Its win share
+    against the fair share is `analysis.metrics.convergence`'s saturation."""
+
+    agent: str
+    games: Mapping[int, int]
+
+    def lineup(self, top: Sequence[str]) -> tuple[str, ...]:
+        """The check's seats: the doubled agent first, the strongest level's in the rest."""
+        return (self.agent, *top[1:])
+
+    def with_games(self, games: Mapping[int, int]) -> SaturationCheck:
+        """Other games per cell, each rounded up to a multiple of its player count."""
+        return SaturationCheck(self.agent, {n: -(-g // n) * n for n, g in games.items()
+                                            if n in self.games})
+
+    def cells(self, spec: Any) -> list[Any]:
+        """The check's cells of a study spec (`analysis.study.spec.Cell`s)."""
+        from dataclasses import replace
+
+        out = []
+        top = spec.skill[-1]
+        for c in spec.level_cells():
+            if c.level != top.name or c.variant.name != spec.baseline or c.players not in \
+                    self.games:
+                continue
+            config = replace(c.config, agents=self.lineup(top.agents[c.players]),
+                             games=self.games[c.players])
+            out.append(replace(c, config=config, check="doubled"))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The check as plain data (study.json's `spec.saturation`)."""
+        return {"agents": self.agent, "games": {str(n): g for n, g in self.games.items()}}
+
+
+def parse_saturation(value: Any, skill: Sequence[SkillLevel], players: Sequence[int],
+                     source: str, read_agents: AgentsReader, read_games: PerPlayersReader
+                     ) -> SaturationCheck | None:
+    """Validate `saturation = {agents = "fastmcts:iterations=200", games = 600}` (None when
+    absent): a study with skill levels, one agent spec (every seat's doubled agent) and
+    games a multiple of each player count; every error names the file and the field."""
+    if value is None:
+        return None
+    if not skill:
+        raise err(source, "saturation", "checks the strongest skill level: give the study "
+                                        "skill levels (skill = [...]) first")
+    if not isinstance(value, Mapping):
+        raise err(source, "saturation", 'must be a table, e.g. {agents = '
+                                        '"fastmcts:iterations=200", games = 600}')
+    for key in value:
+        if key not in SATURATION_KEYS:
+            raise err(source, f"saturation.{key}",
+                      f"unknown key (keys: {', '.join(SATURATION_KEYS)})")
+    for key in SATURATION_KEYS:
+        if key not in value:
+            raise err(source, f"saturation.{key}", "missing")
+    agents = read_agents(value["agents"], players, source, "saturation.agents")
+    specs = {s for a in agents.values() for s in a}
+    if len(specs) != 1:
+        raise err(source, "saturation.agents", "must be one agent spec (the strongest level's "
+                                               "agent with double its budget), got "
+                                               f"{', '.join(sorted(specs))}")
+    games = read_games(value["games"], players, source, "saturation.games")
+    for n, g in games.items():
+        problem = games_error(g)
+        if problem is not None:
+            raise err(source, "saturation.games", f"{problem} for {n} players")
+        if g % n:
+            raise err(source, "saturation.games", f"{g} games at {n} players: use a multiple "
+                                                  f"of {n} so the doubled agent sits in every "
+                                                  "seat equally often")
+    return SaturationCheck(specs.pop(), games)
+
+
 def check_cell_keys(keys: Sequence[tuple[str, str, str]], source: str) -> None:
     """Refuse two cells with one run folder name: `(key, variant, level)` triples; a
     variant `a-b` at level `c` and a variant `a` at level `b-c` would share `a-b-c-2p`."""

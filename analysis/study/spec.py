@@ -26,8 +26,10 @@ from typing import Any
 
 from analysis.study.precision import Plan
 from analysis.study.precision import parse_precision
+from analysis.study.skill import SaturationCheck
 from analysis.study.skill import SkillLevel
 from analysis.study.skill import check_cell_keys
+from analysis.study.skill import parse_saturation
 from analysis.study.skill import parse_skill
 from analysis.study.switches import CELL_KEYS
 from analysis.study.switches import StudyError
@@ -63,6 +65,7 @@ TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "games
 TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.precision
 TOP_KEYS += ("records",)  # game records kept: the report links to viewer pages
 TOP_KEYS += ("ladder",)  # a skill ladder's report: its label beside each finding it examined
+TOP_KEYS += ("saturation",)  # a skill ladder's doubled-budget check of its strongest level
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
@@ -77,10 +80,14 @@ class Cell:
     players: int
     config: RunConfig
     level: str = ""
+    check: str = ""  # `doubled`: the saturation check of the strongest level, not a level
 
     @property
     def key(self) -> str:
-        """The cell's name and run folder name, e.g. `known-3p`, with a level `known-mcts-3p`."""
+        """The cell's name and run folder name, e.g. `known-3p`, with a level `known-mcts-3p`,
+        the strongest level's saturation check `standard-mcts-doubled-3p`."""
+        if self.check:
+            return f"{self.variant.name}-{self.level}-{self.check}-{self.players}p"
         if self.level:
             return f"{self.variant.name}-{self.level}-{self.players}p"
         return f"{self.variant.name}-{self.players}p"
@@ -116,8 +123,15 @@ class StudySpec:
     # The report folder of a skill-ladder study that examined this study's question (an
     # absolute path; the report shows its labels, `analysis.report.ladder`).
     ladder: str | None = None
+    # The doubled-budget check of the strongest level (`analysis.study.skill.Saturation`).
+    saturation: SaturationCheck | None = None
 
     def cells(self) -> list[Cell]:
+        """Every cell the study plays: `level_cells`, then the strongest level's saturation
+        check (`saturation`), if any."""
+        return self.level_cells() + (self.saturation.cells(self) if self.saturation else [])
+
+    def level_cells(self) -> list[Cell]:
         """Every variant at every player count (and skill level), in study order: variants
         outermost, then levels as listed.
 
@@ -159,8 +173,10 @@ class StudySpec:
         skill = self.skill if games is None else tuple(replace(lv, games=dict(g))
                                                        for lv in self.skill)
         p = self.precision if games is None else None
+        sat = self.saturation if games is None or self.saturation is None else \
+            self.saturation.with_games(g)
         return StudySpec(**{**self.__dict__, "games": g, "agents": a, "skill": skill,
-                            "precision": p})
+                            "precision": p, "saturation": sat})
 
     def _at_players(self, players: Sequence[int]) -> StudySpec:
         """The study at some of its player counts (`--players`), each cell as in the full
@@ -177,9 +193,11 @@ class StudySpec:
         skill = tuple(replace(lv, agents=only(lv.agents), games=only(lv.games))
                       for lv in self.skill)
         precision = None if self.precision is None else only(self.precision)
+        sat = None if self.saturation is None else replace(self.saturation,
+                                                            games=only(self.saturation.games))
         return StudySpec(**{**self.__dict__, "players": keep, "games": only(self.games),
                             "agents": only(self.agents), "skill": skill,
-                            "precision": precision})
+                            "precision": precision, "saturation": sat})
 
     def identity(self) -> dict[str, Any]:
         """What a study folder must share with this spec to be resumed or topped up: every
@@ -214,6 +232,7 @@ class StudySpec:
             "precision": None if not self.precision else {
                 str(n): p.to_dict() for n, p in self.precision.items()},
             "ladder": self.ladder,
+            **({"saturation": self.saturation.to_dict()} if self.saturation else {}),
         }
 
 
@@ -460,7 +479,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      games=games, seed=seed, shard_size=shard_size, events=events,
                      records=records, baseline=baseline, target_half_width=float(target),
                      source=source, text=text, base_switches={}, sweep=sweep, precision=precision,
-                     skill=skill, ladder=_ladder(data, source, base_dir))
+                     skill=skill, ladder=_ladder(data, source, base_dir),
+                     saturation=parse_saturation(data.get("saturation"), skill, players_t,
+                                                 source, _agents_for, _per_players))
     try:
         cells = spec.cells()
     except PortobelloError as exc:
@@ -487,7 +508,7 @@ def cell_plan(spec: StudySpec, cell: Cell) -> Plan | None:
     (a count other than the study's) plays at most that many: its cells stop there, or
     sooner once on target (an expensive search level caps its own cost)."""
     plans = getattr(spec, "precision", None)
-    if not plans:
+    if not plans or cell.check:  # the saturation check plays its own fixed games
         return None
     plan = plans[cell.players]
     own = cell.config.games
