@@ -184,6 +184,10 @@ def headline(a: Analysis) -> Table:
                                  on=["variant", "n_players"], suffixes=("", "_bal"))
     cmp_ = t.get("comparisons")
     labels = {tuple(f.key): f.label for f in a.findings if f.key and f.label}
+    # Whether the answer has converged at the top of the study's own ladder (if it has one).
+    conv = {} if a.skill is None or "convergence_text" not in a.skill.findings else {
+        (r.kind, int(r.n_players), r.variant, r.measure): r.convergence_text
+        for r in a.skill.findings.itertuples(index=False)}
     rows = []
     for r in fp.itertuples(index=False):
         v = str(r.variant)
@@ -199,10 +203,12 @@ def headline(a: Analysis) -> Table:
             if d is not None and not d.empty:
                 d0 = d.iloc[0]
                 label = labels.get(("effect", r.n_players, v, "seat 0 win share"))
+                top = conv.get(("effect", int(r.n_players), v, "seat 0 win share"))
                 row["change"] = (f"{100 * d0['diff']:+.1f} pp "
                                  f"({_pp_interval(d0['adj_lo'], d0['adj_hi'])})"
                                  + (" *" if d0["significant"] else "")
-                                 + (f" · {label}" if label else ""))
+                                 + (f" · {label}" if label else "")
+                                 + (f" · {top}" if top else ""))
             else:
                 row["change"] = "–"
         rows.append(row)
