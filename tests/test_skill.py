@@ -544,4 +544,11 @@ def test_an_unsaturated_top_is_found_and_named(checked_study: Path) -> None:
     page = html.unescape((checked_study / "report" / "index.html").read_text())
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "Converged at the top? 0 converged" in text
+    from sim.cli.summary import study_lines
+
+    lines = study_lines(data)
+    assert lines[-2:] == [
+        " saturation check: heuristic in one seat against the strongest level, its win share",
+        f"  2 players  {sat['share']:.3f} [{sat['lo']:.3f}, {sat['hi']:.3f}]  (fair 0.500, "
+        "60 games)  not saturated"]
     assert "not converged (top not saturated" in text

@@ -81,13 +81,31 @@ def study_lines(data: StudyData) -> list[str]:
     """The headline of a study or report: seat 0's win share by player count and variant
     and each variant's change to it (with skill levels, by level, weakest first), and
     whether the run was reduced."""
-    lines = _share_lines(data)
+    lines = _share_lines(data) + _saturation_lines(data)
     from analysis.report.provenance import reduced_run
 
     reduced = reduced_run(data)
     if reduced is not None and reduced.short:
         lines.append(f"  {reduced.short}: a quick look, with intervals wider than the full "
                      "study's")
+    return lines
+
+
+def _saturation_lines(data: StudyData) -> list[str]:
+    """The strongest level's saturation check, a line per player count (none without)."""
+    from analysis.metrics.convergence import SATURATION_MARGIN
+    from analysis.report.skill import doubled_agent
+    from analysis.report.skill import saturation
+
+    checks = saturation(data)
+    if not checks:
+        return []
+    lines = [f" saturation check: {doubled_agent(data)} in one seat against the strongest "
+             "level, its win share"]
+    for n, c in sorted(checks.items()):
+        lines.append(f"  {n} players  {interval_text(c.share.estimate, c.share.lo, c.share.hi)}"
+                     f"  (fair {c.fair:.3f}, {c.games:,} games)  "
+                     f"{c.state(SATURATION_MARGIN)}")
     return lines
 
 
