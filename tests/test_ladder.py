@@ -50,7 +50,9 @@ def ladder_summary(label: str = "reversed") -> dict[str, Any]:
         "levels": [{"name": "random", "label": "Random", "agents": "random"},
                    {"name": "greedy", "label": "Greedy", "agents": "greedy"}],
         "counts": {"robust": 1, "skill-dependent": 0, "reversed": 1, "not found": 1},
-        "findings": [finding("effect", 2, "known", label),
+        "findings": [{**finding("effect", 2, "known", label), "convergence": {
+            "label": "converged", "text": "converged", "missing": [],
+            "reason": "planted for the test"}},
                      finding("first player", 2, "standard", "robust"),
                      finding("effect", 3, "known", "not found")]}}
 
@@ -75,7 +77,10 @@ def test_examined_findings_carry_the_ladders_label(made: tuple[Path, Path]) -> N
     labelled = {f["label"]: f["text"] for f in summary["findings"] if f.get("label")}
     assert set(labelled) == {"reversed", "robust"}
     assert "Skill ladder: reversed: planted for the test; at its strongest level, Greedy: " \
-           "-5.0 pp (-9.0 pp to -1.0 pp), significant." in labelled["reversed"]
+           "-5.0 pp (-9.0 pp to -1.0 pp), significant; at the top: converged." \
+           in labelled["reversed"]
+    # A ladder finding without a convergence (an older ladder) says nothing of it.
+    assert "at the top" not in labelled["robust"]
     assert labelled["reversed"].startswith("2 players, known vs standard")
     assert summary["ladder"] == {"report": "../../ladder/index.html", "title": "Planted ladder",
                                  "level": "Random", "levels": ["Random", "Greedy"],
@@ -83,7 +88,7 @@ def test_examined_findings_carry_the_ladders_label(made: tuple[Path, Path]) -> N
                                             "not found": 1}, "examined": 2}
     page = (out / "report" / "index.html").read_text()
     assert 'href="../../ladder/index.html"' in page and "<b>Random</b> level" in page
-    assert "· reversed</td>" in page  # the at-a-glance change carries it too
+    assert "· reversed · converged</td>" in page  # the at-a-glance change carries both
 
 
 def test_the_closing_lines_name_the_ladders_label(made: tuple[Path, Path],

@@ -115,8 +115,8 @@ def check_header(nb: Any, study: Path, cells: list[tuple[str, int, RunData]]) ->
     games = NOTEBOOKS[study.name]
     assert first_output_line(nb) == (
         f"Showing the study folder PORTOBELLO_STUDY_DIR names (reduced: {games} games per "
-        "cell, the spec asks for 4,200–4,400; agents random instead of the spec's "
-        f"heuristic): {study} · agents: random")
+        "cell, the spec asks for 4,400–4,500; agents random instead of the spec's "
+        f"expert): {study} · agents: random")
     out = stdout(code_cell(nb, "data = open_study"))
     assert f"games from {study}\n" in out  # the notebook read the study it was pointed at
     variants = list(dict.fromkeys(v for v, _, _ in cells))
@@ -256,5 +256,5 @@ def test_notebooks_say_which_folder_they_show(tmp_path: Path) -> None:
     run_study(spec, choice.path, quiet=True)
     line = notebook_header(choice, open_study(choice.path))
     assert line == ("Showing BUILT-IN SAMPLE, not the study's results (reduced: 4 games per "
-                    "cell, the spec asks for 4,200–4,400; agents random instead of the spec's "
-                    f"heuristic): {choice.path} · agents: random")
+                    "cell, the spec asks for 4,400–4,500; agents random instead of the spec's "
+                    f"expert): {choice.path} · agents: random")

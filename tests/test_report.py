@@ -320,7 +320,7 @@ def test_a_reduced_run_says_so_in_its_title_and_header(tmp_path: Path) -> None:
     run_study(spec, tmp_path / "study", quiet=True)
     data = open_study(tmp_path / "study")
     title = ("Customer order: standard draw vs known order (reduced: 4 games per cell, the "
-             "spec asks for 4,200–4,400; agents random instead of the spec's heuristic)")
+             "spec asks for 4,400–4,500; agents random instead of the spec's expert)")
     path = build_report(data, tmp_path / "report")
     page = html.unescape(path.read_text(encoding="utf-8"))
     assert f"<h1>{title}</h1>" in page and f"<title>{title} ·" in page
@@ -328,14 +328,14 @@ def test_a_reduced_run_says_so_in_its_title_and_header(tmp_path: Path) -> None:
     # the provenance table is a rate, not a count, and depends on the machine.
     assert not re.search(r"(?<![\d,])200 games(?!/s)", page)
     assert ("4 games per cell were played, where the study spec asks for 4,400 at 2 players, "
-            "4,200 at 3 players, 4,200 at 4 players") in page
+            "4,500 at 3 players, 4,400 at 4 players") in page
     s = json.loads((tmp_path / "report" / "summary.json").read_text())
     assert s["title"] == title and s["study_title"] == data.title
-    assert s["reduced"]["games_in_spec"] == {"2": 4400, "3": 4200, "4": 4200}
+    assert s["reduced"]["games_in_spec"] == {"2": 4400, "3": 4500, "4": 4400}
     assert s["reduced"]["games_played"] == {"2": 4, "3": 4, "4": 4}
     # The same runs against a spec asking for what they played: not reduced.
     text = data.study["spec_text"]
-    text = re.sub(r"\[games\]\n2 = 4400\n3 = 4200\n4 = 4200", "games = 4", text)
+    text = re.sub(r"\[games\]\n2 = 4400\n3 = 4500\n4 = 4400", "games = 4", text)
     text = re.sub(r'(?m)^agents = ".*"$', 'agents = "random"', text)
     same = replace(data, study={**data.study, "spec_text": text}, _cache={})
     assert reduced_run(same) is None and report_title(same) == data.title

@@ -89,7 +89,7 @@ def test_shipped_studies_validate_and_meet_the_precision_plan() -> None:
         assert spec.name == name and spec.players == (2, 3, 4)
         assert spec.events and spec.variants[0].name == spec.baseline == "standard"
         assert len(spec.cells()) == 3 * len(spec.variants)
-        assert all(a.startswith("heuristic") for n in spec.players for a in spec.agents[n])
+        assert all(a == "expert" for n in spec.players for a in spec.agents[n])
     spec = load_study(ROOT / "data" / "studies" / "customer-order.toml")
     assert [v.switches.get("customer_order", "drawn") for v in spec.variants] == [
         "drawn", "known"]

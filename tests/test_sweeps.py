@@ -283,6 +283,6 @@ def test_the_shipped_stalls_study_sweeps_four_counts_at_four_players() -> None:
     assert spec.players == (4,) and spec.baseline == "stalls_per_player-16"
     assert [(c.key, c.config.rules.stalls) for c in spec.cells()] == [
         (f"stalls_per_player-{n}-4p", n) for n in (16, 12, 14, 18)]
-    assert all(a.startswith("heuristic:") for a in spec.agents[4])
+    assert spec.agents[4] == ("expert",) * 4
     # Every seat's Wilson half-width within ±1.5 pp for a seat share up to 40%.
     assert 1.96 * (0.4 * 0.6 / spec.games[4]) ** 0.5 <= 0.015

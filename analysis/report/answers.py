@@ -67,6 +67,13 @@ def _top(f: dict[str, Any] | None) -> str:
             + ("significant" if t["significant"] else "not significant"))
 
 
+def _converged(f: dict[str, Any] | None) -> str:
+    """A ladder finding's convergence at the top (`analysis.metrics.convergence`), as
+    shown: `converged`, `not converged (too few games)`; "–" for a ladder without it."""
+    c = (f or {}).get("convergence")
+    return str(c["text"]) if c else "–"
+
+
 def _label(s: dict[str, Any], v: str) -> str:
     return next((x["label"] for x in s.get("variants", []) if x["name"] == v), v)
 
@@ -122,11 +129,13 @@ def readme_answers(reports: Path) -> str:
             f"{_games(co):,} games); the label is the "
             "[skill ladder](reports/skill-ladder/index.html)'s across "
             f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
-            "(robust would mean: the same direction at every level from the heuristic up).",
+            "(robust would mean: the same direction at every level from the heuristic up); "
+            "converged would mean: the two strongest levels agree within ±2 pp and the "
+            "strongest is not beaten by itself at double the budget.",
             "",
             "| players | first player wins, standard rules | known order changes it by "
-            f"(Holm-adjusted) | skill ladder | at {top} |",
-            "| --- | --- | --- | --- | --- |"]
+            f"(Holm-adjusted) | skill ladder | at {top} | converged? |",
+            "| --- | --- | --- | --- | --- | --- |"]
         for r in _seat0_changes(co):
             n = int(r["n_players"])
             base = first.get((r["baseline"], n))
@@ -134,12 +143,14 @@ def readme_answers(reports: Path) -> str:
             share = (f"{100 * base['share']:.1f}% (fair {100 * base['fair']:.0f}%)"
                      if base else "–")
             lines.append(f"| {n} | {share} | {_change(r)} | "
-                         f"**{f['label'] if f else 'not examined'}** | {_top(f)} |")
+                         f"**{f['label'] if f else 'not examined'}** | {_top(f)} | "
+                         f"{_converged(f)} |")
         lines.append("")
         fp = [verdicts.get(("first player", n, "standard", "seat 0 win share"))
               for n in (2, 3, 4)]
         if any(fp):
-            words = ", ".join(f"{n} players: **{f['label']}** ({_top(f)} at {top})"
+            words = ", ".join(f"{n} players: **{f['label']}** ({_top(f)} at {top}"
+                              + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
                               for n, f in zip((2, 3, 4), fp, strict=True) if f)
             lines += [f"**Does the first player have an edge (standard rules)?** {words}.", ""]
     ns = _load(reports, "neutral-stack")
@@ -205,6 +216,16 @@ def _study_lines(s: dict[str, Any]) -> list[str]:
         counts = ", ".join(f"{v} {k}" for k, v in sk["counts"].items())
         out.append(f"Skill levels: {', '.join(lv['label'] for lv in sk['levels'])}; "
                    f"labels: {counts}.")
+        conv = sk.get("convergence")
+        if conv:
+            checks = "; ".join(f"{n} players {c['share']:.3f} [{c['lo']:.3f}, {c['hi']:.3f}] "
+                               f"against {c['fair']:.3f} ({c['state']})"
+                               for n, c in conv["saturation"].items())
+            agent = next((c["agent"] for c in conv["saturation"].values()), "")
+            out.append(f"Converged at the top: {conv['counts'].get('converged', 0)} of "
+                       f"{sum(conv['counts'].values())} findings"
+                       + (f"; the saturation check ({agent} in one seat): {checks}" if checks
+                          else "; no saturation check") + ".")
     out.append(f"Cost: {_cost(s)}.")
     out += ["", "Findings:", ""]
     for f in s["findings"]:

@@ -139,6 +139,9 @@ def _words(f: dict[str, Any], labels: dict[str, str]) -> str:
                 if lo is not None and hi is not None else "")
         text += (f"; at its strongest level, {labels.get(top['level'], top['level'])}: "
                  f"{value}{span}, {'significant' if top.get('significant') else 'not significant'}")
+    conv = f.get("convergence")
+    if conv:
+        text += f"; at the top: {conv['text']}"
     return text + "."
 
 
@@ -151,12 +154,15 @@ def with_ladder(a: Analysis, path: str | Path, report_dir: Path | None = None) -
     verdicts = verdicts_for(a.data, ladder)
     examined = 0
     findings = []
+    converged: dict[tuple[Any, ...], str] = {}
     for f in a.findings:
         v = verdicts.get(tuple(f.key)) if f.key and not f.label else None
         if v is None:
             findings.append(f)
             continue
         examined += 1
+        if v.get("convergence"):
+            converged[tuple(f.key)] = str(v["convergence"]["text"])
         findings.append(replace(f, label=str(v["label"]), text=f"{f.text} {_words(v, names)}"))
     a.findings = findings
     index = ladder.folder / "index.html"
@@ -164,5 +170,5 @@ def with_ladder(a: Analysis, path: str | Path, report_dir: Path | None = None) -
     a.ladder = LadderNote(link=Path(link).as_posix(), title=ladder.title,
                           level=report_level(a, ladder),
                           levels=tuple(names.values()), counts=ladder.counts,
-                          examined=examined)
+                          examined=examined, convergence=converged)
     return a

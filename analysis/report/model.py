@@ -28,6 +28,9 @@ class LadderNote:
     levels: tuple[str, ...]
     counts: dict[str, int]
     examined: int
+    # The ladder's convergence at the top (`analysis.metrics.convergence`) of each finding
+    # it examined, as shown, keyed as this report's findings are.
+    convergence: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"report": self.link, "title": self.title, "level": self.level,

@@ -188,6 +188,8 @@ def headline(a: Analysis) -> Table:
     conv = {} if a.skill is None or "convergence_text" not in a.skill.findings else {
         (r.kind, int(r.n_players), r.variant, r.measure): r.convergence_text
         for r in a.skill.findings.itertuples(index=False)}
+    if a.ladder is not None:  # a report at one level: the ladder's word on its findings
+        conv.update(a.ladder.convergence)
     rows = []
     for r in fp.itertuples(index=False):
         v = str(r.variant)
