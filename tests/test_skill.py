@@ -535,6 +535,11 @@ def test_an_unsaturated_top_is_found_and_named(checked_study: Path) -> None:
     assert math.isclose(sat["share"], mine.mean())
     assert sat["lo"] > 0.5 and sat["state"] == "not saturated"
     assert conv["counts"] == {"converged": 0, "not converged": len(s["skill"]["findings"])}
+    # The check's games are in the configuration and the report's cost with the levels'.
+    checked = [c for c in s["configuration"]["cells"] if c["variant"].endswith("check")]
+    assert [(c["variant"], c["agents"], c["games"]) for c in checked] == [
+        ("standard · greedy · saturation check", "heuristic, greedy", 60)]
+    assert s["configuration"]["games"] == 2 * 2 * 60 + 60
     for f in s["skill"]["findings"]:
         c = f["convergence"]
         assert c["label"] == "not converged" and "top not saturated" in c["missing"], c

@@ -171,10 +171,11 @@ def topics(findings: list[C.Finding]) -> list[tuple[str, str, list[C.Finding]]]:
 def configuration(a: Analysis) -> dict[str, Any]:
     """What was run, cell by cell (agents, games, seed, run id, changed rules, code version,
     speed), and the agents, board, seeds and games of the whole report (with skill levels:
-    every level's cells)."""
+    every level's cells, and the strongest level's saturation check)."""
     data = a.skill.data if a.skill is not None else a.data
     cells = []
-    for c in data.cells:
+    played = [(c, "") for c in data.cells] + [(c, " · saturation check") for c in data.checks]
+    for c, check in played:
         m = c.run.manifest
         rules = c.run.rules()
         changed = rules.to_dict(changed_only=True)
@@ -182,7 +183,8 @@ def configuration(a: Analysis) -> dict[str, Any]:
         timings = m.get("timings", {})
         cells.append({
             "variant": a.labels.get(c.variant, c.variant)
-            + (f" · {a.skill.label(c.level)}" if a.skill is not None and c.level else ""),
+            + (f" · {a.skill.label(c.level)}" if a.skill is not None and c.level else "")
+            + check,
             "players": c.players,
             "agents": (f"{m['agents'][0]} (every seat)" if len(set(m["agents"])) == 1
                        else ", ".join(m["agents"])),
@@ -196,13 +198,13 @@ def configuration(a: Analysis) -> dict[str, Any]:
             else "resumed",
             # what playing the cell has cost over every command that played some of it
             **cell_cost(m)})
-    agents = sorted({s for c in data.cells for s in c.run.manifest["agents"]})
+    agents = sorted({s for c, _ in played for s in c.run.manifest["agents"]})
     names = sorted({s.partition(":")[0] for s in agents})
     return {"cells": cells, "agents": agents, "agent_names": names,
             "pinned": any(":" in s for s in agents),
             "board": data.cells[0].run.manifest["board"],
-            "seeds": sorted({c.run.manifest["seed"] for c in data.cells}),
-            "games": int(sum(c.run.manifest["games"] for c in data.cells))}
+            "seeds": sorted({c.run.manifest["seed"] for c, _ in played}),
+            "games": int(sum(c.run.manifest["games"] for c, _ in played))}
 
 
 def cell_cost(manifest: dict[str, Any]) -> dict[str, Any]:
