@@ -97,7 +97,8 @@ def test_the_closing_lines_name_the_ladders_label(made: tuple[Path, Path],
     capsys.readouterr()
     assert main(["report", str(out), "--out", str(out.parent / "again")]) == 0
     err = capsys.readouterr().err
-    assert "known − standard: " in err and "; skill ladder: reversed" in err
+    assert "known − standard: " in err
+    assert "; skill ladder: reversed; at the top: converged" in err
 
 
 def test_report_takes_a_ladder_for_loose_runs_and_refuses_a_bad_one(

@@ -140,14 +140,16 @@ def _share_lines(data: StudyData) -> list[str]:
 
 def ladder_labels(data: StudyData) -> dict[tuple[Any, ...], str]:
     """The labels of the skill ladder the study's spec names (`analysis.report.ladder`), by
-    finding: empty without one."""
+    finding, with its convergence at the top where it has one: empty without a ladder."""
     path = ((data.study or {}).get("spec") or {}).get("ladder")
     if not path or data.skill is not None:
         return {}
     from analysis.report.ladder import read_ladder
     from analysis.report.ladder import verdicts_for
 
-    return {key: str(f["label"]) for key, f in verdicts_for(data, read_ladder(path)).items()}
+    return {key: str(f["label"]) + (f"; at the top: {f['convergence']['text']}"
+                                     if f.get("convergence") else "")
+            for key, f in verdicts_for(data, read_ladder(path)).items()}
 
 
 def seat_zero_differences(data: StudyData) -> list[dict[str, Any]]:
