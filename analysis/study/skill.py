@@ -30,10 +30,15 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from typing import Any
 
 from analysis.study.switches import err
 from sim.run.config import games_error
+
+if TYPE_CHECKING:  # the spec imports this module
+    from analysis.study.spec import Cell
+    from analysis.study.spec import StudySpec
 
 SKILL_KEYS = ("name", "label", "agents", "games")
 # Agents that play at least as well as the tuned heuristic: the heuristic itself and the
@@ -150,8 +155,9 @@ class SaturationCheck:
         return SaturationCheck(self.agent, {n: -(-g // n) * n for n, g in games.items()
                                             if n in self.games})
 
-    def cells(self, spec: Any) -> list[Any]:
-        """The check's cells of a study spec (`analysis.study.spec.Cell`s)."""
+    def cells(self, spec: StudySpec) -> list[Cell]:
+        """The check's cells of a study spec: its strongest level's baseline cells, the
+        doubled agent in the first seat, the check's games."""
         from dataclasses import replace
 
         out = []
