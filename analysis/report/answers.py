@@ -74,6 +74,19 @@ def _converged(f: dict[str, Any] | None) -> str:
     return str(c["text"]) if c else "–"
 
 
+def _notes(cell: dict[str, Any]) -> str:
+    """A recommendation's caveats: ` (not confirmed; checked: fair for heuristic)`, ` (not fair
+    for the other levels checked)`; "" for a confirmed one without checks."""
+    notes = [] if cell["recommended"].get("confirmed") else ["not confirmed"]
+    checks = cell.get("checks") or []
+    fair = [str(c["agents"][0]) for c in checks if c.get("fair")]
+    if fair:
+        notes.append(f"checked: fair for {' and '.join(fair)}")
+    elif checks:
+        notes.append("not fair for the other levels checked")
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 def _label(s: dict[str, Any], v: str) -> str:
     return next((x["label"] for x in s.get("variants", []) if x["name"] == v), v)
 
@@ -172,8 +185,7 @@ def readme_answers(reports: Path) -> str:
             continue
         cells = "; ".join(
             f"{c['label']} at {c['players']}p: {c['recommended']['start_scores']}"
-            + ("" if c["recommended"].get("confirmed") else " (not confirmed)")
-            for c in fr["cells"])
+            + _notes(c) for c in fr["cells"])
         lines += [f"**What start scores make the seats fair ({fr['agents']})?** {cells} "
                   f"(seat 0 first; [report](reports/{name}/index.html)).", ""]
     lines.append(ANSWERS_END)
