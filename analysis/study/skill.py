@@ -30,15 +30,10 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from typing import Any
 
 from analysis.study.switches import err
 from sim.run.config import games_error
-
-if TYPE_CHECKING:  # the spec imports this module
-    from analysis.study.spec import Cell
-    from analysis.study.spec import StudySpec
 
 SKILL_KEYS = ("name", "label", "agents", "games")
 # Agents that play at least as well as the tuned heuristic: the heuristic itself and the
@@ -154,22 +149,6 @@ class SaturationCheck:
         """Other games per cell, each rounded up to a multiple of its player count."""
         return SaturationCheck(self.agent, {n: -(-g // n) * n for n, g in games.items()
                                             if n in self.games})
-
-    def cells(self, spec: StudySpec) -> list[Cell]:
-        """The check's cells of a study spec: its strongest level's baseline cells, the
-        doubled agent in the first seat, the check's games."""
-        from dataclasses import replace
-
-        out = []
-        top = spec.skill[-1]
-        for c in spec.level_cells():
-            if c.level != top.name or c.variant.name != spec.baseline or c.players not in \
-                    self.games:
-                continue
-            config = replace(c.config, agents=self.lineup(top.agents[c.players]),
-                             games=self.games[c.players])
-            out.append(replace(c, config=config, check="doubled"))
-        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The check as plain data (study.json's `spec.saturation`)."""

@@ -129,7 +129,20 @@ class StudySpec:
     def cells(self) -> list[Cell]:
         """Every cell the study plays: `level_cells`, then the strongest level's saturation
         check (`saturation`), if any."""
-        return self.level_cells() + (self.saturation.cells(self) if self.saturation else [])
+        return self.level_cells() + self.check_cells()
+
+    def check_cells(self) -> list[Cell]:
+        """The saturation check's cells: the strongest level's baseline cells with the
+        doubled agent in the first seat and the check's games (none without a check)."""
+        sat = self.saturation
+        if sat is None:
+            return []
+        top = self.skill[-1]
+        return [replace(c, check="doubled", config=replace(
+                    c.config, agents=sat.lineup(top.agents[c.players]),
+                    games=sat.games[c.players]))
+                for c in self.level_cells() if c.level == top.name
+                and c.variant.name == self.baseline and c.players in sat.games]
 
     def level_cells(self) -> list[Cell]:
         """Every variant at every player count (and skill level), in study order: variants
