@@ -90,7 +90,10 @@ def add_parser(subparsers: Any) -> None:
                       "(skill = [...], in place of agents) there is a cell per variant, level "
                       "and player count, OUT/runs/<variant>-<level>-<players>p, all on the "
                       "same seeds, and the report says whether each finding holds for "
-                      "stronger play (docs/studies.md).")
+                      "stronger play; with saturation = {agents, games} the strongest level "
+                      "is played against itself at double its budget "
+                      "(OUT/runs/<baseline>-<level>-doubled-<players>p) and each finding "
+                      "is labelled converged or not (docs/studies.md).")
     p.add_argument("file", metavar="STUDY", help="study spec (TOML)")
     O.add_out(p, "DIR", "study folder (default: data/runs/studies/<study name>)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
