@@ -83,7 +83,7 @@ class Saturation:
     fair: float
     games: int
 
-    def state(self, margin: float) -> str:
+    def state(self, margin: float = SATURATION_MARGIN) -> str:
         """`saturated`, `not saturated` or `undecided` (the interval too wide)."""
         s = self.share
         if not s.measured:

@@ -73,9 +73,8 @@ class SkillAnalysis:
     estimates: pd.DataFrame
     findings: pd.DataFrame
     length: pd.DataFrame
-    # The strongest level's saturation check by player count, and its agent ("" if none).
+    # The strongest level's saturation check by player count (`analysis.report.skill`).
     saturation: dict[int, Any] = field(default_factory=dict)
-    doubled: str = ""
 
     @property
     def headline(self) -> str:

@@ -38,6 +38,7 @@ import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
+from analysis.metrics.common import mean_ci
 from analysis.metrics.convergence import CONVERGED
 from analysis.metrics.convergence import MARGIN
 from analysis.metrics.convergence import NOT_CONVERGED
@@ -119,7 +120,7 @@ def analyse_levels(data: StudyData, target: float | None,
             analyses=per, estimates=est,
             findings=_verdicts(est, changes, levels, labels, first_strong(strong), tops,
                                checks),
-            saturation=checks, doubled=doubled_agent(data),
+            saturation=checks,
             length=_length(per, levels, changes))
         head.findings = label_findings(head.findings, head.skill)
     head.findings = [f for f in head.findings if f.topic != "calibration"]
@@ -268,8 +269,6 @@ def doubled_agent(data: StudyData) -> str:
 def saturation(data: StudyData) -> dict[int, Saturation]:
     """The strongest level's saturation check by player count: the doubled agent's win
     share (the mean over its games of its seat's share, a t interval) against 1/n."""
-    from scipy import stats
-
     out: dict[int, Saturation] = {}
     doubled = doubled_agent(data)
     if not data.checks or not doubled:
@@ -279,23 +278,22 @@ def saturation(data: StudyData) -> dict[int, Saturation]:
         x = g.loc[g["agent"].astype(str) == doubled, "win_share"].astype(float).to_numpy()
         if len(x) < 2:
             continue
-        mean, se = float(x.mean()), float(x.std(ddof=1) / len(x) ** 0.5)
-        half = float(stats.t.ppf(0.975, len(x) - 1)) * se
-        out[int(n)] = Saturation(Interval(mean, mean - half, mean + half), 1 / int(n), len(x))
+        mean, _, lo, hi = mean_ci(x, 0.95)
+        out[int(n)] = Saturation(Interval(mean, lo, hi), 1 / int(n), len(x))
     return out
 
 
 def _verdicts(est: pd.DataFrame, changes: pd.DataFrame, levels: Sequence[str],
-              labels: Mapping[str, str], start: int, tops: pd.DataFrame | None = None,
-              checks: Mapping[int, Saturation] | None = None) -> pd.DataFrame:
+              labels: Mapping[str, str], start: int, tops: pd.DataFrame,
+              checks: Mapping[int, Saturation]) -> pd.DataFrame:
     """One row per finding: its key, the size change and the verdict (`label`, `trend`,
     `verdict` as shown, `direction`, `reason`), and its convergence (`convergence`,
     `convergence_text`, `convergence_reason`, the top pair's difference `top_*`), in the
     order the estimates come."""
     ch = {(r.kind, int(r.n_players), r.variant, r.measure): r
           for r in changes.itertuples(index=False)}
-    top_ch = {} if tops is None else {(r.kind, int(r.n_players), r.variant, r.measure): r
-                                      for r in tops.itertuples(index=False)}
+    top_ch = {(r.kind, int(r.n_players), r.variant, r.measure): r
+              for r in tops.itertuples(index=False)}
     rows = []
     for (k, n, v, b, m), g in est.groupby(["kind", "n_players", "variant", "baseline",
                                            "measure"], sort=False):
@@ -311,7 +309,7 @@ def _verdicts(est: pd.DataFrame, changes: pd.DataFrame, levels: Sequence[str],
         verdict: Verdict = classify(points, start, size)
         t = top_ch.get((k, int(n), v, m))
         conv = converged(points[-2], points[-1], None if t is None else Interval(
-            float(t.diff), float(t.adj_lo), float(t.adj_hi)), (checks or {}).get(int(n)))
+            float(t.diff), float(t.adj_lo), float(t.adj_hi)), checks.get(int(n)))
         rows.append({"kind": k, "n_players": int(n), "variant": v, "baseline": b,
                      "measure": m, "value_kind": g["value_kind"].iloc[0],
                      "label": verdict.label, "trend": verdict.trend, "verdict": verdict.text,
@@ -449,9 +447,9 @@ def skill_summary(a: Analysis) -> dict[str, Any] | None:
             "rule": CONVERGENCE_RULE, "margin": MARGIN, "saturation_margin": SATURATION_MARGIN,
             "counts": {lab: int((sk.findings["convergence"] == lab).sum())
                        for lab in (CONVERGED, NOT_CONVERGED)},
-            "saturation": {str(n): {"agent": sk.doubled, "share": c.share.estimate,
+            "saturation": {str(n): {"agent": doubled_agent(sk.data), "share": c.share.estimate,
                                     "lo": c.share.lo, "hi": c.share.hi, "fair": c.fair,
-                                    "games": c.games, "state": c.state(SATURATION_MARGIN)}
+                                    "games": c.games, "state": c.state()}
                            for n, c in sk.saturation.items()}},
         "length": json.loads(sk.length.to_json(orient="records")),
     }

@@ -13,11 +13,11 @@ import pandas as pd
 from analysis import compare as C
 from analysis.metrics.convergence import CONVERGED
 from analysis.metrics.convergence import RULE as CONVERGENCE_RULE
-from analysis.metrics.convergence import SATURATION_MARGIN
 from analysis.metrics.robustness import RULE
 from analysis.report.model import Analysis
 from analysis.report.skill import ROUNDS
 from analysis.report.skill import SIGNIFICANCE
+from analysis.report.skill import doubled_agent
 from analysis.report.skill import finding_name
 from analysis.report.skill import games_played
 from analysis.report.skill import skill_counts
@@ -133,14 +133,14 @@ def skill_context(a: Analysis) -> dict[str, Any] | None:
     robust = sk.findings[sk.findings["label"] == "robust"]
     conv = sk.findings["convergence"]
     checks = [f"{n} players: {c.share.estimate:.3f} [{c.share.lo:.3f}, {c.share.hi:.3f}] "
-              f"against a fair {c.fair:.3f} in {c.games:,} games ({c.state(SATURATION_MARGIN)})"
+              f"against a fair {c.fair:.3f} in {c.games:,} games ({c.state()})"
               for n, c in sorted(sk.saturation.items())]
     return {"levels": levels, "start": sk.label(sk.levels[sk.start]), "strong": strong,
             "headline": sk.label(sk.headline), "counts": skill_counts(sk),
             "robust": len(robust), "rule": RULE, "significance": SIGNIFICANCE,
             "converged": int((conv == CONVERGED).sum()), "not_converged":
             int((conv != CONVERGED).sum()), "convergence_rule": CONVERGENCE_RULE,
-            "doubled": sk.doubled, "checks": checks,
+            "doubled": doubled_agent(sk.data), "checks": checks,
             "top_pair": (sk.label(sk.levels[-2]), sk.label(sk.levels[-1])),
             "figures": [(f"skill_{n}p", f"{n} players") for n in a.data.player_counts
                         if (sk.estimates["n_players"] == n).any()],

@@ -185,7 +185,7 @@ def headline(a: Analysis) -> Table:
     cmp_ = t.get("comparisons")
     labels = {tuple(f.key): f.label for f in a.findings if f.key and f.label}
     # Whether the answer has converged at the top of the study's own ladder (if it has one).
-    conv = {} if a.skill is None or "convergence_text" not in a.skill.findings else {
+    conv = {} if a.skill is None else {
         (r.kind, int(r.n_players), r.variant, r.measure): r.convergence_text
         for r in a.skill.findings.itertuples(index=False)}
     if a.ladder is not None:  # a report at one level: the ladder's word on its findings

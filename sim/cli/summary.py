@@ -93,7 +93,6 @@ def study_lines(data: StudyData) -> list[str]:
 
 def _saturation_lines(data: StudyData) -> list[str]:
     """The strongest level's saturation check, a line per player count (none without)."""
-    from analysis.metrics.convergence import SATURATION_MARGIN
     from analysis.report.skill import doubled_agent
     from analysis.report.skill import saturation
 
@@ -105,7 +104,7 @@ def _saturation_lines(data: StudyData) -> list[str]:
     for n, c in sorted(checks.items()):
         lines.append(f"  {n} players  {interval_text(c.share.estimate, c.share.lo, c.share.hi)}"
                      f"  (fair {c.fair:.3f}, {c.games:,} games)  "
-                     f"{c.state(SATURATION_MARGIN)}")
+                     f"{c.state()}")
     return lines
 
 
