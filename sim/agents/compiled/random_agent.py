@@ -15,7 +15,10 @@ from sim.engine.codes import TURN_START
 from sim.engine.compiled import actions as A
 from sim.engine.compiled import rng as R
 from sim.engine.compiled.engine import bobby_moves
+from sim.engine.compiled.engine import every_move_affordable
 from sim.engine.compiled.engine import legal_actions
+from sim.engine.compiled.engine import neighbour_count
+from sim.engine.compiled.engine import neighbour_move
 from sim.engine.compiled.engine import stall_and_draw_actions
 from sim.engine.compiled.layout import PHASE
 from sim.engine.compiled.layout import S_LANE_COUNT
@@ -70,6 +73,7 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
     a `Game`)."""
     phase = S[PHASE]
     if phase == ACTIONS:
+        listed = True
         if S[TURN] != memory[M_TURN]:
             memory[M_TURN] = S[TURN]
             memory[M_MOVES] = 0
@@ -89,14 +93,21 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
         else:
             # Unrestricted: the two lists straight from the engine, in the same order, and
             # the moves only while the agent may still move.
+            # When every move is affordable the moves are the Bobby's neighbours, counted
+            # without listing them (`neighbour_move` names the one drawn).
             n_useful = stall_and_draw_actions(B, S, buf2, 0)
             n_moves = 0
             if memory[M_MOVES] < params[P_MAX_MOVES]:
-                n_moves = bobby_moves(B, S, buf, np.int64(0))
+                if every_move_affordable(B, S):
+                    n_moves = neighbour_count(B, S)
+                    listed = False
+                else:
+                    n_moves = bobby_moves(B, S, buf, np.int64(0))
         if n_moves and memory[M_MOVES] < params[P_MAX_MOVES] and (
                 n_useful == 0 or R.random(rng) < params[P_MOVE_CHANCE]):
             memory[M_MOVES] += 1
-            return buf[R.below(rng, n_moves)]
+            i = R.below(rng, n_moves)
+            return buf[i] if listed else neighbour_move(B, S, i)
         if n_useful:
             return buf2[R.below(rng, n_useful)]
         return A.END

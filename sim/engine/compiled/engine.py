@@ -149,15 +149,35 @@ def stall_and_draw_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int
     return k
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def every_move_affordable(B: np.ndarray, S: np.ndarray) -> bool:
+    """Whether the mover can pay for any Bobby move: a move costs at most max(1, players - 1)
+    points (`move_cost`), so with that many (or negative scores allowed) the costs need not
+    be worked out."""
+    return B[NEGATIVE_SCORES] or S[B[S_SCORES] + S[SEAT]] >= max(1, B[N_PLAYERS] - 1)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def neighbour_count(B: np.ndarray, S: np.ndarray) -> int:
+    """How many districts the Bobby can move to (affordable or not)."""
+    at = B[O_NEIGHBOURS_AT] + S[BOBBY]
+    return B[at + 1] - B[at]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def neighbour_move(B: np.ndarray, S: np.ndarray, i: int) -> int:
+    """The Bobby's move to its `i`-th neighbour, in legal-action order: when every move is
+    affordable, the i-th of `bobby_moves`."""
+    return A.move_bobby(B[B[O_NEIGHBOUR_DISTRICT] + B[B[O_NEIGHBOURS_AT] + S[BOBBY]] + i])
+
+
 @njit(cache=True, _nrt=False)
 def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
     """The actions phase's affordable Bobby moves, in legal-action order (what
     `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
     seat = S[SEAT]
     score = S[B[S_SCORES] + seat]
-    # A move costs at most max(1, players - 1) points (`move_cost`): with that many every
-    # move is affordable, and the costs need not be worked out.
-    rich = B[NEGATIVE_SCORES] or score >= max(1, B[N_PLAYERS] - 1)
+    rich = every_move_affordable(B, S)
     at = B[O_NEIGHBOURS_AT] + S[BOBBY]
     via, to = B[O_NEIGHBOUR_LANE], B[O_NEIGHBOUR_DISTRICT]
     for i in range(B[at], B[at + 1]):
