@@ -131,6 +131,27 @@ def test_cells_share_game_seeds_and_resume(tmp_path: Path) -> None:
         run_study(spec.with_overrides(games=6), out, quiet=True)
 
 
+def test_a_study_run_again_or_refused_keeps_what_its_folder_recorded(tmp_path: Path) -> None:
+    """study.json is the study's record of its cells: a re-run that finds every game played
+    keeps the timings of the run that played them, and a re-run refused at its first cell
+    (here: that cell's folder made by other playing code) leaves every cell as it was,
+    instead of marking them all pending."""
+    spec = study_from_dict(spec_dict())
+    out = tmp_path / "study"
+    run_study(spec, out, quiet=True)
+    first = json.loads((out / "study.json").read_text())["cells"]
+    assert all(c["timings"]["games_played"] == 12 for c in first)
+    run_study(spec, out, quiet=True)  # resumes: nothing to play
+    assert json.loads((out / "study.json").read_text())["cells"] == first
+    manifest = out / "runs" / "standard-2p" / "manifest.json"
+    m = json.loads(manifest.read_text())
+    m["identity"]["play_code"] = "0123456789abcdef"
+    manifest.write_text(json.dumps(m))
+    with pytest.raises(Exception, match="different configuration"):
+        run_study(spec, out, quiet=True)
+    assert json.loads((out / "study.json").read_text())["cells"] == first
+
+
 def test_players_take_their_seeds_from_the_games_read_or_their_shards(tmp_path: Path) -> None:
     """Each seat's seed is its game's, in every cell, whether the games table was read
     first (its seeds kept) or not (read from the games shards)."""

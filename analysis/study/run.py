@@ -65,8 +65,9 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     _check_study_folder(root, spec)
+    earlier = _earlier_cells(root)
     results: list[CellResult] = []
-    _write_study_json(root, spec, results, status="running")
+    _write_study_json(root, spec, results, status="running", earlier=earlier)
     cells = list(spec.cells())
     with Pool(execution or Execution(jobs)) as pool:
         limits = [cell_limit(spec, c) for c in cells]
@@ -75,7 +76,7 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
         try:
             for cell, limit in zip(cells, limits, strict=True):
                 results.append(_run_cell(spec, cell, root, pool, bar, quiet, log))
-                _write_study_json(root, spec, results, status="running")
+                _write_study_json(root, spec, results, status="running", earlier=earlier)
                 held = results[-1].precision
                 games = cell.config.games if held is None else held.get("games")
                 if isinstance(games, int) and games < limit:  # stopped at its target
@@ -83,7 +84,7 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
                     bar.refresh()
         finally:
             bar.close()
-    _write_study_json(root, spec, results, status="complete")
+    _write_study_json(root, spec, results, status="complete", earlier=earlier)
     return results
 
 
@@ -207,13 +208,37 @@ def _identity_diff(held: dict[str, Any], asked: dict[str, Any]) -> list[str]:
     return out
 
 
+def _earlier_cells(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """The cells a study folder's study.json already records, by key and run id (none for a
+    new folder): a study run again keeps what they say until it has played them again."""
+    try:
+        old = json.loads((root / STUDY_FILE).read_text())
+        return {(c["key"], c["run_id"]): c for c in old["cells"]}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError):
+        return {}
+
+
+def _played_none(timings: dict[str, Any]) -> bool:
+    """Whether a cell's run played no game (it found every shard finished)."""
+    return timings.get("games_played") == 0 and not timings.get("rounds_played")
+
+
 def _write_study_json(root: Path, spec: StudySpec, results: Sequence[CellResult],
-                      status: str) -> None:
-    """Record the spec and every cell's state so far (pending, complete or failed)."""
+                      status: str,
+                      earlier: dict[tuple[str, str], dict[str, Any]] | None = None) -> None:
+    """Record the spec and every cell's state so far (pending, complete or failed). A cell
+    not yet reached keeps its `earlier` record (so a study stopped early, or refused at
+    its first cell, loses nothing of what its folder said), and a cell whose run found
+    every game played keeps the timings of the run that played them."""
     done = {r.key: r for r in results}
     cells = []
     for cell in spec.cells():
         r = done.get(cell.key)
+        before = (earlier or {}).get((cell.key, cell.config.run_id))
+        if before is not None and (r is None or (not r.error and _played_none(r.timings)
+                                                 and before.get("status") == "complete")):
+            cells.append(before)
+            continue
         cells.append({"key": cell.key, "variant": cell.variant.name, "players": cell.players,
                       **({"level": cell.level} if cell.level else {}),  # skill studies only
                       **({"check": cell.check} if cell.check else {}),  # saturation check
