@@ -114,6 +114,31 @@ def skill_tables(a: Analysis) -> dict[str, Table]:
     return {"skill": _findings_table(a, True), "skill_other": _findings_table(a, False),
             "skill_length": _length_table(a)}
 
+def _first_player_answers(a: Analysis) -> list[dict[str, Any]]:
+    """Each variant's change in the first player's win share, per player count, at the two
+    strongest levels (estimate and Holm-adjusted interval), with its skill and convergence
+    labels: the study's central answer, for the page's first screen."""
+    sk = a.skill
+    assert sk is not None
+    f = sk.findings
+    f = f[(f["kind"] == "effect") & (f["measure"] == "seat 0 win share")]
+    est = {(int(r.n_players), r.variant, r.level): r
+           for r in sk.estimates.itertuples(index=False)
+           if r.kind == "effect" and r.measure == "seat 0 win share"}
+    out = []
+    for r in f.sort_values(["variant", "n_players"], kind="stable").itertuples(index=False):
+        at = []
+        for lv in sk.levels[-2:]:
+            e = est.get((int(r.n_players), r.variant, lv))
+            if e is None or math.isnan(e.estimate):
+                continue
+            at.append(f"{sk.label(lv)} {_value(e.estimate, e.value_kind)} pp "
+                      f"({_interval(e.adj_lo, e.adj_hi, e.value_kind)})")
+        out.append({"players": int(r.n_players), "variant": a.labels.get(r.variant, r.variant),
+                    "baseline": a.labels.get(r.baseline, r.baseline), "at": at,
+                    "label": r.label, "convergence": r.convergence_text})
+    return out
+
 def skill_context(a: Analysis) -> dict[str, Any] | None:
     """What the page's section needs besides tables and images (None: no section)."""
     sk = a.skill
@@ -144,4 +169,4 @@ def skill_context(a: Analysis) -> dict[str, Any] | None:
             "top_pair": (sk.label(sk.levels[-2]), sk.label(sk.levels[-1])),
             "figures": [(f"skill_{n}p", f"{n} players") for n in a.data.player_counts
                         if (sk.estimates["n_players"] == n).any()],
-            "variants": len(a.data.variants)}
+            "variants": len(a.data.variants), "answers": _first_player_answers(a)}
