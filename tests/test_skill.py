@@ -297,6 +297,17 @@ def test_the_report_has_the_section_and_the_summary_block(skill_study: Path) -> 
             assert math.isclose(top["estimate"], r["advantage"])
             assert math.isclose(top["adj_lo"], r["adv_adj_lo"])
             assert top["significant"] == r["significant"]
+    # The first screen's answer: each variant's change in the first player's share at the
+    # two strongest levels, with the same numbers and labels as the findings.
+    answer = text[text.index("The answer at the top of the ladder"):text.index("Generated")]
+    for f in sk["findings"]:
+        if f["kind"] == "effect" and f["measure"] == "seat 0 win share":
+            top = f["levels"][-1]
+            shown = (f"Heuristic {100 * top['estimate']:+.1f} pp ("
+                     f"{100 * top['adj_lo']:+.1f} to {100 * top['adj_hi']:+.1f})")
+            assert shown in answer, (shown, answer)
+            assert f"{f['n_players']} players" in answer and f["label"] in answer
+            assert f["convergence"]["text"] in answer
 
 
 def test_labels_agree_with_the_intervals_shown(skill_study: Path) -> None:
