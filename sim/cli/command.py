@@ -24,8 +24,9 @@ from sim.run.interrupts import say_interrupted
 from sim.run.interrupts import stop_while_loading
 
 # In the order `portobello --help` lists them.
-COMMANDS: tuple[str, ...] = ("play", "replay", "view", "serve", "board", "rules", "simulate",
-                             "study", "report", "tournament", "tune", "agents", "bench")
+COMMANDS: tuple[str, ...] = ("play", "replay", "view", "serve", "board", "cards", "rules",
+                             "simulate", "study", "report", "tournament", "tune", "agents",
+                             "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -46,6 +46,10 @@ class BoardError(PortobelloError):
     """A board file that does not describe a playable board."""
 
 
+class CardError(PortobelloError):
+    """A card-set file that does not describe a playable set of River Market cards."""
+
+
 class RulesError(PortobelloError):
     """A rules configuration that is malformed or inconsistent."""
 
