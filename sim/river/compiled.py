@@ -1,0 +1,856 @@
+"""River Market's rules, compiled: the only implementation of the game. Every function reads
+the card tables and the rules (`sim.river.tables`: CD, PL, CARD, R) and one flat int64 state
+`S` (its header fields and blocks laid out by `R`), so a game is copied, stored or searched as
+one array; the same source runs as plain Python with numba's JIT disabled.
+
+A turn, as the rulebook's "Gameplay" reads (docs/river-market.md, "Rules"):
+- `TURN`: play a card from the hand (`PLAY`: to move, to move with the Zoom token, to build
+  it at one of the four end spots, to hire it), or pass with an empty hand;
+- `MOVE`: the Booth to stop at (1 to the card's Step value clockwise, or anywhere when
+  zooming; never the Booth where the pawn began);
+- `ACT`: activate the Booth (a plank at a time, each as often as its times allow; an Event:
+  attend), an Action card's own effect (before, after or either side of activating, as the
+  card says), or `END` the turn;
+- `PAY` / `GAIN`: one Good at a time where a plank lets the player choose which;
+- `DISCOUNT`: which resource a Helper's building discount leaves unpaid.
+Effects wait on a small stack, so that an owner's bonus, a Helper's ability and the plank
+that caused them resolve in order, each decided by its own player.
+
+Chance: the deck's shuffles (setup and each reshuffle of the discard pile) draw from the
+game's counter-based generator, kept in the state, so a game replays from its seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.compiled.rng import key_of
+from sim.engine.compiled.rng import mix
+from sim.river.tables import ACTED
+from sim.river.tables import ACTIONS_DONE
+from sim.river.tables import AFTER
+from sim.river.tables import BOOTH
+from sim.river.tables import BOOTH_CLOSED
+from sim.river.tables import BOT_LEN
+from sim.river.tables import BUILD_END
+from sim.river.tables import COIN
+from sim.river.tables import DECIDER
+from sim.river.tables import DECK_LEN
+from sim.river.tables import DISC_LEFT
+from sim.river.tables import DISC_LEN
+from sim.river.tables import END_REASON
+from sim.river.tables import FINAL_LEFT
+from sim.river.tables import GAIN_KIND
+from sim.river.tables import GAIN_LEFT
+from sim.river.tables import GAIN_MASK
+from sim.river.tables import JOB_PLANK
+from sim.river.tables import JOB_WHO
+from sim.river.tables import K_AB_ACT
+from sim.river.tables import K_AB_ATTEND
+from sim.river.tables import K_AB_BUILD
+from sim.river.tables import K_AB_DISC
+from sim.river.tables import K_AB_HAND
+from sim.river.tables import K_AB_STEPS
+from sim.river.tables import K_ATT_PTS
+from sim.river.tables import K_BON_PTS
+from sim.river.tables import K_CHOOSE
+from sim.river.tables import K_COST
+from sim.river.tables import K_KIND
+from sim.river.tables import K_OWNER
+from sim.river.tables import K_PLANK_AT
+from sim.river.tables import K_PLANK_N
+from sim.river.tables import K_POINTS
+from sim.river.tables import K_STEPS
+from sim.river.tables import K_STORE_LIMIT
+from sim.river.tables import K_STORE_PTS
+from sim.river.tables import K_STORE_RES
+from sim.river.tables import K_WHEN
+from sim.river.tables import NRES
+from sim.river.tables import OWNER_PAID
+from sim.river.tables import P_GAIN
+from sim.river.tables import P_GAIN_ANY
+from sim.river.tables import P_GAIN_DIFF
+from sim.river.tables import P_SPEND
+from sim.river.tables import P_SPEND_ANY
+from sim.river.tables import P_SPEND_DIFF
+from sim.river.tables import P_SPEND_MATCH
+from sim.river.tables import P_TIMES
+from sim.river.tables import PAY_GOOD
+from sim.river.tables import PAY_KIND
+from sim.river.tables import PAY_LEFT
+from sim.river.tables import PAY_MASK
+from sim.river.tables import PHASE
+from sim.river.tables import PLAYED
+from sim.river.tables import R_COINS
+from sim.river.tables import R_FINAL
+from sim.river.tables import R_HAND
+from sim.river.tables import R_HMAX
+from sim.river.tables import R_HOUSES
+from sim.river.tables import R_MAX_TURNS
+from sim.river.tables import R_MULLIGAN
+from sim.river.tables import R_N
+from sim.river.tables import R_NDECK
+from sim.river.tables import R_O_ATTEND
+from sim.river.tables import R_O_BOT
+from sim.river.tables import R_O_COST
+from sim.river.tables import R_O_DECK
+from sim.river.tables import R_O_DISC
+from sim.river.tables import R_O_FXUSED
+from sim.river.tables import R_O_HAND
+from sim.river.tables import R_O_HAND_LEN
+from sim.river.tables import R_O_HOUSES
+from sim.river.tables import R_O_LOC
+from sim.river.tables import R_O_OWNER
+from sim.river.tables import R_O_PAWN
+from sim.river.tables import R_O_RES
+from sim.river.tables import R_O_SCORE
+from sim.river.tables import R_O_STACK
+from sim.river.tables import R_O_TOP
+from sim.river.tables import R_O_USED
+from sim.river.tables import R_O_ZOOM
+from sim.river.tables import R_PLAYERS
+from sim.river.tables import R_SIZE
+from sim.river.tables import R_SWAP
+from sim.river.tables import R_ZOOM
+from sim.river.tables import RNG_CTR
+from sim.river.tables import RNG_KEY
+from sim.river.tables import SEAT
+from sim.river.tables import STACK_LEN
+from sim.river.tables import TOP_LEN
+from sim.river.tables import TRIGGER_NOW
+from sim.river.tables import TRIGGERED
+from sim.river.tables import TURN
+from sim.river.tables import ZOOM_STEPS
+from sim.river.tables import ZOOMING
+
+# Phases.
+PH_TURN, PH_MOVE, PH_ACT, PH_PAY, PH_GAIN, PH_DISCOUNT, PH_OVER = range(7)
+# Card kinds (tables.KIND_CODES) and where a card is.
+KD_ACTION, KD_BOOTH, KD_EVENT, KD_HELPER, KD_START = range(5)
+LOC_DECK, LOC_HAND, LOC_DISC, LOC_RIVER, LOC_HIRED = range(5)
+# Actions: kind * 1000 + argument.
+A_PLAY, A_MOVE, A_PLANK, A_FX, A_ATTEND, A_PAY, A_GAIN, A_DISCOUNT, A_END, A_PASS = range(1, 11)
+# Uses of a played card (PLAY's argument: slot * 8 + use).
+U_MOVE, U_ZOOM, U_BUILD, U_HIRE = 0, 1, 2, 6  # U_BUILD + end spot (0-3)
+# What follows when the pending effects are done; how a plank is paid for or gained.
+AFTER_ACT, AFTER_END = 0, 1
+PAY_ANY, PAY_MATCH, PAY_DIFF = 1, 2, 3
+GAIN_ANY, GAIN_DIFF = 1, 2
+# Why the game ended.
+END_HOUSES, END_TURNS = 1, 2
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def action(kind: int, arg: int) -> int:
+    return kind * 1000 + arg
+
+
+# -- the generator, kept in the state ---------------------------------------------------------
+@njit(cache=True)
+def below(S: np.ndarray, n: int) -> int:
+    """A whole number in [0, n) from the game's generator (Lemire's method, upper 32 bits)."""
+    bound = np.uint64(n)
+    while True:
+        S[RNG_CTR] += 1
+        z = mix(np.uint64(S[RNG_KEY]) + np.uint64(S[RNG_CTR]) * GOLDEN)
+        m = (z >> np.uint64(32)) * bound
+        low = m & np.uint64(0xFFFFFFFF)
+        if low >= bound or low >= (np.uint64(0x100000000) - bound) % bound:
+            return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def shuffle(S: np.ndarray, at: int, n: int) -> None:
+    """Shuffle S[at:at + n] (Fisher-Yates from the back)."""
+    for i in range(n - 1, 0, -1):
+        j = below(S, i + 1)
+        S[at + i], S[at + j] = S[at + j], S[at + i]
+
+
+# -- accessors --------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def res_at(R: np.ndarray, p: int, r: int) -> int:
+    return R[R_O_RES] + p * NRES + r
+
+
+@njit(cache=True, inline="always")
+def kind_of(CD: np.ndarray, CARD: np.ndarray, c: int) -> int:
+    return CD[CARD[c], K_KIND]
+
+
+@njit(cache=True)
+def helper_sum(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+               col: int) -> int:
+    """The sum of column `col` over the Helpers `p` has hired (their abilities)."""
+    total = 0
+    for c in range(R[R_NDECK]):
+        if S[R[R_O_LOC] + c] == LOC_HIRED and S[R[R_O_OWNER] + c] == p:
+            total += CD[CARD[c], col]
+    return total
+
+
+@njit(cache=True)
+def river_order(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
+    """The river's Booths clockwise: the top row left to right, then the bottom row right to
+    left; returns how many."""
+    k = 0
+    for i in range(S[TOP_LEN]):
+        out[k] = S[R[R_O_TOP] + i]
+        k += 1
+    for i in range(S[BOT_LEN] - 1, -1, -1):
+        out[k] = S[R[R_O_BOT] + i]
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def goods_total(R: np.ndarray, S: np.ndarray, p: int) -> int:
+    total = 0
+    for r in range(1, NRES):
+        total += S[res_at(R, p, r)]
+    return total
+
+
+@njit(cache=True)
+def can_do(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, p: int) -> bool:
+    """Whether `p` can pay for one use of plank `pl`."""
+    for r in range(NRES):
+        if S[res_at(R, p, r)] < PL[pl, P_SPEND + r]:
+            return False
+    if PL[pl, P_SPEND_ANY] and goods_total(R, S, p) < PL[pl, P_SPEND_ANY]:
+        return False
+    if PL[pl, P_SPEND_MATCH]:
+        ok = False
+        for r in range(1, NRES):
+            if S[res_at(R, p, r)] >= PL[pl, P_SPEND_MATCH]:
+                ok = True
+        if not ok:
+            return False
+    if PL[pl, P_SPEND_DIFF]:
+        kinds = 0
+        for r in range(1, NRES):
+            if S[res_at(R, p, r)] > 0:
+                kinds += 1
+        if kinds < PL[pl, P_SPEND_DIFF]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def shortfall(R: np.ndarray, S: np.ndarray, p: int, cost_at: int) -> int:
+    """Resources missing to pay the cost stored at S[cost_at:cost_at + NRES]."""
+    short = 0
+    for r in range(NRES):
+        short += max(0, S[cost_at + r] - S[res_at(R, p, r)])
+    return short
+
+
+@njit(cache=True)
+def can_pay_card(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+                 c: int, discount: int) -> bool:
+    """Whether `p` can pay card `c`'s cost, leaving up to `discount` resources unpaid."""
+    short = 0
+    for r in range(NRES):
+        short += max(0, CD[CARD[c], K_COST + r] - S[res_at(R, p, r)])
+    return short <= discount
+
+
+# -- setup ------------------------------------------------------------------------------------
+@njit(cache=True)
+def new_game(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, seed: np.uint64) -> np.ndarray:
+    """A game at its first decision (Setup 1-6): the Starting Booths in two rows in a random
+    order, the deck shuffled, each player's Coins, houses, pawn on the Swap Meet, and a hand
+    redrawn until it holds a Booth (the mulligan)."""
+    S = np.zeros(R[R_SIZE], np.int64)
+    S[RNG_KEY] = np.int64(key_of(seed, 0) >> np.uint64(1))  # 63 bits: an int64 as it is
+    n, nd, players = R[R_N], R[R_NDECK], R[R_PLAYERS]
+    for c in range(n):
+        S[R[R_O_OWNER] + c] = -1
+    starts = np.arange(nd, n)
+    for i in range(starts.shape[0] - 1, 0, -1):
+        j = below(S, i + 1)
+        starts[i], starts[j] = starts[j], starts[i]
+    for i in range(2):
+        S[R[R_O_TOP] + i] = starts[i]
+        S[R[R_O_BOT] + i] = starts[2 + i]
+    S[TOP_LEN] = 2
+    S[BOT_LEN] = 2
+    for c in range(nd, n):
+        S[R[R_O_LOC] + c] = LOC_RIVER
+    for c in range(nd):
+        S[R[R_O_DECK] + c] = c
+        S[R[R_O_LOC] + c] = LOC_DECK
+    S[DECK_LEN] = nd
+    shuffle(S, R[R_O_DECK], nd)
+    for p in range(players):
+        S[res_at(R, p, COIN)] = R[R_COINS]
+        S[R[R_O_HOUSES] + p] = R[R_HOUSES]
+        S[R[R_O_PAWN] + p] = R[R_SWAP]
+        for _ in range(100):  # the mulligan; a deck without enough Booths stops trying
+            for _ in range(R[R_HAND]):
+                draw(CD, CARD, R, S, p)
+            if not R[R_MULLIGAN] or hand_has_booth(CD, CARD, R, S, p):
+                break
+            discard_hand(R, S, p)
+    S[PHASE] = PH_TURN
+    S[TURN] = 1
+    S[PLAYED] = -1
+    S[BOOTH] = -1
+    return S
+
+
+@njit(cache=True)
+def hand_has_booth(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
+                   p: int) -> bool:
+    at = R[R_O_HAND] + p * R[R_HMAX]
+    for i in range(S[R[R_O_HAND_LEN] + p]):
+        k = kind_of(CD, CARD, S[at + i])
+        if k in (KD_BOOTH, KD_EVENT):
+            return True
+    return False
+
+
+@njit(cache=True)
+def discard(R: np.ndarray, S: np.ndarray, c: int) -> None:
+    S[R[R_O_DISC] + S[DISC_LEN]] = c
+    S[DISC_LEN] += 1
+    S[R[R_O_LOC] + c] = LOC_DISC
+
+
+@njit(cache=True)
+def discard_hand(R: np.ndarray, S: np.ndarray, p: int) -> None:
+    at = R[R_O_HAND] + p * R[R_HMAX]
+    for i in range(S[R[R_O_HAND_LEN] + p]):
+        discard(R, S, S[at + i])
+    S[R[R_O_HAND_LEN] + p] = 0
+
+
+@njit(cache=True)
+def draw(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> bool:
+    """Draw the deck's top card into `p`'s hand, shuffling the discard pile into a new deck
+    when the deck is out (Refilling Your Hand); False when both are empty."""
+    if S[DECK_LEN] == 0:
+        if S[DISC_LEN] == 0:
+            return False
+        for i in range(S[DISC_LEN]):
+            c = S[R[R_O_DISC] + i]
+            S[R[R_O_DECK] + i] = c
+            S[R[R_O_LOC] + c] = LOC_DECK
+        S[DECK_LEN] = S[DISC_LEN]
+        S[DISC_LEN] = 0
+        shuffle(S, R[R_O_DECK], S[DECK_LEN])
+    S[DECK_LEN] -= 1
+    c = S[R[R_O_DECK] + S[DECK_LEN]]
+    n = S[R[R_O_HAND_LEN] + p]
+    S[R[R_O_HAND] + p * R[R_HMAX] + n] = c
+    S[R[R_O_HAND_LEN] + p] = n + 1
+    S[R[R_O_LOC] + c] = LOC_HAND
+    return True
+
+
+@njit(cache=True)
+def hand_limit(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> int:
+    return min(R[R_HMAX], R[R_HAND] + helper_sum(CD, CARD, R, S, p, K_AB_HAND))
+
+
+# -- what may be done -------------------------------------------------------------------------
+@njit(cache=True)
+def destinations(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
+                 out: np.ndarray, k: int) -> int:
+    """The MOVE actions of the card being played (`S[PLAYED]`): the Booths 1 to its Step value
+    (plus the mover's extra steps) clockwise, or every Booth when zooming; never the Booth the
+    pawn began on."""
+    p = S[SEAT]
+    order = np.empty(R[R_N], np.int64)
+    m = river_order(R, S, order)
+    here = 0
+    for i in range(m):
+        if order[i] == S[R[R_O_PAWN] + p]:
+            here = i
+    steps = CD[CARD[S[PLAYED]], K_STEPS]
+    zoom = steps == ZOOM_STEPS or S[ZOOMING] == 1
+    reach = m - 1 if zoom else min(m - 1, steps + helper_sum(CD, CARD, R, S, p, K_AB_STEPS))
+    for s in range(1, reach + 1):
+        out[k] = action(A_MOVE, order[(here + s) % m])
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def legal_actions(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
+                  S: np.ndarray, out: np.ndarray) -> int:
+    """Write the decider's legal actions into `out`; return how many."""
+    phase = S[PHASE]
+    k = 0
+    if phase == PH_TURN:
+        p = S[SEAT]
+        at = R[R_O_HAND] + p * R[R_HMAX]
+        n = S[R[R_O_HAND_LEN] + p]
+        discount = helper_sum(CD, CARD, R, S, p, K_AB_DISC)
+        for i in range(n):
+            c = S[at + i]
+            kind = kind_of(CD, CARD, c)
+            out[k] = action(A_PLAY, i * 8 + U_MOVE)
+            k += 1
+            if S[R[R_O_ZOOM] + p] and CD[CARD[c], K_STEPS] != ZOOM_STEPS:
+                out[k] = action(A_PLAY, i * 8 + U_ZOOM)
+                k += 1
+            if kind in (KD_BOOTH, KD_EVENT) and S[R[R_O_HOUSES] + p] > 0 \
+                    and can_pay_card(CD, CARD, R, S, p, c, discount):
+                for e in range(4):
+                    out[k] = action(A_PLAY, i * 8 + U_BUILD + e)
+                    k += 1
+            if kind == KD_HELPER and can_pay_card(CD, CARD, R, S, p, c, 0):
+                out[k] = action(A_PLAY, i * 8 + U_HIRE)
+                k += 1
+        if n == 0:
+            out[0] = action(A_PASS, 0)
+            k = 1
+        return k
+    if phase == PH_MOVE:
+        return destinations(CD, CARD, R, S, out, 0)
+    if phase == PH_ACT:
+        p = S[SEAT]
+        b = S[BOOTH]
+        d = CARD[b]
+        kind = CD[d, K_KIND]
+        if not S[BOOTH_CLOSED]:
+            if kind == KD_EVENT:
+                if S[R[R_O_HOUSES] + p] > 0 and not (S[R[R_O_ATTEND] + b] >> p) & 1:
+                    out[k] = action(A_ATTEND, 0)
+                    k += 1
+            else:
+                k = plank_choices(CD, PL, R, S, d, R[R_O_USED], A_PLANK, out, k)
+        played = CARD[S[PLAYED]]
+        if CD[played, K_KIND] == KD_ACTION:
+            when = CD[played, K_WHEN]
+            if not (when == 1 and S[ACTED]):  # "before": not once the Booth is activated
+                k = plank_choices(CD, PL, R, S, played, R[R_O_FXUSED], A_FX, out, k)
+        out[k] = action(A_END, 0)
+        return k + 1
+    if phase == PH_PAY:
+        who = S[JOB_WHO]
+        left = S[PAY_LEFT]
+        for r in range(1, NRES):
+            have = S[res_at(R, who, r)]
+            if S[PAY_KIND] == PAY_ANY:
+                ok = have > 0
+            elif S[PAY_KIND] == PAY_MATCH:
+                ok = have >= left if S[PAY_GOOD] < 0 else r == S[PAY_GOOD]
+            else:
+                ok = have > 0 and not (S[PAY_MASK] >> r) & 1
+            if ok:
+                out[k] = action(A_PAY, r)
+                k += 1
+        return k
+    if phase == PH_GAIN:
+        for r in range(1, NRES):
+            if S[GAIN_KIND] == GAIN_ANY or not (S[GAIN_MASK] >> r) & 1:
+                out[k] = action(A_GAIN, r)
+                k += 1
+        return k
+    if phase == PH_DISCOUNT:
+        p = S[SEAT]
+        at = R[R_O_COST]
+        for r in range(NRES):
+            if S[at + r] > 0:
+                S[at + r] -= 1
+                ok = shortfall(R, S, p, at) <= S[DISC_LEFT] - 1
+                S[at + r] += 1
+                if ok:
+                    out[k] = action(A_DISCOUNT, r)
+                    k += 1
+        return k
+    return 0
+
+
+@njit(cache=True)
+def plank_choices(CD: np.ndarray, PL: np.ndarray, R: np.ndarray, S: np.ndarray, d: int,
+                  used_at: int, kind: int, out: np.ndarray, k: int) -> int:
+    """The planks of card design `d` the seat may use now: each as often as its times allow,
+    one of them only when the card says choose, and only what the seat can pay for."""
+    p = S[SEAT]
+    first = CD[d, K_PLANK_AT]
+    n = CD[d, K_PLANK_N]
+    taken = -1
+    for j in range(n):
+        if S[used_at + j] > 0:
+            taken = j
+    for j in range(n):
+        if CD[d, K_CHOOSE] and taken >= 0 and taken != j:
+            continue
+        if S[used_at + j] < PL[first + j, P_TIMES] and can_do(PL, R, S, first + j, p):
+            out[k] = action(kind, j)
+            k += 1
+    return k
+
+
+# -- doing it ---------------------------------------------------------------------------------
+@njit(cache=True)
+def push(R: np.ndarray, S: np.ndarray, plank: int, who: int) -> None:
+    at = R[R_O_STACK] + 2 * S[STACK_LEN]
+    S[at] = plank
+    S[at + 1] = who
+    S[STACK_LEN] += 1
+
+
+@njit(cache=True)
+def run_effects(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
+                S: np.ndarray) -> None:
+    """Resolve pending effects until one needs a choice (PAY or GAIN, decided by its
+    player) or none is left (then back to the activation, or the turn ends)."""
+    while S[STACK_LEN] > 0:
+        S[STACK_LEN] -= 1
+        at = R[R_O_STACK] + 2 * S[STACK_LEN]
+        pl, who = S[at], S[at + 1]
+        S[JOB_PLANK] = pl
+        S[JOB_WHO] = who
+        for r in range(NRES):
+            S[res_at(R, who, r)] -= PL[pl, P_SPEND + r]
+        if PL[pl, P_SPEND_ANY] or PL[pl, P_SPEND_MATCH] or PL[pl, P_SPEND_DIFF]:
+            S[PAY_KIND] = PAY_ANY if PL[pl, P_SPEND_ANY] else \
+                PAY_MATCH if PL[pl, P_SPEND_MATCH] else PAY_DIFF
+            S[PAY_LEFT] = PL[pl, P_SPEND_ANY] + PL[pl, P_SPEND_MATCH] + PL[pl, P_SPEND_DIFF]
+            S[PAY_GOOD] = -1
+            S[PAY_MASK] = 0
+            S[PHASE] = PH_PAY
+            S[DECIDER] = who
+            return
+        if gains(PL, R, S, pl, who):
+            return
+    S[JOB_PLANK] = -1
+    if S[AFTER] == AFTER_END:
+        end_turn(CD, CARD, R, S)
+    else:
+        S[PHASE] = PH_ACT
+        S[DECIDER] = S[SEAT]
+
+
+@njit(cache=True)
+def gains(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, who: int) -> bool:
+    """A plank's gains: the fixed ones at once; True when Goods are to be chosen (GAIN)."""
+    for r in range(NRES):
+        S[res_at(R, who, r)] += PL[pl, P_GAIN + r]
+    n = PL[pl, P_GAIN_ANY] + PL[pl, P_GAIN_DIFF]
+    if n == 0:
+        return False
+    S[GAIN_KIND] = GAIN_ANY if PL[pl, P_GAIN_ANY] else GAIN_DIFF
+    S[GAIN_LEFT] = n
+    S[GAIN_MASK] = 0
+    S[PHASE] = PH_GAIN
+    S[DECIDER] = who
+    return True
+
+
+@njit(cache=True)
+def activated(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
+    """The first thing done at a Booth this visit: the seat's Helpers' on-activate effects,
+    then (resolved first) the owner's bonus when the Booth is another player's."""
+    p = S[SEAT]
+    b = S[BOOTH]
+    S[ACTED] = 1
+    if S[OWNER_PAID]:
+        return
+    S[OWNER_PAID] = 1
+    for c in range(R[R_NDECK]):
+        if S[R[R_O_LOC] + c] == LOC_HIRED and S[R[R_O_OWNER] + c] == p \
+                and CD[CARD[c], K_AB_ACT] >= 0:
+            push(R, S, CD[CARD[c], K_AB_ACT], p)
+    owner = S[R[R_O_OWNER] + b]
+    if owner >= 0 and owner != p and CD[CARD[b], K_OWNER] >= 0:
+        push(R, S, CD[CARD[b], K_OWNER], owner)
+
+
+@njit(cache=True)
+def helper_effects(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+                   col: int) -> None:
+    for c in range(R[R_NDECK]):
+        if S[R[R_O_LOC] + c] == LOC_HIRED and S[R[R_O_OWNER] + c] == p and CD[CARD[c], col] >= 0:
+            push(R, S, CD[CARD[c], col], p)
+
+
+@njit(cache=True)
+def spend_house(R: np.ndarray, S: np.ndarray, p: int) -> None:
+    """A house leaves the mat; the first player out of houses triggers the end (Game End)."""
+    S[R[R_O_HOUSES] + p] -= 1
+    if S[R[R_O_HOUSES] + p] == 0 and not S[TRIGGERED]:
+        S[TRIGGERED] = 1
+        S[TRIGGER_NOW] = 1
+
+
+@njit(cache=True)
+def apply(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
+          a: int) -> None:
+    """Do a legal action (unchecked: `legal_actions` lists them)."""
+    kind, arg = a // 1000, a % 1000
+    p = S[SEAT]
+    S[ACTIONS_DONE] += 1
+    if kind == A_PLAY:
+        play(CD, PL, CARD, R, S, arg // 8, arg % 8)
+    elif kind == A_MOVE:
+        S[BOOTH] = arg
+        S[R[R_O_PAWN] + p] = arg
+        for j in range(8):
+            S[R[R_O_USED] + j] = 0
+            S[R[R_O_FXUSED] + j] = 0
+        S[BOOTH_CLOSED] = 0
+        S[OWNER_PAID] = 0
+        S[ACTED] = 0
+        S[ZOOMING] = 0
+        S[PHASE] = PH_ACT
+    elif kind == A_PLANK:
+        d = CARD[S[BOOTH]]
+        S[R[R_O_USED] + arg] += 1
+        S[AFTER] = AFTER_ACT
+        push(R, S, CD[d, K_PLANK_AT] + arg, p)
+        activated(CD, CARD, R, S)
+        run_effects(CD, PL, CARD, R, S)
+    elif kind == A_FX:
+        d = CARD[S[PLAYED]]
+        S[R[R_O_FXUSED] + arg] += 1
+        if CD[d, K_WHEN] == 2:  # "after": the Booth is done with
+            S[BOOTH_CLOSED] = 1
+        S[AFTER] = AFTER_ACT
+        push(R, S, CD[d, K_PLANK_AT] + arg, p)
+        run_effects(CD, PL, CARD, R, S)
+    elif kind == A_ATTEND:
+        b = S[BOOTH]
+        S[R[R_O_ATTEND] + b] |= 1 << p
+        spend_house(R, S, p)
+        S[AFTER] = AFTER_ACT
+        helper_effects(CD, CARD, R, S, p, K_AB_ATTEND)
+        activated(CD, CARD, R, S)
+        run_effects(CD, PL, CARD, R, S)
+    elif kind == A_PAY:
+        who = S[JOB_WHO]
+        S[res_at(R, who, arg)] -= 1
+        S[PAY_LEFT] -= 1
+        S[PAY_GOOD] = arg
+        S[PAY_MASK] |= 1 << arg
+        if S[PAY_LEFT] == 0 and not gains(PL, R, S, S[JOB_PLANK], who):
+            run_effects(CD, PL, CARD, R, S)
+    elif kind == A_GAIN:
+        who = S[JOB_WHO]
+        S[res_at(R, who, arg)] += 1
+        S[GAIN_LEFT] -= 1
+        S[GAIN_MASK] |= 1 << arg
+        if S[GAIN_LEFT] == 0:
+            run_effects(CD, PL, CARD, R, S)
+    elif kind == A_DISCOUNT:
+        S[R[R_O_COST] + arg] -= 1
+        S[DISC_LEFT] -= 1
+        remaining = 0
+        for r in range(NRES):
+            remaining += S[R[R_O_COST] + r]
+        if S[DISC_LEFT] == 0 or remaining == 0:
+            build(CD, PL, CARD, R, S)
+    else:  # A_END, A_PASS
+        end_turn(CD, CARD, R, S)
+
+
+@njit(cache=True)
+def play(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
+         slot: int, use: int) -> None:
+    """Play the card in hand slot `slot`: discard it to move (with the Zoom token: zooming),
+    build it at an end spot, or hire it."""
+    p = S[SEAT]
+    at = R[R_O_HAND] + p * R[R_HMAX]
+    n = S[R[R_O_HAND_LEN] + p]
+    c = S[at + slot]
+    for i in range(slot, n - 1):
+        S[at + i] = S[at + i + 1]
+    S[R[R_O_HAND_LEN] + p] = n - 1
+    S[PLAYED] = c
+    if use in (U_MOVE, U_ZOOM):
+        discard(R, S, c)
+        S[PHASE] = PH_MOVE
+        if use == U_ZOOM:
+            S[R[R_O_ZOOM] + p] = 0
+            S[ZOOMING] = 1  # read by `destinations`
+        return
+    d = CARD[c]
+    if use == U_HIRE:
+        for r in range(NRES):
+            S[res_at(R, p, r)] -= CD[d, K_COST + r]
+        S[R[R_O_LOC] + c] = LOC_HIRED
+        S[R[R_O_OWNER] + c] = p
+        end_turn(CD, CARD, R, S)
+        return
+    S[BUILD_END] = use - U_BUILD
+    for r in range(NRES):
+        S[R[R_O_COST] + r] = CD[d, K_COST + r]
+    total = 0
+    for r in range(NRES):
+        total += CD[d, K_COST + r]
+    S[DISC_LEFT] = min(helper_sum(CD, CARD, R, S, p, K_AB_DISC), total)
+    if S[DISC_LEFT] > 0:
+        S[PHASE] = PH_DISCOUNT
+        return
+    build(CD, PL, CARD, R, S)
+
+
+@njit(cache=True)
+def build(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
+          S: np.ndarray) -> None:
+    """Pay what is left of the cost, place the Booth at the chosen end spot with a house on
+    it; the builder's Helpers' on-build effects; then the turn ends."""
+    p = S[SEAT]
+    c = S[PLAYED]
+    for r in range(NRES):
+        S[res_at(R, p, r)] -= S[R[R_O_COST] + r]
+    end = S[BUILD_END]
+    if end == 0 or end == 3:  # a row's left end: the row shifts right
+        row, length = (R[R_O_TOP], TOP_LEN) if end == 0 else (R[R_O_BOT], BOT_LEN)
+        for i in range(S[length], 0, -1):
+            S[row + i] = S[row + i - 1]
+        S[row] = c
+        S[length] += 1
+    else:
+        row, length = (R[R_O_TOP], TOP_LEN) if end == 1 else (R[R_O_BOT], BOT_LEN)
+        S[row + S[length]] = c
+        S[length] += 1
+    S[R[R_O_LOC] + c] = LOC_RIVER
+    S[R[R_O_OWNER] + c] = p
+    spend_house(R, S, p)
+    S[AFTER] = AFTER_END
+    helper_effects(CD, CARD, R, S, p, K_AB_BUILD)
+    run_effects(CD, PL, CARD, R, S)
+
+
+@njit(cache=True)
+def end_turn(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
+    """Refill the hand; the end trigger gives everyone a Zoom token and the final turns;
+    the game ends after the last of them (or at the turn limit)."""
+    p = S[SEAT]
+    limit = hand_limit(CD, CARD, R, S, p)
+    while S[R[R_O_HAND_LEN] + p] < limit:
+        if not draw(CD, CARD, R, S, p):
+            break
+    players = R[R_PLAYERS]
+    if S[TRIGGER_NOW]:
+        S[TRIGGER_NOW] = 0
+        S[FINAL_LEFT] = R[R_FINAL] * players
+        if R[R_ZOOM]:
+            for q in range(players):
+                S[R[R_O_ZOOM] + q] = 1
+    elif S[TRIGGERED]:
+        S[FINAL_LEFT] -= 1
+        if S[FINAL_LEFT] == 0:
+            S[END_REASON] = END_HOUSES
+            finish(CD, CARD, R, S)
+            return
+    if S[TURN] >= R[R_MAX_TURNS]:
+        S[END_REASON] = END_TURNS
+        finish(CD, CARD, R, S)
+        return
+    S[SEAT] = (p + 1) % players
+    S[DECIDER] = S[SEAT]
+    S[TURN] += 1
+    S[PLAYED] = -1
+    S[BOOTH] = -1
+    S[PHASE] = PH_TURN
+
+
+# -- scoring ----------------------------------------------------------------------------------
+@njit(cache=True)
+def batches(counts: np.ndarray, size: int) -> int:
+    """How many disjoint batches of `size` different Goods `counts` (by Good) make: one from
+    each of the `size` largest piles at a time, which no other way of batching beats."""
+    c = counts.copy()
+    made = 0
+    if c.shape[0] < size:
+        return 0
+    while True:
+        c = -np.sort(-c)  # largest first
+        if c[size - 1] == 0:
+            return made
+        for i in range(size):
+            c[i] -= 1
+        made += 1
+
+
+@njit(cache=True)
+def owned(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+          kind: int) -> int:
+    """Cards of `kind` `p` owns (Booths count Events: Events are Booths)."""
+    n = 0
+    for c in range(R[R_NDECK]):
+        if S[R[R_O_OWNER] + c] != p:
+            continue
+        k = kind_of(CD, CARD, c)
+        if k == kind or (kind == KD_BOOTH and k == KD_EVENT):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def score_of(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+             d: int, col: int, held: np.ndarray) -> int:
+    """A score's points (columns from `col`: points, resource, per, per different, per
+    owned) for `p` holding `held`."""
+    pts, r, per, diff, kind = CD[d, col], CD[d, col + 1], CD[d, col + 2], CD[d, col + 3], \
+        CD[d, col + 4]
+    if pts == 0:
+        return 0
+    if r >= 0:
+        return pts * (held[r] // per)
+    if diff > 0:
+        return pts * batches(held[1:], diff)
+    if kind >= 0:
+        return pts * owned(CD, CARD, R, S, p, kind)
+    return pts
+
+
+@njit(cache=True)
+def final_score(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+                parts: np.ndarray) -> int:
+    """`p`'s final score, in the rulebook's order (Scoring 1-5), each part into `parts`:
+    Events attended (a house in a star space, or the pawn there), Booths built (printed
+    value, bonus, stored resources), Helpers hired (the same), leftover Coins (1 per two),
+    leftover Goods (1 per batch of three different). Stored resources: every card that
+    stores is filled as far as the holdings allow, the highest points a resource first;
+    storing scores at least 1 a resource, and a resource leaving the leftovers costs at
+    most that, so no other arrangement scores more."""
+    held = np.zeros(NRES, np.int64)
+    for r in range(NRES):
+        held[r] = S[res_at(R, p, r)]
+    for i in range(5):
+        parts[i] = 0
+    for c in range(R[R_NDECK]):
+        d = CARD[c]
+        if CD[d, K_KIND] == KD_EVENT and S[R[R_O_LOC] + c] == LOC_RIVER and (
+                (S[R[R_O_ATTEND] + c] >> p) & 1 or S[R[R_O_PAWN] + p] == c):
+            parts[0] += score_of(CD, CARD, R, S, p, d, K_ATT_PTS, held)
+    left = held.copy()
+    stored_pts = np.zeros(2, np.int64)  # Booths, Helpers
+    for level in range(10, 0, -1):  # the stores paying most a resource first
+        for c in range(R[R_NDECK]):
+            d = CARD[c]
+            if S[R[R_O_OWNER] + c] != p or CD[d, K_STORE_PTS] != level:
+                continue
+            r = CD[d, K_STORE_RES]
+            n = min(CD[d, K_STORE_LIMIT], left[r])
+            left[r] -= n
+            stored_pts[1 if CD[d, K_KIND] == KD_HELPER else 0] += n * level
+    for c in range(R[R_NDECK]):
+        d = CARD[c]
+        if S[R[R_O_OWNER] + c] != p:
+            continue
+        part = 2 if CD[d, K_KIND] == KD_HELPER else 1
+        parts[part] += CD[d, K_POINTS] + score_of(CD, CARD, R, S, p, d, K_BON_PTS, held)
+    parts[1] += stored_pts[0]
+    parts[2] += stored_pts[1]
+    parts[3] = left[COIN] // 2
+    parts[4] = batches(left[1:], 3)
+    return parts[0] + parts[1] + parts[2] + parts[3] + parts[4]
+
+
+@njit(cache=True)
+def finish(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
+    parts = np.zeros(5, np.int64)
+    for p in range(R[R_PLAYERS]):
+        S[R[R_O_SCORE] + p] = final_score(CD, CARD, R, S, p, parts)
+    S[PHASE] = PH_OVER
+    S[DECIDER] = -1

@@ -1,0 +1,85 @@
+"""River Market's rules switches: every point the rulebook leaves to the table, with the
+English rulebook's reading as the default (docs/river-market.md, "Rules switches")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import fields
+from dataclasses import replace
+from typing import Any
+
+from sim.engine.errors import RulesError
+from sim.engine.errors import quote
+
+PLAYERS = (2, 5)  # the rulebook's player counts
+
+
+@dataclass(frozen=True)
+class RiverRules:
+    """One River Market game's rules. `houses` None: the rulebook's count, five, or four in a
+    5-player game."""
+
+    players: int = 3
+    houses: int | None = None
+    hand_limit: int = 4
+    start_coins: int = 4
+    final_turns: int = 2  # turns each after the end is triggered
+    zoom_tokens: bool = True  # everyone gets a Zoom token when the end is triggered
+    mulligan: bool = True  # redraw a starting hand without a Booth until it has one
+    max_turns: int = 400  # a safety stop: the game ends after this many turns in all
+
+    @property
+    def house_count(self) -> int:
+        """Houses each player starts with (Setup 5)."""
+        if self.houses is not None:
+            return self.houses
+        return 4 if self.players == 5 else 5
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+RANGES: dict[str, tuple[int, int]] = {
+    "players": PLAYERS, "houses": (1, 10), "hand_limit": (1, 8), "start_coins": (0, 20),
+    "final_turns": (1, 5), "max_turns": (10, 10_000)}
+FLAGS = ("zoom_tokens", "mulligan")
+KEYS = tuple(f.name for f in fields(RiverRules))
+# The rulebook's shorter game: one house fewer (four) at 3-4 players.
+PRESETS = {"standard": {}, "short": {"houses": 4}}
+
+
+def river_rules(data: Mapping[str, Any] | None = None, base: RiverRules | None = None,
+                source: str | None = None) -> RiverRules:
+    """Rules from plain data on top of `base`, checked key by key."""
+    base = base or RiverRules()
+    if not data:
+        return base
+    if not isinstance(data, Mapping):
+        raise RulesError("rules must be a table", source=source)
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in KEYS:
+            raise RulesError(f"unknown rules key {quote(key)} (known: {', '.join(KEYS)})",
+                             source=source, field=str(key))
+        if key in FLAGS:
+            if not isinstance(value, bool):
+                raise RulesError(f"must be true or false, got {quote(value)}", source=source,
+                                 field=key)
+        elif key == "houses" and value is None:
+            pass
+        else:
+            lo, hi = RANGES[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise RulesError(f"must be a whole number from {lo} to {hi}, got "
+                                 f"{quote(value)}", source=source, field=key)
+        changes[key] = value
+    return replace(base, **changes)
+
+
+def preset(name: str) -> RiverRules:
+    """A named rules set: `standard` (the rulebook's) or `short` (four houses)."""
+    if name not in PRESETS:
+        raise RulesError(f"unknown River Market preset {quote(name)} (presets: "
+                         f"{', '.join(PRESETS)})", field="preset")
+    return river_rules(PRESETS[name])
