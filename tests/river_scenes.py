@@ -39,14 +39,22 @@ def _remove(g: RiverGame, at: int, length_index: int | None, length_at: int | No
     return True
 
 
+def _from_river(g: RiverGame, c: int) -> bool:
+    river = g.river()
+    if c not in river:
+        return False
+    if river.index(c) < g.S[T.TOP_LEN]:
+        g.S[T.TOP_LEN] -= 1
+    return _remove(g, int(g.tables.R[T.R_O_RIVER]), T.RIVER_LEN, None, c)
+
+
 def take(g: RiverGame, c: int) -> None:
     """Take card `c` out of wherever it is (deck, discard, a hand, the river, a Helper)."""
     R, S = g.tables.R, g.S
     hmax = int(R[T.R_HMAX])
     done = (_remove(g, int(R[T.R_O_DECK]), T.DECK_LEN, None, c)
             or _remove(g, int(R[T.R_O_DISC]), T.DISC_LEN, None, c)
-            or _remove(g, int(R[T.R_O_TOP]), T.TOP_LEN, None, c)
-            or _remove(g, int(R[T.R_O_BOT]), T.BOT_LEN, None, c)
+            or _from_river(g, c)
             or any(_remove(g, int(R[T.R_O_HAND]) + p * hmax, None,
                            int(R[T.R_O_HAND_LEN]) + p, c) for p in range(g.players)))
     assert done or S[R[T.R_O_LOC] + c] == C.LOC_HIRED, c
@@ -91,13 +99,10 @@ def set_river(g: RiverGame, top: list[int], bottom: list[int],
     for c in top + bottom:
         if S[R[T.R_O_LOC] + c] != C.LOC_RIVER or c in g.river():
             take(g, c)
-    for i, c in enumerate(top):
-        S[R[T.R_O_TOP] + i] = c
+    for i, c in enumerate(top + bottom[::-1]):  # clockwise
+        S[R[T.R_O_RIVER] + i] = c
         S[R[T.R_O_LOC] + c] = C.LOC_RIVER
-    for i, c in enumerate(bottom):
-        S[R[T.R_O_BOT] + i] = c
-        S[R[T.R_O_LOC] + c] = C.LOC_RIVER
-    S[T.TOP_LEN], S[T.BOT_LEN] = len(top), len(bottom)
+    S[T.TOP_LEN], S[T.RIVER_LEN] = len(top), len(top) + len(bottom)
     for c, p in (owners or {}).items():
         S[R[T.R_O_OWNER] + c] = p
 
@@ -105,8 +110,17 @@ def set_river(g: RiverGame, top: list[int], bottom: list[int],
 def hire(g: RiverGame, p: int, c: int) -> None:
     """Helper `c` in play for `p`."""
     take(g, c)
-    g.S[g.tables.R[T.R_O_LOC] + c] = C.LOC_HIRED
-    g.S[g.tables.R[T.R_O_OWNER] + c] = p
+    R, S = g.tables.R, g.S
+    S[R[T.R_O_LOC] + c] = C.LOC_HIRED
+    S[R[T.R_O_OWNER] + c] = p
+    n = int(S[R[T.R_O_NHIRED] + p])
+    S[R[T.R_O_HIRED] + p * R[T.R_NH] + n] = c
+    S[R[T.R_O_NHIRED] + p] = n + 1
+    d = g.tables.CD[int(g.tables.CARD[c])]
+    ab = int(R[T.R_O_AB]) + p * T.N_AB
+    S[ab + T.AB_STEPS] += d[T.K_AB_STEPS]
+    S[ab + T.AB_HAND] += d[T.K_AB_HAND]
+    S[ab + T.AB_DISC] += d[T.K_AB_DISC]
 
 
 def set_resources(g: RiverGame, p: int, **amounts: int) -> None:

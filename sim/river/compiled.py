@@ -27,12 +27,14 @@ from numba import njit
 
 from sim.engine.compiled.rng import key_of
 from sim.engine.compiled.rng import mix
+from sim.river.tables import AB_DISC
+from sim.river.tables import AB_HAND
+from sim.river.tables import AB_STEPS
 from sim.river.tables import ACTED
 from sim.river.tables import ACTIONS_DONE
 from sim.river.tables import AFTER
 from sim.river.tables import BOOTH
 from sim.river.tables import BOOTH_CLOSED
-from sim.river.tables import BOT_LEN
 from sim.river.tables import BUILD_END
 from sim.river.tables import COIN
 from sim.river.tables import DECIDER
@@ -66,6 +68,7 @@ from sim.river.tables import K_STORE_LIMIT
 from sim.river.tables import K_STORE_PTS
 from sim.river.tables import K_STORE_RES
 from sim.river.tables import K_WHEN
+from sim.river.tables import N_AB
 from sim.river.tables import NRES
 from sim.river.tables import OWNER_PAID
 from sim.river.tables import P_GAIN
@@ -91,28 +94,32 @@ from sim.river.tables import R_MAX_TURNS
 from sim.river.tables import R_MULLIGAN
 from sim.river.tables import R_N
 from sim.river.tables import R_NDECK
+from sim.river.tables import R_NH
+from sim.river.tables import R_O_AB
 from sim.river.tables import R_O_ATTEND
-from sim.river.tables import R_O_BOT
 from sim.river.tables import R_O_COST
 from sim.river.tables import R_O_DECK
 from sim.river.tables import R_O_DISC
 from sim.river.tables import R_O_FXUSED
 from sim.river.tables import R_O_HAND
 from sim.river.tables import R_O_HAND_LEN
+from sim.river.tables import R_O_HIRED
 from sim.river.tables import R_O_HOUSES
 from sim.river.tables import R_O_LOC
+from sim.river.tables import R_O_NHIRED
 from sim.river.tables import R_O_OWNER
 from sim.river.tables import R_O_PAWN
 from sim.river.tables import R_O_RES
+from sim.river.tables import R_O_RIVER
 from sim.river.tables import R_O_SCORE
 from sim.river.tables import R_O_STACK
-from sim.river.tables import R_O_TOP
 from sim.river.tables import R_O_USED
 from sim.river.tables import R_O_ZOOM
 from sim.river.tables import R_PLAYERS
 from sim.river.tables import R_SIZE
 from sim.river.tables import R_SWAP
 from sim.river.tables import R_ZOOM
+from sim.river.tables import RIVER_LEN
 from sim.river.tables import RNG_CTR
 from sim.river.tables import RNG_KEY
 from sim.river.tables import SEAT
@@ -180,29 +187,25 @@ def kind_of(CD: np.ndarray, CARD: np.ndarray, c: int) -> int:
     return CD[CARD[c], K_KIND]
 
 
-@njit(cache=True)
-def helper_sum(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-               col: int) -> int:
-    """The sum of column `col` over the Helpers `p` has hired (their abilities)."""
-    total = 0
-    for c in range(R[R_NDECK]):
-        if S[R[R_O_LOC] + c] == LOC_HIRED and S[R[R_O_OWNER] + c] == p:
-            total += CD[CARD[c], col]
-    return total
+@njit(cache=True, inline="always")
+def ability(R: np.ndarray, S: np.ndarray, p: int, which: int) -> int:
+    """The sum of one ability (AB_STEPS, AB_HAND, AB_DISC) over `p`'s Helpers."""
+    return S[R[R_O_AB] + p * N_AB + which]
+
+
+@njit(cache=True, inline="always")
+def hired_at(R: np.ndarray, p: int) -> int:
+    """Where `p`'s hired Helpers are listed (`S[R[R_O_NHIRED] + p]` of them)."""
+    return R[R_O_HIRED] + p * R[R_NH]
 
 
 @njit(cache=True)
 def river_order(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """The river's Booths clockwise: the top row left to right, then the bottom row right to
     left; returns how many."""
-    k = 0
-    for i in range(S[TOP_LEN]):
-        out[k] = S[R[R_O_TOP] + i]
-        k += 1
-    for i in range(S[BOT_LEN] - 1, -1, -1):
-        out[k] = S[R[R_O_BOT] + i]
-        k += 1
-    return k
+    for i in range(S[RIVER_LEN]):
+        out[i] = S[R[R_O_RIVER] + i]
+    return S[RIVER_LEN]
 
 
 @njit(cache=True)
@@ -272,11 +275,10 @@ def new_game(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, seed: np.uint64) -
     for i in range(starts.shape[0] - 1, 0, -1):
         j = below(S, i + 1)
         starts[i], starts[j] = starts[j], starts[i]
-    for i in range(2):
-        S[R[R_O_TOP] + i] = starts[i]
-        S[R[R_O_BOT] + i] = starts[2 + i]
+    for i in range(4):  # two rows of two: clockwise, the top row then the bottom row
+        S[R[R_O_RIVER] + i] = starts[i]
     S[TOP_LEN] = 2
-    S[BOT_LEN] = 2
+    S[RIVER_LEN] = 4
     for c in range(nd, n):
         S[R[R_O_LOC] + c] = LOC_RIVER
     for c in range(nd):
@@ -352,10 +354,16 @@ def draw(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int)
 
 @njit(cache=True)
 def hand_limit(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> int:
-    return min(R[R_HMAX], R[R_HAND] + helper_sum(CD, CARD, R, S, p, K_AB_HAND))
+    return min(R[R_HMAX], R[R_HAND] + ability(R, S, p, AB_HAND))
 
 
 # -- what may be done -------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def river_at(R: np.ndarray, S: np.ndarray, i: int) -> int:
+    """The river's `i`-th Booth clockwise (`river_order`)."""
+    return S[R[R_O_RIVER] + i]
+
+
 @njit(cache=True)
 def destinations(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
                  out: np.ndarray, k: int) -> int:
@@ -363,17 +371,17 @@ def destinations(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
     (plus the mover's extra steps) clockwise, or every Booth when zooming; never the Booth the
     pawn began on."""
     p = S[SEAT]
-    order = np.empty(R[R_N], np.int64)
-    m = river_order(R, S, order)
+    m = S[RIVER_LEN]
+    pawn = S[R[R_O_PAWN] + p]
     here = 0
     for i in range(m):
-        if order[i] == S[R[R_O_PAWN] + p]:
+        if river_at(R, S, i) == pawn:
             here = i
     steps = CD[CARD[S[PLAYED]], K_STEPS]
     zoom = steps == ZOOM_STEPS or S[ZOOMING] == 1
-    reach = m - 1 if zoom else min(m - 1, steps + helper_sum(CD, CARD, R, S, p, K_AB_STEPS))
+    reach = m - 1 if zoom else min(m - 1, steps + ability(R, S, p, AB_STEPS))
     for s in range(1, reach + 1):
-        out[k] = action(A_MOVE, order[(here + s) % m])
+        out[k] = action(A_MOVE, river_at(R, S, (here + s) % m))
         k += 1
     return k
 
@@ -388,7 +396,7 @@ def legal_actions(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarra
         p = S[SEAT]
         at = R[R_O_HAND] + p * R[R_HMAX]
         n = S[R[R_O_HAND_LEN] + p]
-        discount = helper_sum(CD, CARD, R, S, p, K_AB_DISC)
+        discount = ability(R, S, p, AB_DISC)
         for i in range(n):
             c = S[at + i]
             kind = kind_of(CD, CARD, c)
@@ -554,10 +562,7 @@ def activated(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) ->
     if S[OWNER_PAID]:
         return
     S[OWNER_PAID] = 1
-    for c in range(R[R_NDECK]):
-        if S[R[R_O_LOC] + c] == LOC_HIRED and S[R[R_O_OWNER] + c] == p \
-                and CD[CARD[c], K_AB_ACT] >= 0:
-            push(R, S, CD[CARD[c], K_AB_ACT], p)
+    helper_effects(CD, CARD, R, S, p, K_AB_ACT)
     owner = S[R[R_O_OWNER] + b]
     if owner >= 0 and owner != p and CD[CARD[b], K_OWNER] >= 0:
         push(R, S, CD[CARD[b], K_OWNER], owner)
@@ -566,9 +571,13 @@ def activated(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) ->
 @njit(cache=True)
 def helper_effects(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
                    col: int) -> None:
-    for c in range(R[R_NDECK]):
-        if S[R[R_O_LOC] + c] == LOC_HIRED and S[R[R_O_OWNER] + c] == p and CD[CARD[c], col] >= 0:
-            push(R, S, CD[CARD[c], col], p)
+    """Push the effect in column `col` (on activate, build, attend) of each of `p`'s
+    Helpers that has one."""
+    at = hired_at(R, p)
+    for i in range(S[R[R_O_NHIRED] + p]):
+        d = CARD[S[at + i]]
+        if CD[d, col] >= 0:
+            push(R, S, CD[d, col], p)
 
 
 @njit(cache=True)
@@ -676,6 +685,13 @@ def play(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.
             S[res_at(R, p, r)] -= CD[d, K_COST + r]
         S[R[R_O_LOC] + c] = LOC_HIRED
         S[R[R_O_OWNER] + c] = p
+        n_hired = S[R[R_O_NHIRED] + p]
+        S[hired_at(R, p) + n_hired] = c
+        S[R[R_O_NHIRED] + p] = n_hired + 1
+        ab = R[R_O_AB] + p * N_AB
+        S[ab + AB_STEPS] += CD[d, K_AB_STEPS]
+        S[ab + AB_HAND] += CD[d, K_AB_HAND]
+        S[ab + AB_DISC] += CD[d, K_AB_DISC]
         end_turn(CD, CARD, R, S)
         return
     S[BUILD_END] = use - U_BUILD
@@ -684,7 +700,7 @@ def play(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.
     total = 0
     for r in range(NRES):
         total += CD[d, K_COST + r]
-    S[DISC_LEFT] = min(helper_sum(CD, CARD, R, S, p, K_AB_DISC), total)
+    S[DISC_LEFT] = min(ability(R, S, p, AB_DISC), total)
     if S[DISC_LEFT] > 0:
         S[PHASE] = PH_DISCOUNT
         return
@@ -701,16 +717,17 @@ def build(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
     for r in range(NRES):
         S[res_at(R, p, r)] -= S[R[R_O_COST] + r]
     end = S[BUILD_END]
-    if end == 0 or end == 3:  # a row's left end: the row shifts right
-        row, length = (R[R_O_TOP], TOP_LEN) if end == 0 else (R[R_O_BOT], BOT_LEN)
-        for i in range(S[length], 0, -1):
-            S[row + i] = S[row + i - 1]
-        S[row] = c
-        S[length] += 1
-    else:
-        row, length = (R[R_O_TOP], TOP_LEN) if end == 1 else (R[R_O_BOT], BOT_LEN)
-        S[row + S[length]] = c
-        S[length] += 1
+    # Where the end spot is clockwise: the top row's left end first of all, its right end
+    # and the bottom row's right end both just after the top row, the bottom row's left
+    # end last of all.
+    at = 0 if end == 0 else S[TOP_LEN] if end in (1, 2) else S[RIVER_LEN]
+    river = R[R_O_RIVER]
+    for i in range(S[RIVER_LEN], at, -1):
+        S[river + i] = S[river + i - 1]
+    S[river + at] = c
+    S[RIVER_LEN] += 1
+    if end in (0, 1):
+        S[TOP_LEN] += 1
     S[R[R_O_LOC] + c] = LOC_RIVER
     S[R[R_O_OWNER] + c] = p
     spend_house(R, S, p)

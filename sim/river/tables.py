@@ -50,16 +50,22 @@ N_PL = P_TIMES + 1
 # Rules and layout (R): the switches, sizes, and where each block of the state begins.
 (R_PLAYERS, R_HOUSES, R_HAND, R_COINS, R_FINAL, R_ZOOM, R_MULLIGAN, R_MAX_TURNS, R_N,
  R_NDECK, R_HMAX, R_SWAP, R_O_RES, R_O_HOUSES, R_O_ZOOM, R_O_PAWN, R_O_HAND, R_O_HAND_LEN,
- R_O_OWNER, R_O_LOC, R_O_ATTEND, R_O_TOP, R_O_BOT, R_O_DECK, R_O_DISC, R_O_SCORE,
- R_O_STACK, R_O_USED, R_O_FXUSED, R_O_COST, R_SIZE) = range(31)
+ R_O_OWNER, R_O_LOC, R_O_ATTEND, R_O_RIVER, R_O_DECK, R_O_DISC, R_O_SCORE,
+ R_O_STACK, R_O_USED, R_O_FXUSED, R_O_COST, R_O_AB, R_O_HIRED, R_O_NHIRED, R_NH,
+ R_SIZE) = range(34)
 N_R = R_SIZE + 1
 STACK = 16  # pending effects (plank, who) at most
+# Each player's sums of their Helpers' abilities (kept as Helpers are hired).
+AB_STEPS, AB_HAND, AB_DISC = range(3)
+N_AB = 3
 
-# The state's header fields, before the blocks.
+# The state's header fields, before the blocks. The river is kept clockwise (R_O_RIVER,
+# RIVER_LEN Booths): the top row left to right (its first TOP_LEN), then the bottom row
+# right to left.
 (PHASE, SEAT, DECIDER, TURN, TRIGGERED, TRIGGER_NOW, FINAL_LEFT, PLAYED, BOOTH, BOOTH_CLOSED,
  OWNER_PAID, ACTED, ZOOMING, JOB_PLANK, JOB_WHO, PAY_LEFT, PAY_KIND, PAY_GOOD, PAY_MASK,
  GAIN_LEFT, GAIN_KIND, GAIN_MASK, AFTER, DISC_LEFT, BUILD_END, STACK_LEN, RNG_KEY, RNG_CTR,
- TOP_LEN, BOT_LEN, DECK_LEN, DISC_LEN, END_REASON, ACTIONS_DONE) = range(34)
+ TOP_LEN, RIVER_LEN, DECK_LEN, DISC_LEN, END_REASON, ACTIONS_DONE) = range(34)
 HEADER = 34
 
 
@@ -139,13 +145,16 @@ def build_tables(cards: CardSet, rules: RiverRules) -> Tables:
     R[R_MULLIGAN], R[R_MAX_TURNS], R[R_N], R[R_NDECK] = (rules.mulligan, rules.max_turns, n,
                                                          len(deck))
     R[R_HMAX] = hmax
+    helpers = sum(d.copies for d in cards.cards if d.kind == "helper")
+    R[R_NH] = helpers
     R[R_SWAP] = len(deck) + starts.index(next(i for i in starts if cards.cards[i].start))
     at = HEADER
     for key, size in ((R_O_RES, p * NRES), (R_O_HOUSES, p), (R_O_ZOOM, p), (R_O_PAWN, p),
                       (R_O_HAND, p * hmax), (R_O_HAND_LEN, p), (R_O_OWNER, n), (R_O_LOC, n),
-                      (R_O_ATTEND, n), (R_O_TOP, n), (R_O_BOT, n), (R_O_DECK, n),
+                      (R_O_ATTEND, n), (R_O_RIVER, n), (R_O_DECK, n),
                       (R_O_DISC, n), (R_O_SCORE, p), (R_O_STACK, 2 * STACK),
-                      (R_O_USED, MAX_PLANKS), (R_O_FXUSED, MAX_PLANKS), (R_O_COST, NRES)):
+                      (R_O_USED, MAX_PLANKS), (R_O_FXUSED, MAX_PLANKS), (R_O_COST, NRES),
+                      (R_O_AB, p * N_AB), (R_O_HIRED, p * helpers), (R_O_NHIRED, p)):
         R[key] = at
         at += size
     R[R_SIZE] = at

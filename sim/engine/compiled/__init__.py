@@ -6,8 +6,8 @@ Compiled code is cached on disk so that only the first run pays for compilation.
 checks a cached function against its own source file only, not against the files of the
 functions it calls; a change in `engine.py` would leave a stale `play_batch` in the cache.
 So the cache lives in a folder named by a hash of every compiled source file (this package,
-the compiled agents and the shared codes and action encoding): any change to any of them
-starts a fresh cache. `NUMBA_CACHE_DIR` set by the user wins.
+the compiled agents, the shared codes and action encoding, and River Market's compiled
+modules): any change to any of them starts a fresh cache. `NUMBA_CACHE_DIR` set by the user wins.
 
 What the first compile costs: numba compiles one version of a function per argument type,
 and a constant argument (`f(B, S, 0)`) has a type of its own (`Literal[int](0)`), so each
@@ -37,10 +37,12 @@ def _cache_dir() -> Path:
     here = Path(__file__).parent
     engine = here.parent
     agents = engine.parent / "agents" / "compiled"
+    river = engine.parent / "river"  # River Market's compiled rules, tables and batches
     digest = hashlib.sha256()
     # The compiled code folds in the shared codes and compiles the action encoding too.
     for path in [*sorted(here.glob("*.py")), *sorted(agents.glob("*.py")),
-                 engine / "codes.py", engine / "actions.py"]:
+                 engine / "codes.py", engine / "actions.py", river / "compiled.py",
+                 river / "tables.py", river / "play.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
