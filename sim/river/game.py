@@ -6,6 +6,7 @@ named parts (hands, river, resources, houses, scores)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 
@@ -33,6 +34,7 @@ class RiverGame:
     tables: Tables
     S: np.ndarray
     seed: int = 0
+    rules: RiverRules = field(default_factory=RiverRules)
 
     @classmethod
     def new(cls, rules: RiverRules | None = None, cards: CardSet | str = "river-market",
@@ -42,7 +44,7 @@ class RiverGame:
         card_set = load_cards(cards) if isinstance(cards, str) else cards
         t = build_tables(card_set, rules)
         S = C.new_game(t.CD, t.CARD, t.R, np.uint64(rng.word(seed)))
-        return cls(t, S, seed)
+        return cls(t, S, seed, rules)
 
     # -- the rules' door ----------------------------------------------------------------------
     def legal_actions(self) -> list[int]:
@@ -68,7 +70,7 @@ class RiverGame:
         self.apply(action)
 
     def copy(self) -> RiverGame:
-        return RiverGame(self.tables, self.S.copy(), self.seed)
+        return RiverGame(self.tables, self.S.copy(), self.seed, self.rules)
 
     # -- the position -------------------------------------------------------------------------
     @property
