@@ -62,6 +62,7 @@ bench: $(STAMP)
 	$(BIN)/portobello bench simulate --agents heuristic --players 3 --games 40000 --jobs 1,2
 	$(BIN)/portobello bench load --games 1000000
 	$(BIN)/portobello bench cluster
+	$(BIN)/portobello bench river
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

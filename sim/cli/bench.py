@@ -383,6 +383,32 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     return emit(args, r, lines)
 
 
+# -- river ------------------------------------------------------------------------------------
+def add_river_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=O.IntegerList(2, "2,3"), default=[2, 3, 4, 5], metavar="N,N",
+                   help="player counts (default: 2,3,4,5)")
+    O.add_games(p, 20_000, "games at each player count")
+    O.add_seed(p, help="first game seed (game i plays seed SEED + i)")
+    O.add_json(p, "the figures")
+
+
+@bad_input_exits_2
+def cmd_river(args: argparse.Namespace) -> int:
+    """`portobello bench river`."""
+    from sim.bench.river import bench_river
+
+    r = bench_river(args.players, args.games, args.seed)
+    lines = [f"River Market random games ({r['cards']} cards), one core, load "
+             f"{r['load']:.2f}:"]
+    for x in r["rows"]:
+        scores = ", ".join(f"{s:.1f}" for s in x["mean_scores"])
+        lines.append(f"  {x['players']} players: {x['games_per_second']:>9,.0f} games/s, "
+                     f"{x['actions_per_second']:>12,.0f} actions/s ({x['games']:,} games in "
+                     f"{x['seconds']:.2f} s; {x['mean_turns']:.1f} turns, "
+                     f"{x['mean_actions']:.0f} actions a game; mean scores {scores})")
+    return emit(args, r, lines)
+
+
 # -- the modes --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Mode:
@@ -410,6 +436,8 @@ MODES: dict[str, Mode] = {
     "yardstick": Mode("random games in plain C beside the compiled engine's, one run: both "
                       "rates, their ratio, both games' averages", add_yardstick_arguments,
                       lambda p: cmd_yardstick),
+    "river": Mode("River Market's random games per second on one core, per player count",
+                  add_river_arguments, lambda p: cmd_river),
     "cluster": Mode("a search-level study cell on local Dask clusters of 1 and 2 workers "
                     "(how much faster), and the cost of a task on many workers",
                     add_cluster_arguments, lambda p: cmd_cluster),

@@ -114,6 +114,7 @@ from sim.river.tables import R_O_RIVER
 from sim.river.tables import R_O_SCORE
 from sim.river.tables import R_O_STACK
 from sim.river.tables import R_O_USED
+from sim.river.tables import R_O_WORK
 from sim.river.tables import R_O_ZOOM
 from sim.river.tables import R_PLAYERS
 from sim.river.tables import R_SIZE
@@ -128,6 +129,10 @@ from sim.river.tables import TOP_LEN
 from sim.river.tables import TRIGGER_NOW
 from sim.river.tables import TRIGGERED
 from sim.river.tables import TURN
+from sim.river.tables import W_HELD
+from sim.river.tables import W_LEFT
+from sim.river.tables import W_PARTS
+from sim.river.tables import W_SCRATCH
 from sim.river.tables import ZOOM_STEPS
 from sim.river.tables import ZOOMING
 
@@ -149,13 +154,13 @@ END_HOUSES, END_TURNS = 1, 2
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def action(kind: int, arg: int) -> int:
     return kind * 1000 + arg
 
 
 # -- the generator, kept in the state ---------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def below(S: np.ndarray, n: int) -> int:
     """A whole number in [0, n) from the game's generator (Lemire's method, upper 32 bits)."""
     bound = np.uint64(n)
@@ -168,7 +173,7 @@ def below(S: np.ndarray, n: int) -> int:
             return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(S: np.ndarray, at: int, n: int) -> None:
     """Shuffle S[at:at + n] (Fisher-Yates from the back)."""
     for i in range(n - 1, 0, -1):
@@ -177,29 +182,29 @@ def shuffle(S: np.ndarray, at: int, n: int) -> None:
 
 
 # -- accessors --------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def res_at(R: np.ndarray, p: int, r: int) -> int:
     return R[R_O_RES] + p * NRES + r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def kind_of(CD: np.ndarray, CARD: np.ndarray, c: int) -> int:
     return CD[CARD[c], K_KIND]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def ability(R: np.ndarray, S: np.ndarray, p: int, which: int) -> int:
     """The sum of one ability (AB_STEPS, AB_HAND, AB_DISC) over `p`'s Helpers."""
     return S[R[R_O_AB] + p * N_AB + which]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def hired_at(R: np.ndarray, p: int) -> int:
     """Where `p`'s hired Helpers are listed (`S[R[R_O_NHIRED] + p]` of them)."""
     return R[R_O_HIRED] + p * R[R_NH]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def river_order(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """The river's Booths clockwise: the top row left to right, then the bottom row right to
     left; returns how many."""
@@ -208,7 +213,7 @@ def river_order(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     return S[RIVER_LEN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def goods_total(R: np.ndarray, S: np.ndarray, p: int) -> int:
     total = 0
     for r in range(1, NRES):
@@ -216,7 +221,7 @@ def goods_total(R: np.ndarray, S: np.ndarray, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_do(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, p: int) -> bool:
     """Whether `p` can pay for one use of plank `pl`."""
     for r in range(NRES):
@@ -241,7 +246,7 @@ def can_do(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, p: int) -> boo
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shortfall(R: np.ndarray, S: np.ndarray, p: int, cost_at: int) -> int:
     """Resources missing to pay the cost stored at S[cost_at:cost_at + NRES]."""
     short = 0
@@ -250,7 +255,7 @@ def shortfall(R: np.ndarray, S: np.ndarray, p: int, cost_at: int) -> int:
     return short
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_pay_card(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
                  c: int, discount: int) -> bool:
     """Whether `p` can pay card `c`'s cost, leaving up to `discount` resources unpaid."""
@@ -303,7 +308,7 @@ def new_game(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, seed: np.uint64) -
     return S
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_has_booth(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
                    p: int) -> bool:
     at = R[R_O_HAND] + p * R[R_HMAX]
@@ -314,14 +319,14 @@ def hand_has_booth(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarra
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard(R: np.ndarray, S: np.ndarray, c: int) -> None:
     S[R[R_O_DISC] + S[DISC_LEN]] = c
     S[DISC_LEN] += 1
     S[R[R_O_LOC] + c] = LOC_DISC
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_hand(R: np.ndarray, S: np.ndarray, p: int) -> None:
     at = R[R_O_HAND] + p * R[R_HMAX]
     for i in range(S[R[R_O_HAND_LEN] + p]):
@@ -329,7 +334,7 @@ def discard_hand(R: np.ndarray, S: np.ndarray, p: int) -> None:
     S[R[R_O_HAND_LEN] + p] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> bool:
     """Draw the deck's top card into `p`'s hand, shuffling the discard pile into a new deck
     when the deck is out (Refilling Your Hand); False when both are empty."""
@@ -352,19 +357,19 @@ def draw(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int)
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_limit(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> int:
     return min(R[R_HMAX], R[R_HAND] + ability(R, S, p, AB_HAND))
 
 
 # -- what may be done -------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def river_at(R: np.ndarray, S: np.ndarray, i: int) -> int:
     """The river's `i`-th Booth clockwise (`river_order`)."""
     return S[R[R_O_RIVER] + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destinations(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
                  out: np.ndarray, k: int) -> int:
     """The MOVE actions of the card being played (`S[PLAYED]`): the Booths 1 to its Step value
@@ -386,7 +391,7 @@ def destinations(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
                   S: np.ndarray, out: np.ndarray) -> int:
     """Write the decider's legal actions into `out`; return how many."""
@@ -474,7 +479,7 @@ def legal_actions(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarra
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plank_choices(CD: np.ndarray, PL: np.ndarray, R: np.ndarray, S: np.ndarray, d: int,
                   used_at: int, kind: int, out: np.ndarray, k: int) -> int:
     """The planks of card design `d` the seat may use now: each as often as its times allow,
@@ -496,7 +501,7 @@ def plank_choices(CD: np.ndarray, PL: np.ndarray, R: np.ndarray, S: np.ndarray, 
 
 
 # -- doing it ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push(R: np.ndarray, S: np.ndarray, plank: int, who: int) -> None:
     at = R[R_O_STACK] + 2 * S[STACK_LEN]
     S[at] = plank
@@ -504,7 +509,7 @@ def push(R: np.ndarray, S: np.ndarray, plank: int, who: int) -> None:
     S[STACK_LEN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_effects(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
                 S: np.ndarray) -> None:
     """Resolve pending effects until one needs a choice (PAY or GAIN, decided by its
@@ -536,7 +541,7 @@ def run_effects(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
         S[DECIDER] = S[SEAT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gains(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, who: int) -> bool:
     """A plank's gains: the fixed ones at once; True when Goods are to be chosen (GAIN)."""
     for r in range(NRES):
@@ -552,7 +557,7 @@ def gains(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, who: int) -> bo
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def activated(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
     """The first thing done at a Booth this visit: the seat's Helpers' on-activate effects,
     then (resolved first) the owner's bonus when the Booth is another player's."""
@@ -568,7 +573,7 @@ def activated(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) ->
         push(R, S, CD[CARD[b], K_OWNER], owner)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def helper_effects(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
                    col: int) -> None:
     """Push the effect in column `col` (on activate, build, attend) of each of `p`'s
@@ -580,7 +585,7 @@ def helper_effects(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarra
             push(R, S, CD[d, col], p)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def spend_house(R: np.ndarray, S: np.ndarray, p: int) -> None:
     """A house leaves the mat; the first player out of houses triggers the end (Game End)."""
     S[R[R_O_HOUSES] + p] -= 1
@@ -589,7 +594,7 @@ def spend_house(R: np.ndarray, S: np.ndarray, p: int) -> None:
         S[TRIGGER_NOW] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
           a: int) -> None:
     """Do a legal action (unchecked: `legal_actions` lists them)."""
@@ -659,7 +664,7 @@ def apply(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np
         end_turn(CD, CARD, R, S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
          slot: int, use: int) -> None:
     """Play the card in hand slot `slot`: discard it to move (with the Zoom token: zooming),
@@ -707,7 +712,7 @@ def play(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.
     build(CD, PL, CARD, R, S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
           S: np.ndarray) -> None:
     """Pay what is left of the cost, place the Booth at the chosen end spot with a house on
@@ -736,7 +741,7 @@ def build(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
     run_effects(CD, PL, CARD, R, S)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_turn(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
     """Refill the hand; the end trigger gives everyone a Zoom token and the final turns;
     the game ends after the last of them (or at the turn limit)."""
@@ -771,24 +776,32 @@ def end_turn(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> 
 
 
 # -- scoring ----------------------------------------------------------------------------------
-@njit(cache=True)
-def batches(counts: np.ndarray, size: int) -> int:
-    """How many disjoint batches of `size` different Goods `counts` (by Good) make: one from
-    each of the `size` largest piles at a time, which no other way of batching beats."""
-    c = counts.copy()
+@njit(cache=True, _nrt=False)
+def batches(S: np.ndarray, at: int, n: int, size: int, scratch: int) -> int:
+    """How many disjoint batches of `size` different kinds the piles S[at:at + n] make: one
+    from each of the `size` largest piles at a time, which no other way of batching beats
+    (`scratch`: n free slots of S)."""
+    for i in range(n):
+        S[scratch + i] = S[at + i]
     made = 0
-    if c.shape[0] < size:
-        return 0
-    while True:
-        c = -np.sort(-c)  # largest first
-        if c[size - 1] == 0:
-            return made
-        for i in range(size):
-            c[i] -= 1
+    while size <= n:
+        taken = 0  # a bit per pile taken from this time
+        for _ in range(size):
+            best = -1
+            for i in range(n):
+                if not (taken >> i) & 1 and (best < 0 or S[scratch + i] > S[scratch + best]):
+                    best = i
+            if S[scratch + best] == 0:
+                return made
+            taken |= 1 << best
+        for i in range(n):
+            if (taken >> i) & 1:
+                S[scratch + i] -= 1
         made += 1
+    return made
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def owned(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
           kind: int) -> int:
     """Cards of `kind` `p` owns (Booths count Events: Events are Booths)."""
@@ -802,72 +815,75 @@ def owned(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_of(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-             d: int, col: int, held: np.ndarray) -> int:
+             d: int, col: int) -> int:
     """A score's points (columns from `col`: points, resource, per, per different, per
-    owned) for `p` holding `held`."""
+    owned) for `p`, on the holdings in the work space."""
     pts, r, per, diff, kind = CD[d, col], CD[d, col + 1], CD[d, col + 2], CD[d, col + 3], \
         CD[d, col + 4]
+    work = R[R_O_WORK]
     if pts == 0:
         return 0
     if r >= 0:
-        return pts * (held[r] // per)
+        return pts * (S[work + W_HELD + r] // per)
     if diff > 0:
-        return pts * batches(held[1:], diff)
+        return pts * batches(S, work + W_HELD + 1, NRES - 1, diff, work + W_SCRATCH)
     if kind >= 0:
         return pts * owned(CD, CARD, R, S, p, kind)
     return pts
 
 
-@njit(cache=True)
-def final_score(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-                parts: np.ndarray) -> int:
-    """`p`'s final score, in the rulebook's order (Scoring 1-5), each part into `parts`:
-    Events attended (a house in a star space, or the pawn there), Booths built (printed
-    value, bonus, stored resources), Helpers hired (the same), leftover Coins (1 per two),
-    leftover Goods (1 per batch of three different). Stored resources: every card that
-    stores is filled as far as the holdings allow, the highest points a resource first;
-    storing scores at least 1 a resource, and a resource leaving the leftovers costs at
-    most that, so no other arrangement scores more."""
-    held = np.zeros(NRES, np.int64)
+@njit(cache=True, _nrt=False)
+def final_score(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> int:
+    """`p`'s final score, in the rulebook's order (Scoring 1-5), each part left in the work
+    space (`score_part`): Events attended (a house in a star space, or the pawn there),
+    Booths built (printed value, bonus, stored resources), Helpers hired (the same),
+    leftover Coins (1 per two), leftover Goods (1 per batch of three different). Stored
+    resources: every card that stores is filled as far as the holdings allow, the highest
+    points a resource first; storing scores at least 1 a resource, and a resource leaving the
+    leftovers costs at most that, so no other arrangement scores more."""
+    work = R[R_O_WORK]
+    held, left, parts = work + W_HELD, work + W_LEFT, work + W_PARTS
     for r in range(NRES):
-        held[r] = S[res_at(R, p, r)]
+        S[held + r] = S[res_at(R, p, r)]
+        S[left + r] = S[held + r]
     for i in range(5):
-        parts[i] = 0
+        S[parts + i] = 0
     for c in range(R[R_NDECK]):
         d = CARD[c]
         if CD[d, K_KIND] == KD_EVENT and S[R[R_O_LOC] + c] == LOC_RIVER and (
                 (S[R[R_O_ATTEND] + c] >> p) & 1 or S[R[R_O_PAWN] + p] == c):
-            parts[0] += score_of(CD, CARD, R, S, p, d, K_ATT_PTS, held)
-    left = held.copy()
-    stored_pts = np.zeros(2, np.int64)  # Booths, Helpers
+            S[parts] += score_of(CD, CARD, R, S, p, d, K_ATT_PTS)
     for level in range(10, 0, -1):  # the stores paying most a resource first
         for c in range(R[R_NDECK]):
             d = CARD[c]
             if S[R[R_O_OWNER] + c] != p or CD[d, K_STORE_PTS] != level:
                 continue
             r = CD[d, K_STORE_RES]
-            n = min(CD[d, K_STORE_LIMIT], left[r])
-            left[r] -= n
-            stored_pts[1 if CD[d, K_KIND] == KD_HELPER else 0] += n * level
+            n = min(CD[d, K_STORE_LIMIT], S[left + r])
+            S[left + r] -= n
+            S[parts + (2 if CD[d, K_KIND] == KD_HELPER else 1)] += n * level
     for c in range(R[R_NDECK]):
         d = CARD[c]
         if S[R[R_O_OWNER] + c] != p:
             continue
-        part = 2 if CD[d, K_KIND] == KD_HELPER else 1
-        parts[part] += CD[d, K_POINTS] + score_of(CD, CARD, R, S, p, d, K_BON_PTS, held)
-    parts[1] += stored_pts[0]
-    parts[2] += stored_pts[1]
-    parts[3] = left[COIN] // 2
-    parts[4] = batches(left[1:], 3)
-    return parts[0] + parts[1] + parts[2] + parts[3] + parts[4]
+        S[parts + (2 if CD[d, K_KIND] == KD_HELPER else 1)] += CD[d, K_POINTS] + score_of(
+            CD, CARD, R, S, p, d, K_BON_PTS)
+    S[parts + 3] = S[left + COIN] // 2
+    S[parts + 4] = batches(S, left + 1, NRES - 1, 3, work + W_SCRATCH)
+    return S[parts] + S[parts + 1] + S[parts + 2] + S[parts + 3] + S[parts + 4]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
+def score_part(R: np.ndarray, S: np.ndarray, i: int) -> int:
+    """Part `i` of the score `final_score` worked out last."""
+    return S[R[R_O_WORK] + W_PARTS + i]
+
+
+@njit(cache=True, _nrt=False)
 def finish(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
-    parts = np.zeros(5, np.int64)
     for p in range(R[R_PLAYERS]):
-        S[R[R_O_SCORE] + p] = final_score(CD, CARD, R, S, p, parts)
+        S[R[R_O_SCORE] + p] = final_score(CD, CARD, R, S, p)
     S[PHASE] = PH_OVER
     S[DECIDER] = -1

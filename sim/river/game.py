@@ -137,10 +137,10 @@ class RiverGame:
     def score_parts(self, p: int) -> list[int]:
         """`p`'s score now, part by part in the rulebook's order: Events, Booths, Helpers,
         leftover Coins, leftover Goods."""
-        parts = np.zeros(5, np.int64)
         t = self.tables
-        C.final_score(t.CD, t.CARD, t.R, self.S, p, parts)
-        return [int(x) for x in parts]
+        S = self.S.copy()  # the work space is written: the position stays as it was
+        C.final_score(t.CD, t.CARD, t.R, S, p)
+        return [int(C.score_part(t.R, S, i)) for i in range(5)]
 
     # -- words --------------------------------------------------------------------------------
     def describe(self, action: int) -> str:

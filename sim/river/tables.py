@@ -52,12 +52,16 @@ N_PL = P_TIMES + 1
  R_NDECK, R_HMAX, R_SWAP, R_O_RES, R_O_HOUSES, R_O_ZOOM, R_O_PAWN, R_O_HAND, R_O_HAND_LEN,
  R_O_OWNER, R_O_LOC, R_O_ATTEND, R_O_RIVER, R_O_DECK, R_O_DISC, R_O_SCORE,
  R_O_STACK, R_O_USED, R_O_FXUSED, R_O_COST, R_O_AB, R_O_HIRED, R_O_NHIRED, R_NH,
- R_SIZE) = range(34)
+ R_O_WORK, R_SIZE) = range(35)
 N_R = R_SIZE + 1
 STACK = 16  # pending effects (plank, who) at most
 # Each player's sums of their Helpers' abilities (kept as Helpers are hired).
 AB_STEPS, AB_HAND, AB_DISC = range(3)
 N_AB = 3
+# Scoring's work space in the state (so that scoring allocates nothing): the holdings, what
+# is left of them once stores are filled, the five parts of a score, a batching scratch.
+W_HELD, W_LEFT, W_PARTS, W_SCRATCH = 0, NRES, 2 * NRES, 2 * NRES + 5
+WORK = 2 * NRES + 10
 
 # The state's header fields, before the blocks. The river is kept clockwise (R_O_RIVER,
 # RIVER_LEN Booths): the top row left to right (its first TOP_LEN), then the bottom row
@@ -154,7 +158,8 @@ def build_tables(cards: CardSet, rules: RiverRules) -> Tables:
                       (R_O_ATTEND, n), (R_O_RIVER, n), (R_O_DECK, n),
                       (R_O_DISC, n), (R_O_SCORE, p), (R_O_STACK, 2 * STACK),
                       (R_O_USED, MAX_PLANKS), (R_O_FXUSED, MAX_PLANKS), (R_O_COST, NRES),
-                      (R_O_AB, p * N_AB), (R_O_HIRED, p * helpers), (R_O_NHIRED, p)):
+                      (R_O_AB, p * N_AB), (R_O_HIRED, p * helpers), (R_O_NHIRED, p),
+                      (R_O_WORK, WORK)):
         R[key] = at
         at += size
     R[R_SIZE] = at
