@@ -385,7 +385,7 @@ def cmd_cluster(args: argparse.Namespace) -> int:
 
 # -- river ------------------------------------------------------------------------------------
 def add_river_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=O.IntegerList(2, "2,3"), default=[2, 3, 4, 5], metavar="N,N",
+    p.add_argument("--players", type=O.player_counts, default=None, metavar="N[,N...]",
                    help="player counts (default: 2,3,4,5)")
     O.add_games(p, 20_000, "games at each player count")
     O.add_seed(p, help="first game seed (game i plays seed SEED + i)")
@@ -397,7 +397,7 @@ def cmd_river(args: argparse.Namespace) -> int:
     """`portobello bench river`."""
     from sim.bench.river import bench_river
 
-    r = bench_river(args.players, args.games, args.seed)
+    r = bench_river(args.players or [2, 3, 4, 5], args.games, args.seed)
     lines = [f"River Market random games ({r['cards']} cards), one core, load "
              f"{r['load']:.2f}:"]
     for x in r["rows"]:

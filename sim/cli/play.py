@@ -39,6 +39,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.record:
         O.check_out(args, args.record, field="--record")
+    if args.game == "river-market":
+        return river_play(args)
     rules = O.rules_from_args(args, players=args.players)
     board = load_board(args.board)
     rules.check_board(board, source=args.board)
@@ -58,6 +60,61 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def river_play(args: argparse.Namespace) -> int:
+    """`play --game river-market`: one River Market game (docs/river-market.md)."""
+    from sim.engine.errors import PortobelloError
+    from sim.engine.errors import RulesError
+    from sim.engine.files import read_document
+    from sim.river.play import AGENTS
+    from sim.river.play import play_one
+    from sim.river.records import record_of
+    from sim.river.records import write_record
+    from sim.river.rules import PLAYERS
+    from sim.river.rules import river_rules
+
+    if args.board != O.DEFAULT_BOARD:
+        raise PortobelloError("River Market has no board: its river is its cards",
+                              field="--board")
+    data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}
+    rules = river_rules(data, source=args.rules)
+    if args.players is not None:
+        if not PLAYERS[0] <= args.players <= PLAYERS[1]:
+            raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} players, "
+                                  f"got {args.players}", field="--players")
+        rules = river_rules({"players": args.players}, base=rules)
+    specs = O.agent_specs(args.agents, rules.players)
+    for s in specs:
+        if s not in AGENTS:
+            raise PortobelloError(f"unknown River Market agent {s!r} (agents: "
+                                  f"{', '.join(AGENTS)})", field="--agents")
+    game, actions = play_one(rules, specs, args.seed)
+    start = game.__class__.new(rules, seed=args.seed)
+    record = record_of(start, actions)
+    if args.record:
+        write_record(args.record, record)
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    scores = game.scores()
+    top = max(scores)
+    winners = [p for p, s in enumerate(scores) if s == top]
+    width = max(len(s) for s in specs)
+    lines = [f"River Market, {rules.players} players, seed {args.seed}: ended after "
+             f"{game.turn} turns ({len(actions)} actions)"]
+    for seat, (spec, score) in enumerate(zip(specs, scores, strict=True)):
+        parts = ", ".join(f"{n} {v}" for n, v in zip(
+            ("events", "booths", "helpers", "coins", "goods"), game.score_parts(seat),
+            strict=True))
+        lines.append(f"  seat {seat}  {spec:{width}}  {score:4d}  ({parts})"
+                     + ("  winner" if seat in winners else ""))
+    who = " and ".join(f"seat {s} ({specs[s]})" for s in winners)
+    lines.append(f"{'tie' if len(winners) > 1 else 'winner'}: {who} with {top} points")
+    print("\n".join(lines))
+    print(f"record: {args.record}" if args.record else
+          "record: not written (--record FILE writes it; --json prints it)")
+    return 0
+
+
 def add_parser(subparsers: Any) -> None:
     """Register `portobello play`."""
     p = O.add_command(subparsers, "play", "play one game between agents; print its scores, "
@@ -66,6 +123,10 @@ def add_parser(subparsers: Any) -> None:
                       "how and when it ended, every seat's agent and score, the winner. The "
                       "game record (docs/rules.md) is written only with --record FILE, or printed "
                       "as JSON with --json.")
+    p.add_argument("--game", choices=("portobello-market", "river-market"),
+                   default="portobello-market",
+                   help="the game; river-market: docs/river-market.md, its agents random "
+                   "and greedy (default: portobello-market)")
     O.add_players(p)
     O.add_agents(p)
     O.add_seed(p, help="the game's seed (the agents' seeds derive from it and their seats)")

@@ -16,11 +16,36 @@ def cmd_view(args: argparse.Namespace) -> int:
 
     O.check_out(args, args.out)
     check_out(args.out)
+    if args.game is None and is_river_record(args.target):
+        from analysis.view.river import write_river_page
+
+        steps = write_river_page(args.target, args.out)
+        print(f"{args.out}: {steps - 1} actions of the River Market game in {args.target}; "
+              "open it in a browser (arrow keys step through the game)")
+        return 0
     src = game_source(args.target, args.game)
     steps = write_page(src, args.out)
     print(f"{args.out}: {steps - 1} actions of {src.label}; open it in a browser "
           "(arrow keys step through the game)")
     return 0
+
+
+def is_river_record(target: str) -> bool:
+    """Whether `target` is a River Market record (docs/river-market.md): a JSON file whose
+    format says so. Anything else goes the Portobello Market way, which says what is wrong."""
+    import json
+    from pathlib import Path
+
+    from sim.river.records import FORMAT
+
+    path = Path(target)
+    if not path.is_file() or path.stat().st_size > 50_000_000:
+        return False
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def add_parser(subparsers: Any) -> None:
@@ -32,7 +57,10 @@ def add_parser(subparsers: Any) -> None:
                       "each seat's score, tokens and stalls left, and the game action by "
                       "action in words, scorings marked. Step with the buttons, the slider "
                       "or the arrow keys. The game is a record file (docs/rules.md), or game "
-                      "ID of a run folder written by `simulate --records`.")
+                      "ID of a run folder written by `simulate --records`. A River Market "
+                      "record (docs/river-market.md) gets its own page: the river's rows, "
+                      "pawns, owners and attendees, each player's resources, houses, hand "
+                      "(every hand or one seat's view) and Helpers, the score part by part.")
     p.add_argument("target", metavar="RECORD|RUN_DIR",
                    help="game record JSON file, or a run folder kept with --records")
     p.add_argument("--game", type=O.Integer(0, "a game id (an integer of at least 0)"),

@@ -14,6 +14,7 @@ from sim.engine.compiled import rng
 from sim.engine.errors import IllegalActionError
 from sim.river import compiled as C
 from sim.river import tables as T
+from sim.river import words
 from sim.river.cards import load_cards
 from sim.river.effects import RESOURCES
 from sim.river.effects import CardSet
@@ -35,6 +36,7 @@ class RiverGame:
     S: np.ndarray
     seed: int = 0
     rules: RiverRules = field(default_factory=RiverRules)
+    history: list[int] = field(default_factory=list)  # the actions done, in order
 
     @classmethod
     def new(cls, rules: RiverRules | None = None, cards: CardSet | str = "river-market",
@@ -57,6 +59,7 @@ class RiverGame:
         """A legal action, unchecked."""
         t = self.tables
         C.apply(t.CD, t.PL, t.CARD, t.R, self.S, int(action))
+        self.history.append(int(action))
 
     def play(self, action: int) -> None:
         """An action, refused in words when the rules do not allow it now."""
@@ -70,7 +73,7 @@ class RiverGame:
         self.apply(action)
 
     def copy(self) -> RiverGame:
-        return RiverGame(self.tables, self.S.copy(), self.seed, self.rules)
+        return RiverGame(self.tables, self.S.copy(), self.seed, self.rules, list(self.history))
 
     # -- the position -------------------------------------------------------------------------
     @property
@@ -157,7 +160,11 @@ class RiverGame:
             return f"move to {self.card_name(arg)}" if 0 <= arg < self.tables.n_cards \
                 else f"move to card {arg}"
         if kind in (C.A_PLANK, C.A_FX):
-            return f"{'booth' if kind == C.A_PLANK else 'card'} effect {arg + 1}"
+            c = int(self.S[T.BOOTH] if kind == C.A_PLANK else self.S[T.PLAYED])
+            card = self.tables.designs[int(self.tables.CARD[c])] if c >= 0 else None
+            if card is None or arg >= len(card.planks):
+                return f"{'booth' if kind == C.A_PLANK else 'card'} effect {arg + 1}"
+            return f"{card.name}: {words.plank(card.planks[arg])}"
         if kind in (C.A_PAY, C.A_GAIN):
             word = "pay" if kind == C.A_PAY else "take"
             return f"{word} {count(1, RESOURCES[arg])}" if 0 <= arg < len(RESOURCES) \

@@ -16,6 +16,8 @@ from sim.river.agents import GREEDY_WEIGHTS
 from sim.river.agents import RANDOM
 from sim.river.agents import choose_greedy
 from sim.river.agents import choose_random
+from sim.river.game import RiverGame
+from sim.river.rules import RiverRules
 from sim.river.tables import Tables
 
 # Result columns: end reason, turns, actions, then each seat's score.
@@ -72,3 +74,21 @@ def play_random(tables: Tables, seeds: np.ndarray) -> np.ndarray:
     """Random agents in every seat."""
     players = int(tables.R[T.R_PLAYERS])
     return play(tables, seeds, [["random"] * players] * len(seeds))
+
+
+def play_one(rules: RiverRules, lineup: list[str], seed: int,
+             cards: str = "river-market") -> tuple[RiverGame, list[int]]:
+    """One game through the readable front, seat p played by agent `lineup[p]` (`random`
+    or `greedy`): the finished game and its actions (for a record)."""
+    from sim.river.agents import GreedyAgent
+    from sim.river.agents import RandomAgent
+
+    kinds = {"random": RandomAgent, "greedy": GreedyAgent}
+    g = RiverGame.new(rules, cards, seed)
+    agents = [kinds[name](seed, p) for p, name in enumerate(lineup)]
+    actions = []
+    while not g.over:
+        a = agents[g.decider].choose(g)
+        g.play(a)
+        actions.append(a)
+    return g, actions
