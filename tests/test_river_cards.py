@@ -198,6 +198,9 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [
     ("matching-one", _set("hardware-store", planks=[
         {"spend_matching": 1, "gain": {"coin": 1}}], choose=False),
      f"{HW}.planks[0].spend_matching", "two or more"),
+    ("gains-chosen-two-ways", _set("hardware-store", planks=[
+        {"gain": {"tool": 1}, "gain_any": 1, "gain_different": 2}], choose=False),
+     f"{HW}.planks[0]", "chooses Goods two ways"),
     ("different-six", _set("hardware-store", planks=[{"gain_different": 6}], choose=False),
      f"{HW}.planks[0].gain_different", "must be from 0 to 5"),
     ("event-without-attend", _drop("lilypad-hop", "attend"), f"{HOP}.attend", "missing"),

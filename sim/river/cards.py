@@ -133,6 +133,9 @@ class _Reader:
                                len(GOODS))
         if not (gain or gain_any or gain_diff):
             raise self.fail(where, "gains nothing: give gain, gain_any or gain_different")
+        if gain_any and gain_diff:
+            raise self.fail(where, "chooses Goods two ways (gain_any and gain_different): a "
+                            "plank has one; split it into two planks")
         spend = self.amounts(t["spend"], _join(where, "spend")) if "spend" in t else ()
         spend_any = self.whole(t.get("spend_any", 0), _join(where, "spend_any"), 0,
                                MAX_AMOUNT)
