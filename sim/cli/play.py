@@ -65,7 +65,7 @@ def river_play(args: argparse.Namespace) -> int:
     from sim.engine.errors import PortobelloError
     from sim.engine.errors import RulesError
     from sim.engine.files import read_document
-    from sim.river.play import AGENTS
+    from sim.river.play import parse_agent
     from sim.river.play import play_one
     from sim.river.records import record_of
     from sim.river.records import write_record
@@ -84,9 +84,10 @@ def river_play(args: argparse.Namespace) -> int:
         rules = river_rules({"players": args.players}, base=rules)
     specs = O.agent_specs(args.agents, rules.players)
     for s in specs:
-        if s not in AGENTS:
-            raise PortobelloError(f"unknown River Market agent {s!r} (agents: "
-                                  f"{', '.join(AGENTS)})", field="--agents")
+        try:
+            parse_agent(s)
+        except ValueError as exc:
+            raise PortobelloError(str(exc), field="--agents") from None
     game, actions = play_one(rules, specs, args.seed)
     start = game.__class__.new(rules, seed=args.seed)
     record = record_of(start, actions)
@@ -125,8 +126,8 @@ def add_parser(subparsers: Any) -> None:
                       "as JSON with --json.")
     p.add_argument("--game", choices=("portobello-market", "river-market"),
                    default="portobello-market",
-                   help="the game; river-market: docs/river-market.md, its agents random "
-                   "and greedy (default: portobello-market)")
+                   help="the game; river-market: docs/river-market.md, its agents random, "
+                   "greedy and search[:iterations=N] (default: portobello-market)")
     O.add_players(p)
     O.add_agents(p)
     O.add_seed(p, help="the game's seed (the agents' seeds derive from it and their seats)")

@@ -5,7 +5,12 @@
   is worth most to the deciding player kept (`choose_greedy`), worth being the player's
   score if the game ended there (`final_score`: Events, Booths, Helpers, stores, leftovers)
   plus small values for what is not yet points (each Good and Coin held, each house still
-  to place); ties broken by the agent's own generator.
+  to place); ties broken by the agent's own generator;
+- **search** (`search:iterations=N`, 200 by default): flat Monte Carlo over the legal
+  actions, each tried in turn on a copy of the position with what the player cannot see
+  (the other hands and the deck) dealt afresh, the game played out by random agents, the
+  outcome (the share of the win, plus a hundredth a point of margin) averaged
+  (`choose_search`).
 
 The greedy agent looks one decision ahead only. It never sees the deck: its measure reads
 no hand and no deck, so the generator kept in the copied state (which would reveal the next
@@ -98,3 +103,117 @@ class RandomAgent:
     def choose(self, game: RiverGame) -> int:
         legal = np.array(game.legal_actions(), np.int64)
         return int(choose_random(self.gen, legal, len(legal)))
+
+
+# -- the search ---------------------------------------------------------------------------------
+SEARCH = 2
+DEFAULT_ITERATIONS = 200
+
+
+@njit(cache=True, _nrt=False)
+def determinize(R: np.ndarray, S: np.ndarray, p: int, gen: np.ndarray) -> None:
+    """What `p` cannot see, dealt afresh: the other players' hands and the deck shuffled
+    together and dealt back in the same sizes, and the game's generator re-keyed (so that
+    later reshuffles are not the real ones either)."""
+    players = R[T.R_PLAYERS]
+    hmax = R[T.R_HMAX]
+    deck = R[T.R_O_DECK]
+    n = S[T.DECK_LEN]
+    # The other hands go on top of the deck's block (it has room for every card), and the
+    # whole pool is shuffled.
+    for q in range(players):
+        if q == p:
+            continue
+        at = R[T.R_O_HAND] + q * hmax
+        for i in range(S[R[T.R_O_HAND_LEN] + q]):
+            S[deck + n] = S[at + i]
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = G.below(gen, i + 1)
+        S[deck + i], S[deck + j] = S[deck + j], S[deck + i]
+    k = 0
+    for q in range(players):
+        if q == p:
+            continue
+        at = R[T.R_O_HAND] + q * hmax
+        for i in range(S[R[T.R_O_HAND_LEN] + q]):
+            c = S[deck + k]
+            S[at + i] = c
+            S[R[T.R_O_LOC] + c] = C.LOC_HAND
+            k += 1
+    for i in range(S[T.DECK_LEN]):
+        c = S[deck + k + i]
+        S[deck + i] = c
+        S[R[T.R_O_LOC] + c] = C.LOC_DECK
+    S[T.RNG_KEY] = np.int64(G.next_u64(gen) >> np.uint64(1))
+    S[T.RNG_CTR] = 0
+
+
+@njit(cache=True, _nrt=False)
+def outcome(R: np.ndarray, S: np.ndarray, p: int) -> float:
+    """A finished game's worth to `p`: its share of the win (ties shared), plus a hundredth
+    of a point a point of margin over the best other score (so that among wins and among
+    losses, bigger margins count)."""
+    players = R[T.R_PLAYERS]
+    mine = S[R[T.R_O_SCORE] + p]
+    best_other = -1_000_000
+    top = mine
+    for q in range(players):
+        s = S[R[T.R_O_SCORE] + q]
+        if q != p and s > best_other:
+            best_other = s
+        top = max(top, s)
+    tied = 0
+    for q in range(players):
+        if S[R[T.R_O_SCORE] + q] == top:
+            tied += 1
+    win = 1.0 / tied if mine == top else 0.0
+    return win + 0.01 * (mine - best_other)
+
+
+@njit(cache=True, _nrt=False)
+def choose_search(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
+                  S: np.ndarray, gen: np.ndarray, iterations: int, legal: np.ndarray,
+                  n: int, work: np.ndarray, inner: np.ndarray, totals: np.ndarray) -> int:
+    """Flat Monte Carlo over the decider's legal actions: each tried in turn on a copy of
+    the position with the hidden cards dealt afresh (`determinize`), the game played out by
+    random agents, the outcome (`outcome`) averaged; the best average chosen."""
+    if n == 1:
+        return legal[0]
+    p = S[T.DECIDER]
+    for i in range(n):
+        totals[i] = 0.0
+    for it in range(max(iterations, n)):
+        i = it % n
+        for j in range(S.shape[0]):
+            work[j] = S[j]
+        determinize(R, work, p, gen)
+        C.apply(CD, PL, CARD, R, work, legal[i])
+        while work[T.PHASE] != C.PH_OVER:
+            m = C.legal_actions(CD, PL, CARD, R, work, inner)
+            C.apply(CD, PL, CARD, R, work, inner[G.below(gen, m)])
+        totals[i] += outcome(R, work, p)
+    best = 0
+    for i in range(1, n):
+        if totals[i] > totals[best]:
+            best = i
+    return legal[best]
+
+
+class SearchAgent:
+    """The search seated at a `RiverGame` (the same compiled decision as in the batches)."""
+
+    def __init__(self, game_seed: int, seat: int,
+                 iterations: int = DEFAULT_ITERATIONS) -> None:
+        self.gen = G.new(G.seat_seeds(game_seed, seat + 1)[seat])
+        self.iterations = iterations
+        self.legal = np.empty(1024, np.int64)
+        self.inner = np.empty(1024, np.int64)
+        self.totals = np.zeros(1024, np.float64)
+
+    def choose(self, game: RiverGame) -> int:
+        t = game.tables
+        n = C.legal_actions(t.CD, t.PL, t.CARD, t.R, game.S, self.legal)
+        work = np.zeros_like(game.S)
+        return int(choose_search(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.iterations,
+                                 self.legal, n, work, self.inner, self.totals))

@@ -5,17 +5,22 @@ it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from sim.engine.compiled import rng as G
 from sim.river import compiled as C
 from sim.river import tables as T
+from sim.river.agents import DEFAULT_ITERATIONS
 from sim.river.agents import GREEDY
 from sim.river.agents import GREEDY_WEIGHTS
 from sim.river.agents import RANDOM
+from sim.river.agents import SEARCH
 from sim.river.agents import choose_greedy
 from sim.river.agents import choose_random
+from sim.river.agents import choose_search
 from sim.river.game import RiverGame
 from sim.river.rules import RiverRules
 from sim.river.tables import Tables
@@ -26,14 +31,18 @@ RES_END, RES_TURNS, RES_ACTIONS, RES_SCORES = range(4)
 
 @njit(cache=True)
 def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
-          seeds: np.ndarray, lineups: np.ndarray, weights: np.ndarray) -> np.ndarray:
+          seeds: np.ndarray, lineups: np.ndarray, weights: np.ndarray,
+          iterations: np.ndarray) -> np.ndarray:
     """Play one game per seed, seat p of game g played by agent kind `lineups[g, p]` (with
-    greedy weights `weights[g, p]`); a row of results per game (RES_*)."""
+    greedy weights `weights[g, p]`, search iterations `iterations[g, p]`); a row of
+    results per game (RES_*)."""
     players = R[T.R_PLAYERS]
     out = np.zeros((seeds.shape[0], RES_SCORES + players), np.int64)
     legal = np.empty(1024, np.int64)
     gens = np.zeros((players, G.WORDS), np.uint64)
     work = np.zeros(R[T.R_SIZE], np.int64)
+    inner = np.empty(1024, np.int64)
+    totals = np.zeros(1024, np.float64)
     for g in range(seeds.shape[0]):
         seed = np.uint64(seeds[g])
         for p in range(players):
@@ -44,6 +53,9 @@ def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
             p = S[T.DECIDER]
             if lineups[g, p] == GREEDY:
                 a = choose_greedy(CD, PL, CARD, R, S, gens[p], weights[g, p], legal, n, work)
+            elif lineups[g, p] == SEARCH:
+                a = choose_search(CD, PL, CARD, R, S, gens[p], iterations[g, p], legal, n,
+                                  work, inner, totals)
             else:
                 a = choose_random(gens[p], legal, n)
             C.apply(CD, PL, CARD, R, S, a)
@@ -55,19 +67,39 @@ def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
     return out
 
 
-AGENTS = {"random": RANDOM, "greedy": GREEDY}
+AGENTS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
+
+
+def parse_agent(spec: str) -> tuple[int, int]:
+    """An agent spec (`random`, `greedy`, `search` or `search:iterations=N`) as (kind,
+    iterations); ValueError naming what is wrong."""
+    name, _, params = spec.partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown River Market agent {spec!r} (agents: "
+                         f"{', '.join(AGENTS)}, search:iterations=N)")
+    iterations = DEFAULT_ITERATIONS
+    if params:
+        key, _, value = params.partition("=")
+        if name != "search" or key != "iterations" or not value.isdigit() or \
+                not 1 <= int(value) <= 1_000_000:
+            raise ValueError(f"{spec!r}: search takes one parameter, iterations=N (1 to "
+                             "1,000,000); random and greedy take none")
+        iterations = int(value)
+    return AGENTS[name], iterations
 
 
 def play(tables: Tables, seeds: np.ndarray, lineups: np.ndarray | list[list[str]]
          ) -> np.ndarray:
     """Games of `seeds` (unsigned 64-bit words) with the named agents of each game's
-    line-up (`random`, `greedy`)."""
+    line-up (`parse_agent`)."""
     players = int(tables.R[T.R_PLAYERS])
     names = np.asarray(lineups, dtype=object).reshape(len(seeds), players)
-    kinds = np.vectorize(AGENTS.__getitem__, otypes=[np.int64])(names)
+    parsed = {s: parse_agent(s) for s in set(names.ravel())}
+    kinds = np.vectorize(lambda s: parsed[s][0], otypes=[np.int64])(names)
+    iterations = np.vectorize(lambda s: parsed[s][1], otypes=[np.int64])(names)
     weights = np.tile(np.array(GREEDY_WEIGHTS, np.float64), (len(seeds), players, 1))
     return games(tables.CD, tables.PL, tables.CARD, tables.R, np.asarray(seeds, np.uint64),
-                 kinds, weights)
+                 kinds, weights, iterations)
 
 
 def play_random(tables: Tables, seeds: np.ndarray) -> np.ndarray:
@@ -76,16 +108,25 @@ def play_random(tables: Tables, seeds: np.ndarray) -> np.ndarray:
     return play(tables, seeds, [["random"] * players] * len(seeds))
 
 
-def play_one(rules: RiverRules, lineup: list[str], seed: int,
-             cards: str = "river-market") -> tuple[RiverGame, list[int]]:
-    """One game through the readable front, seat p played by agent `lineup[p]` (`random`
-    or `greedy`): the finished game and its actions (for a record)."""
+def seat_agent(spec: str, game_seed: int, seat: int) -> Any:
+    """The agent of `spec` (`parse_agent`) seated at a `RiverGame` for seat `seat` of the game
+    of `game_seed`."""
     from sim.river.agents import GreedyAgent
     from sim.river.agents import RandomAgent
+    from sim.river.agents import SearchAgent
 
-    kinds = {"random": RandomAgent, "greedy": GreedyAgent}
+    kind, iterations = parse_agent(spec)
+    if kind == SEARCH:
+        return SearchAgent(game_seed, seat, iterations)
+    return (GreedyAgent if kind == GREEDY else RandomAgent)(game_seed, seat)
+
+
+def play_one(rules: RiverRules, lineup: list[str], seed: int,
+             cards: str = "river-market") -> tuple[RiverGame, list[int]]:
+    """One game through the readable front, seat p played by agent `lineup[p]`
+    (`parse_agent`): the finished game and its actions (for a record)."""
     g = RiverGame.new(rules, cards, seed)
-    agents = [kinds[name](seed, p) for p, name in enumerate(lineup)]
+    agents = [seat_agent(spec, seed, p) for p, spec in enumerate(lineup)]
     actions = []
     while not g.over:
         a = agents[g.decider].choose(g)
