@@ -100,27 +100,41 @@ def test_activating_purples_hardware_store() -> None:
     assert g2.legal_actions() == [play(C.A_END)]
 
 
+def one_step_to(g: RiverGame, design: str, owner: int, mover: int = 0) -> int:
+    """The river Swap Meet, `design` (owned by `owner`), Veggie Patch, Fishing Pier; the
+    mover's pawn on the Swap Meet with a 1-step card in hand, played to move one step onto
+    `design`. Returns that Booth."""
+    booth = card(g, design)
+    swap = card(g, "swap-meet")
+    set_river(g, [swap, booth], [card(g, "veggie-patch"), card(g, "fishing-pier")],
+              owners={booth: owner})
+    hand_of(g, mover, [card(g, "veggie-stand")])
+    set_pawn(g, mover, swap)
+    g.play(use(0, C.U_MOVE))
+    g.play(play(C.A_MOVE, booth))
+    return booth
+
+
 def test_the_owner_bonus_comes_once_a_visit() -> None:
     """"The owner gains the Owner bonus ... (only once, even if you do multiple things at the
     Booth)": the Blacksmith (spend a Coin for two Tools, up to twice; owner bonus a Coin)
-    used twice pays its owner one Coin; the owner at their own Booth gets nothing."""
+    used twice pays its owner one Coin; "if you activate another player's Booth": the owner
+    at their own Booth gets no bonus."""
     g = new(players=3)
-    smith = card(g, "blacksmith")
-    swap = card(g, "swap-meet")
-    set_river(g, [swap, smith], [card(g, "veggie-patch"), card(g, "fishing-pier")],
-              owners={smith: 2})
-    hand_of(g, 0, [card(g, "veggie-stand")])
-    set_pawn(g, 0, swap)
     set_resources(g, 0, coin=2)
     set_resources(g, 2)
-    g.play(use(0, C.U_MOVE))
-    g.play(play(C.A_MOVE, smith))
+    one_step_to(g, "blacksmith", owner=2)
     g.play(play(C.A_PLANK, 0))
     g.play(play(C.A_PLANK, 0))
     assert g.resources(0) == {"coin": 0, "veggie": 0, "fish": 0, "cloth": 0, "tool": 4,
                               "lily": 0}
     assert g.resources(2)["coin"] == 1
     assert g.legal_actions() == [play(C.A_END)]  # "up to twice": done
+    own = new(players=2)
+    set_resources(own, 0, coin=1)
+    one_step_to(own, "blacksmith", owner=0)
+    own.play(play(C.A_PLANK, 0))
+    assert own.resources(0)["coin"] == 0 and own.resources(0)["tool"] == 2
 
 
 def test_building_art_supplies() -> None:
@@ -202,14 +216,7 @@ def test_attending_an_event() -> None:
     """Events: at an Event, place one of your remaining houses in a star space, not twice;
     the owner may attend like anyone."""
     g = new(players=2)
-    hop = card(g, "lilypad-hop")
-    swap = card(g, "swap-meet")
-    set_river(g, [swap, hop], [card(g, "veggie-patch"), card(g, "fishing-pier")],
-              owners={hop: 0})
-    hand_of(g, 0, [card(g, "veggie-stand")])
-    set_pawn(g, 0, swap)
-    g.play(use(0, C.U_MOVE))
-    g.play(play(C.A_MOVE, hop))
+    one_step_to(g, "lilypad-hop", owner=0)
     assert g.legal_actions() == [play(C.A_ATTEND), play(C.A_END)]
     g.play(play(C.A_ATTEND))
     assert g.houses(0) == 4 and g.legal_actions() == [play(C.A_END)]

@@ -76,33 +76,40 @@ def choose_greedy(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarra
     return choice
 
 
-class GreedyAgent:
-    """The greedy agent seated at a `RiverGame` (the same compiled decision as in the
-    batches), with its own generator: seat `seat`'s of the game of `seed`."""
+class SeatedAgent:
+    """A compiled agent seated at a `RiverGame` (the same decision as in the batches), with
+    its own generator: stream 0 of its seat's seed of the game's seed, as in the batches."""
 
-    def __init__(self, game_seed: int, seat: int,
-                 weights: tuple[float, float, float] = GREEDY_WEIGHTS) -> None:
-        self.gen = G.new(G.seat_seeds(game_seed, seat + 1)[seat])
-        self.weights = np.array(weights, np.float64)
+    def __init__(self, game_seed: int, seat: int) -> None:
+        self.gen = G.new(int(G.seat_seed(np.uint64(G.word(game_seed)), seat)))
         self.legal = np.empty(1024, np.int64)
 
     def choose(self, game: RiverGame) -> int:
         t = game.tables
         n = C.legal_actions(t.CD, t.PL, t.CARD, t.R, game.S, self.legal)
-        work = np.zeros_like(game.S)
-        return int(choose_greedy(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.weights,
-                                 self.legal, n, work))
+        return int(self.decide(game, n, np.zeros_like(game.S)))
+
+    def decide(self, game: RiverGame, n: int, work: np.ndarray) -> int:
+        """The compiled decision among the `n` legal actions in `self.legal`."""
+        return choose_random(self.gen, self.legal, n)
 
 
-class RandomAgent:
+class RandomAgent(SeatedAgent):
     """The random agent seated at a `RiverGame`."""
 
-    def __init__(self, game_seed: int, seat: int) -> None:
-        self.gen = G.new(G.seat_seeds(game_seed, seat + 1)[seat])
 
-    def choose(self, game: RiverGame) -> int:
-        legal = np.array(game.legal_actions(), np.int64)
-        return int(choose_random(self.gen, legal, len(legal)))
+class GreedyAgent(SeatedAgent):
+    """The greedy agent seated at a `RiverGame`."""
+
+    def __init__(self, game_seed: int, seat: int,
+                 weights: tuple[float, float, float] = GREEDY_WEIGHTS) -> None:
+        super().__init__(game_seed, seat)
+        self.weights = np.array(weights, np.float64)
+
+    def decide(self, game: RiverGame, n: int, work: np.ndarray) -> int:
+        t = game.tables
+        return choose_greedy(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.weights,
+                             self.legal, n, work)
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -200,20 +207,17 @@ def choose_search(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarra
     return legal[best]
 
 
-class SearchAgent:
-    """The search seated at a `RiverGame` (the same compiled decision as in the batches)."""
+class SearchAgent(SeatedAgent):
+    """The search seated at a `RiverGame`."""
 
     def __init__(self, game_seed: int, seat: int,
                  iterations: int = DEFAULT_ITERATIONS) -> None:
-        self.gen = G.new(G.seat_seeds(game_seed, seat + 1)[seat])
+        super().__init__(game_seed, seat)
         self.iterations = iterations
-        self.legal = np.empty(1024, np.int64)
         self.inner = np.empty(1024, np.int64)
         self.totals = np.zeros(1024, np.float64)
 
-    def choose(self, game: RiverGame) -> int:
+    def decide(self, game: RiverGame, n: int, work: np.ndarray) -> int:
         t = game.tables
-        n = C.legal_actions(t.CD, t.PL, t.CARD, t.R, game.S, self.legal)
-        work = np.zeros_like(game.S)
-        return int(choose_search(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.iterations,
-                                 self.legal, n, work, self.inner, self.totals))
+        return choose_search(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.iterations,
+                             self.legal, n, work, self.inner, self.totals)
