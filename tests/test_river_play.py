@@ -113,3 +113,23 @@ def test_bench_river_reports_the_games_it_played() -> None:
     assert row["mean_actions"] == pytest.approx(res[:, RES_ACTIONS].mean())
     assert row["mean_scores"] == pytest.approx(list(res[:, RES_SCORES:].mean(axis=0)))
     assert row["games_per_second"] == pytest.approx(40 / row["seconds"])
+
+
+def test_a_river_market_tournament_is_the_same_on_one_or_two_workers(tmp_path) -> None:
+    """`portobello tournament --game river-market`: the ladder's matchups on the execution
+    layer, the same rows whatever the workers, the greedy agent above random play."""
+    from sim.river.rules import RiverRules as Rules
+    from sim.run.tournament import TournamentConfig
+    from sim.run.tournament import run_tournament
+    from sim.run.tournament import summary
+
+    def played(jobs: int):
+        config = TournamentConfig(agents=("greedy", "random"), players=(2, 3), games=24,
+                                  seed=3, jobs=jobs, river=Rules())
+        return run_tournament(config)[0]
+
+    one, two = played(1), played(2)
+    assert one.equals(two)
+    table = summary(one)
+    assert list(table.verdict[table.matchup.str.startswith("greedy vs")]) == ["above", "above"]
+    assert set(one.end_reason) <= {"houses", "turn_limit"}

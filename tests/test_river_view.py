@@ -53,6 +53,14 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     line = cli_fails(capsys, ["play", "--game", "river-market", "--agents", "heuristic"], 1)
     assert "unknown River Market agent 'heuristic'" in line
+    for argv, field in ((["--agents", "greedy,random", "--players", "6"], "--players"),
+                        (["--agents", "greedy,random", "--engine", "python"], "--engine"),
+                        (["--agents", "greedy,search:depth=2"], "--agents"),
+                        (["--probe", "greedy"], "--probe"),
+                        (["--agents", "greedy,random", "--board", "other"], "--board")):
+        line = cli_fails(capsys, ["tournament", "--game", "river-market", *argv],
+                         2 if field == "--probe" else 1)
+        assert f": {field}: " in line, line
     record = tmp_path / "game.json"
     assert main(["play", "--game", "river-market", "--players", "2", "--record",
                  str(record)]) == 0

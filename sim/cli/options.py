@@ -33,6 +33,7 @@ from sim.agents.registry import AGENTS
 from sim.agents.registry import split_specs
 from sim.engine.board import resolve_board_path
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import RulesError
 from sim.engine.errors import quote
 from sim.engine.files import MAX_DIGITS
 from sim.engine.outputs import check_output
@@ -345,6 +346,35 @@ def rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
         base = load_rules(args.rules, base=base)
     changes = {k: v for k, v in overrides.items() if v is not None}
     return rules_from_dict(changes, base=base, source="command line") if changes else base
+
+
+GAMES = ("portobello-market", "river-market")
+
+
+def add_game(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--game", choices=GAMES, default=GAMES[0],
+                   help=f"the game; river-market: docs/river-market.md, {what} "
+                   "(default: portobello-market)")
+
+
+def river_rules_from_args(args: argparse.Namespace, players: int | None = None) -> Any:
+    """River Market's rules from --rules FILE (a TOML table of its switches) and the player
+    count; --board is refused (its river is its cards)."""
+    from sim.engine.files import read_document
+    from sim.river.rules import PLAYERS
+    from sim.river.rules import river_rules
+
+    if getattr(args, "board", DEFAULT_BOARD) != DEFAULT_BOARD:
+        raise PortobelloError("River Market has no board: its river is its cards",
+                              field="--board")
+    data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}
+    rules = river_rules(data, source=args.rules)
+    if players is not None:
+        if not PLAYERS[0] <= players <= PLAYERS[1]:
+            raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} players, "
+                                  f"got {players}", field="--players")
+        rules = river_rules({"players": players}, base=rules)
+    return rules
 
 
 def agent_specs(text: str, players: int) -> list[str]:

@@ -63,25 +63,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 def river_play(args: argparse.Namespace) -> int:
     """`play --game river-market`: one River Market game (docs/river-market.md)."""
     from sim.engine.errors import PortobelloError
-    from sim.engine.errors import RulesError
-    from sim.engine.files import read_document
     from sim.river.play import parse_agent
     from sim.river.play import play_one
     from sim.river.records import record_of
     from sim.river.records import write_record
-    from sim.river.rules import PLAYERS
-    from sim.river.rules import river_rules
 
-    if args.board != O.DEFAULT_BOARD:
-        raise PortobelloError("River Market has no board: its river is its cards",
-                              field="--board")
-    data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}
-    rules = river_rules(data, source=args.rules)
-    if args.players is not None:
-        if not PLAYERS[0] <= args.players <= PLAYERS[1]:
-            raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} players, "
-                                  f"got {args.players}", field="--players")
-        rules = river_rules({"players": args.players}, base=rules)
+    rules = O.river_rules_from_args(args, args.players)
     specs = O.agent_specs(args.agents, rules.players)
     for s in specs:
         try:
@@ -124,10 +111,7 @@ def add_parser(subparsers: Any) -> None:
                       "how and when it ended, every seat's agent and score, the winner. The "
                       "game record (docs/rules.md) is written only with --record FILE, or printed "
                       "as JSON with --json.")
-    p.add_argument("--game", choices=("portobello-market", "river-market"),
-                   default="portobello-market",
-                   help="the game; river-market: docs/river-market.md, its agents random, "
-                   "greedy and search[:iterations=N] (default: portobello-market)")
+    O.add_game(p, "its agents random, greedy and search[:iterations=N]")
     O.add_players(p)
     O.add_agents(p)
     O.add_seed(p, help="the game's seed (the agents' seeds derive from it and their seats)")

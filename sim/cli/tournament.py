@@ -84,12 +84,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     given = [flag for flag, dest in PROBE_FLAGS if getattr(args, dest) is not None]
     if given:
         raise UsageError(f"{', '.join(given)} only go with --probe AGENT", field=given[0])
-    rules = O.rules_from_args(args)
     specs = tuple(split_specs(args.agents))
     games = args.games or TOURNAMENT_GAMES
-    config = TournamentConfig(agents=specs, players=tuple(args.players), games=games,
-                              seed=args.seed, board_ref=args.board, rules=rules,
-                              pairing=args.pairs or "all", jobs=args.jobs, engine=args.engine)
+    if args.game == "river-market":
+        config = TournamentConfig(agents=specs, players=tuple(args.players), games=games,
+                                  seed=args.seed, pairing=args.pairs or "all",
+                                  jobs=args.jobs, engine=args.engine,
+                                  river=O.river_rules_from_args(args))
+    else:
+        config = TournamentConfig(agents=specs, players=tuple(args.players), games=games,
+                                  seed=args.seed, board_ref=args.board,
+                                  rules=O.rules_from_args(args), pairing=args.pairs or "all",
+                                  jobs=args.jobs, engine=args.engine)
     line = config.compile_notice()
     compile_first(line)
     if args.out:
@@ -120,6 +126,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
+    if args.game != "portobello-market":
+        raise UsageError("the probe is Portobello Market's (its agents' restrictions and "
+                         "weights)", field="--probe")
+    return _probe(args)
+
+
+def _probe(args: argparse.Namespace) -> int:
     """`--probe AGENT`: play AGENT against its challengers; print every matchup with the
     Holm-corrected interval and verdict, write the Parquet file; the last line says which
     challengers beat AGENT. Exit 0: none does; 3: some do; 1: games failed (the verdict is
@@ -256,6 +269,8 @@ def add_parser(subparsers: Any) -> None:
                    "else decision by decision (python), which times every decision; both play "
                    "the same games (on the compiled engine the timing columns are null and the "
                    "ms/decision columns read –)")
+    O.add_game(p, "its agents random, greedy and search[:iterations=N], on its compiled "
+               "batches; --rules FILE holds its switches")
     O.add_board(p)
     O.add_rules(p)
     O.add_out(p, "FILE", "Parquet file (default: data/runs/tournament-<tournament id>.parquet, "

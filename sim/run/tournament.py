@@ -38,6 +38,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sim.agents.registry import parse_spec
@@ -138,12 +139,18 @@ class TournamentConfig:
     pairing: str = "all"
     jobs: int = 1
     engine: str = "auto"  # auto | compiled | python (see the module docstring)
+    # River Market (docs/river-market.md): its rules (`RiverRules`) instead of `rules` and a
+    # board, its agents, always on its compiled batches.
+    river: Any = None
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
             raise PortobelloError("a tournament needs at least two agents", field="--agents")
         if len(set(self.agents)) != len(self.agents):
             raise PortobelloError("the same agent is listed twice", field="--agents")
+        if self.river is not None:
+            self._check_river()
+            return
         for spec in self.agents:
             parse_spec(spec)
         for n in self.players:
@@ -158,8 +165,39 @@ class TournamentConfig:
         for m in matchups(self.agents, self.players, self.pairing):
             self.engine_for(m)  # `compiled` refuses a matchup without compiled versions
 
+    def _check_river(self) -> None:
+        """A River Market tournament's agents, player counts, games and engine."""
+        from sim.river.play import parse_agent
+        from sim.river.rules import PLAYERS
+
+        for spec in self.agents:
+            try:
+                parse_agent(spec)
+            except ValueError as exc:
+                raise PortobelloError(str(exc), field="--agents") from None
+        for n in self.players:
+            if not PLAYERS[0] <= n <= PLAYERS[1]:
+                raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} "
+                                      f"players, got {n}", field="--players")
+        if self.games < 1:
+            raise PortobelloError("games must be at least 1", field="--games")
+        if self.engine == "python":
+            raise PortobelloError("River Market's tournaments play on its compiled batches: "
+                                  "give --engine auto or compiled", field="--engine")
+
+    @property
+    def game_ref(self) -> str:
+        """What the games are played on: the board's name, or River Market's card set."""
+        if self.river is None:
+            return self.board_ref
+        from sim.river.cards import load_cards
+
+        return f"river-market cards {load_cards().content_hash}"
+
     def engine_for(self, matchup: Matchup) -> str:
         """The engine (`compiled` or `python`) that plays this matchup."""
+        if self.river is not None:
+            return "compiled"
         return engine_name([matchup.focus, matchup.field], self.engine, self.board)
 
     def engines(self) -> dict[str, int]:
@@ -173,6 +211,8 @@ class TournamentConfig:
     def compile_notice(self) -> str | None:
         """`COMPILE_NOTICE` (or `COMPILE_NOTICE_PLANNER`, when a planner plays) when compiled
         matchups will first compile the compiled games."""
+        if self.river is not None:
+            return None
         planner = needs_planner(self.agents)
         if "compiled" not in self.engines() or compiled_code_cached(planner):
             return None
@@ -180,9 +220,11 @@ class TournamentConfig:
 
     @property
     def tournament_id(self) -> str:
-        text = json.dumps([list(self.agents), list(self.players), self.games, self.seed,
-                           self.board_ref, self.rules.to_dict(changed_only=True),
-                           self.pairing], sort_keys=True)
+        fields = [list(self.agents), list(self.players), self.games, self.seed,
+                  self.board_ref, self.rules.to_dict(changed_only=True), self.pairing]
+        if self.river is not None:  # (a Portobello Market tournament's id is unchanged)
+            fields += [self.game_ref, self.river.to_dict()]
+        text = json.dumps(fields, sort_keys=True)
         return f"t{self.seed}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
     def game_count(self, workers: int | None = None) -> int:
@@ -206,12 +248,50 @@ class TournamentConfig:
         return out
 
 
+@dataclass(frozen=True)
+class RiverResults:
+    """River Market's batch results as `_game_rows` reads them (turns in place of rounds)."""
+
+    scores: np.ndarray
+    rounds: np.ndarray
+    end_reasons: list[str]
+    timing: None = None
+
+
+def play_river_blocks(rules: Any, matchup: Matchup, index: int, blocks: range, seed: int,
+                      tid: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """`play_blocks` for River Market: the blocks' games in one compiled batch."""
+    from dataclasses import replace as with_players
+
+    from sim.river.cards import load_cards
+    from sim.river.play import RES_END
+    from sim.river.play import RES_SCORES
+    from sim.river.play import RES_TURNS
+    from sim.river.play import play
+    from sim.river.tables import build_tables
+
+    n = matchup.players
+    tables = build_tables(load_cards(), with_players(rules, players=n))
+    games = [(b, r, block_seed(seed, n, b)) for b in blocks for r in range(n)]
+    out = play(tables, np.array([g[2] for g in games], np.uint64),
+               [matchup.lineup(g[1]) for g in games])
+    res = RiverResults(out[:, RES_SCORES:], out[:, RES_TURNS],
+                       ["houses" if e == 1 else "turn_limit" for e in out[:, RES_END]])
+    rows: list[dict[str, Any]] = []
+    for k, (b, r, gseed) in enumerate(games):
+        rows.extend(_game_rows(tid, matchup, index, b, r, gseed, res, k))
+    return rows, []
+
+
 def play_blocks(board: Board, rules: Rules, matchup: Matchup, index: int, blocks: range,
-                seed: int, tid: str, engine: str = "python"
+                seed: int, tid: str, engine: str = "python", river: Any = None
                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play the n rotations of each block: rows per (game, seat), and errors. `python`
     plays game by game, decision by decision and timed (an agent error loses one game);
-    `compiled` plays all the blocks' games in one batch, untimed."""
+    `compiled` plays all the blocks' games in one batch, untimed. With `river` (River
+    Market's rules), River Market's games."""
+    if river is not None:
+        return play_river_blocks(river, matchup, index, blocks, seed, tid)
     n = matchup.players
     game_rules = rules.with_changes(players=n)
     rows: list[dict[str, Any]] = []
@@ -238,7 +318,7 @@ def play_blocks(board: Board, rules: Rules, matchup: Matchup, index: int, blocks
 
 
 def _game_rows(tid: str, matchup: Matchup, index: int, block: int, rotation: int,
-               gseed: int, res: Results, k: int) -> list[dict[str, Any]]:
+               gseed: int, res: Results | RiverResults, k: int) -> list[dict[str, Any]]:
     """The rows (one per seat) of game `k` of a batch; timing columns null when untimed."""
     n = matchup.players
     lineup = matchup.lineup(rotation)
@@ -293,7 +373,8 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
     arrive, so a stopped tournament run again plays only the rest."""
     tid = config.tournament_id
     board = config.board
-    assert board is not None
+    assert board is not None or config.river is not None
+    ref = board.content_hash if board is not None else config.game_ref
     with pool_for(pool, Execution(config.jobs)) as workers:
         tasks = config.tasks(workers.workers)
         own = bar is None
@@ -304,11 +385,11 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
         try:
             results = workers.ordered(
                 play_blocks,
-                [(board, config.rules, m, i, blocks, config.seed, tid, engine)
+                [(board, config.rules, m, i, blocks, config.seed, tid, engine, config.river)
                  for i, m, blocks, engine in tasks],
                 done=lambda k, _: bar.update(len(tasks[k][2]) * tasks[k][1].players),
-                store=store, keys=[task_key(tid, board.content_hash, i, b.start, b.stop,
-                                            engine) for i, _, b, engine in tasks])
+                store=store, keys=[task_key(tid, ref, i, b.start, b.stop, engine)
+                                   for i, _, b, engine in tasks])
         finally:
             if own:
                 bar.close()
