@@ -16,6 +16,9 @@ A turn, as the rulebook's "Gameplay" reads (docs/river-market.md, "Rules"):
 Effects wait on a small stack, so that an owner's bonus, a Helper's ability and the plank
 that caused them resolve in order, each decided by its own player.
 
+This module sets a game up and does its actions; what is legal is `sim.river.legal`, the
+scoring `sim.river.scoring`, the codes, the generator and the accessors `sim.river.state`.
+
 Chance: the deck's shuffles (setup and each reshuffle of the discard pile) draw from the
 game's counter-based generator, kept in the state, so a game replays from its seed.
 """
@@ -26,7 +29,54 @@ import numpy as np
 from numba import njit
 
 from sim.engine.compiled.rng import key_of
-from sim.engine.compiled.rng import mix
+from sim.river.legal import legal_actions
+from sim.river.scoring import final_score
+from sim.river.scoring import finish
+from sim.river.scoring import score_part
+from sim.river.state import A_ATTEND
+from sim.river.state import A_DISCOUNT
+from sim.river.state import A_END
+from sim.river.state import A_FX
+from sim.river.state import A_GAIN
+from sim.river.state import A_MOVE
+from sim.river.state import A_PASS
+from sim.river.state import A_PAY
+from sim.river.state import A_PLANK
+from sim.river.state import A_PLAY
+from sim.river.state import AFTER_ACT
+from sim.river.state import AFTER_END
+from sim.river.state import END_HOUSES
+from sim.river.state import END_TURNS
+from sim.river.state import GAIN_ANY
+from sim.river.state import GAIN_DIFF
+from sim.river.state import KD_BOOTH
+from sim.river.state import KD_EVENT
+from sim.river.state import LOC_DECK
+from sim.river.state import LOC_DISC
+from sim.river.state import LOC_HAND
+from sim.river.state import LOC_HIRED
+from sim.river.state import LOC_RIVER
+from sim.river.state import PAY_ANY
+from sim.river.state import PAY_DIFF
+from sim.river.state import PAY_MATCH
+from sim.river.state import PH_ACT
+from sim.river.state import PH_DISCOUNT
+from sim.river.state import PH_GAIN
+from sim.river.state import PH_MOVE
+from sim.river.state import PH_OVER
+from sim.river.state import PH_PAY
+from sim.river.state import PH_TURN
+from sim.river.state import U_BUILD
+from sim.river.state import U_HIRE
+from sim.river.state import U_MOVE
+from sim.river.state import U_ZOOM
+from sim.river.state import ability
+from sim.river.state import below
+from sim.river.state import goods_total
+from sim.river.state import hired_at
+from sim.river.state import kind_of
+from sim.river.state import res_at
+from sim.river.state import shuffle
 from sim.river.tables import AB_DISC
 from sim.river.tables import AB_HAND
 from sim.river.tables import AB_STEPS
@@ -54,19 +104,9 @@ from sim.river.tables import K_AB_BUILD
 from sim.river.tables import K_AB_DISC
 from sim.river.tables import K_AB_HAND
 from sim.river.tables import K_AB_STEPS
-from sim.river.tables import K_ATT_PTS
-from sim.river.tables import K_BON_PTS
-from sim.river.tables import K_CHOOSE
 from sim.river.tables import K_COST
-from sim.river.tables import K_KIND
 from sim.river.tables import K_OWNER
 from sim.river.tables import K_PLANK_AT
-from sim.river.tables import K_PLANK_N
-from sim.river.tables import K_POINTS
-from sim.river.tables import K_STEPS
-from sim.river.tables import K_STORE_LIMIT
-from sim.river.tables import K_STORE_PTS
-from sim.river.tables import K_STORE_RES
 from sim.river.tables import K_WHEN
 from sim.river.tables import N_AB
 from sim.river.tables import NRES
@@ -78,7 +118,6 @@ from sim.river.tables import P_SPEND
 from sim.river.tables import P_SPEND_ANY
 from sim.river.tables import P_SPEND_DIFF
 from sim.river.tables import P_SPEND_MATCH
-from sim.river.tables import P_TIMES
 from sim.river.tables import PAY_GOOD
 from sim.river.tables import PAY_KIND
 from sim.river.tables import PAY_LEFT
@@ -94,7 +133,6 @@ from sim.river.tables import R_MAX_TURNS
 from sim.river.tables import R_MULLIGAN
 from sim.river.tables import R_N
 from sim.river.tables import R_NDECK
-from sim.river.tables import R_NH
 from sim.river.tables import R_O_AB
 from sim.river.tables import R_O_ATTEND
 from sim.river.tables import R_O_COST
@@ -103,25 +141,20 @@ from sim.river.tables import R_O_DISC
 from sim.river.tables import R_O_FXUSED
 from sim.river.tables import R_O_HAND
 from sim.river.tables import R_O_HAND_LEN
-from sim.river.tables import R_O_HIRED
 from sim.river.tables import R_O_HOUSES
 from sim.river.tables import R_O_LOC
 from sim.river.tables import R_O_NHIRED
 from sim.river.tables import R_O_OWNER
 from sim.river.tables import R_O_PAWN
-from sim.river.tables import R_O_RES
 from sim.river.tables import R_O_RIVER
-from sim.river.tables import R_O_SCORE
 from sim.river.tables import R_O_STACK
 from sim.river.tables import R_O_USED
-from sim.river.tables import R_O_WORK
 from sim.river.tables import R_O_ZOOM
 from sim.river.tables import R_PLAYERS
 from sim.river.tables import R_SIZE
 from sim.river.tables import R_SWAP
 from sim.river.tables import R_ZOOM
 from sim.river.tables import RIVER_LEN
-from sim.river.tables import RNG_CTR
 from sim.river.tables import RNG_KEY
 from sim.river.tables import SEAT
 from sim.river.tables import STACK_LEN
@@ -129,143 +162,46 @@ from sim.river.tables import TOP_LEN
 from sim.river.tables import TRIGGER_NOW
 from sim.river.tables import TRIGGERED
 from sim.river.tables import TURN
-from sim.river.tables import W_HELD
-from sim.river.tables import W_LEFT
-from sim.river.tables import W_PARTS
-from sim.river.tables import W_SCRATCH
-from sim.river.tables import ZOOM_STEPS
 from sim.river.tables import ZOOMING
 
-# Phases.
-PH_TURN, PH_MOVE, PH_ACT, PH_PAY, PH_GAIN, PH_DISCOUNT, PH_OVER = range(7)
-# Card kinds (tables.KIND_CODES) and where a card is.
-KD_ACTION, KD_BOOTH, KD_EVENT, KD_HELPER, KD_START = range(5)
-LOC_DECK, LOC_HAND, LOC_DISC, LOC_RIVER, LOC_HIRED = range(5)
-# Actions: kind * 1000 + argument.
-A_PLAY, A_MOVE, A_PLANK, A_FX, A_ATTEND, A_PAY, A_GAIN, A_DISCOUNT, A_END, A_PASS = range(1, 11)
-# Uses of a played card (PLAY's argument: slot * 8 + use).
-U_MOVE, U_ZOOM, U_BUILD, U_HIRE = 0, 1, 2, 6  # U_BUILD + end spot (0-3)
-# What follows when the pending effects are done; how a plank is paid for or gained.
-AFTER_ACT, AFTER_END = 0, 1
-PAY_ANY, PAY_MATCH, PAY_DIFF = 1, 2, 3
-GAIN_ANY, GAIN_DIFF = 1, 2
-# Why the game ended.
-END_HOUSES, END_TURNS = 1, 2
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+# The rules' public face: what the front, the agents, the batches and the tests read here,
+# wherever it is defined (codes and accessors in `sim.river.state`, the legal actions in
+# `sim.river.legal`, the scoring in `sim.river.scoring`).
+__all__ = [
+    "A_ATTEND",
+    "A_DISCOUNT",
+    "A_END",
+    "A_FX",
+    "A_GAIN",
+    "A_MOVE",
+    "A_PASS",
+    "A_PAY",
+    "A_PLANK",
+    "A_PLAY",
+    "END_HOUSES",
+    "END_TURNS",
+    "LOC_DECK",
+    "LOC_DISC",
+    "LOC_HAND",
+    "LOC_HIRED",
+    "LOC_RIVER",
+    "PH_OVER",
+    "R_O_ATTEND",
+    "R_O_ZOOM",
+    "U_BUILD",
+    "U_HIRE",
+    "U_MOVE",
+    "U_ZOOM",
+    "apply",
+    "final_score",
+    "goods_total",
+    "legal_actions",
+    "new_game",
+    "res_at",
+    "score_part",
+]
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def action(kind: int, arg: int) -> int:
-    return kind * 1000 + arg
-
-
-# -- the generator, kept in the state ---------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def below(S: np.ndarray, n: int) -> int:
-    """A whole number in [0, n) from the game's generator (Lemire's method, upper 32 bits)."""
-    bound = np.uint64(n)
-    while True:
-        S[RNG_CTR] += 1
-        z = mix(np.uint64(S[RNG_KEY]) + np.uint64(S[RNG_CTR]) * GOLDEN)
-        m = (z >> np.uint64(32)) * bound
-        low = m & np.uint64(0xFFFFFFFF)
-        if low >= bound or low >= (np.uint64(0x100000000) - bound) % bound:
-            return np.int64(m >> np.uint64(32))
-
-
-@njit(cache=True, _nrt=False)
-def shuffle(S: np.ndarray, at: int, n: int) -> None:
-    """Shuffle S[at:at + n] (Fisher-Yates from the back)."""
-    for i in range(n - 1, 0, -1):
-        j = below(S, i + 1)
-        S[at + i], S[at + j] = S[at + j], S[at + i]
-
-
-# -- accessors --------------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
-def res_at(R: np.ndarray, p: int, r: int) -> int:
-    return R[R_O_RES] + p * NRES + r
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def kind_of(CD: np.ndarray, CARD: np.ndarray, c: int) -> int:
-    return CD[CARD[c], K_KIND]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def ability(R: np.ndarray, S: np.ndarray, p: int, which: int) -> int:
-    """The sum of one ability (AB_STEPS, AB_HAND, AB_DISC) over `p`'s Helpers."""
-    return S[R[R_O_AB] + p * N_AB + which]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def hired_at(R: np.ndarray, p: int) -> int:
-    """Where `p`'s hired Helpers are listed (`S[R[R_O_NHIRED] + p]` of them)."""
-    return R[R_O_HIRED] + p * R[R_NH]
-
-
-@njit(cache=True, _nrt=False)
-def river_order(R: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
-    """The river's Booths clockwise: the top row left to right, then the bottom row right to
-    left; returns how many."""
-    for i in range(S[RIVER_LEN]):
-        out[i] = S[R[R_O_RIVER] + i]
-    return S[RIVER_LEN]
-
-
-@njit(cache=True, _nrt=False)
-def goods_total(R: np.ndarray, S: np.ndarray, p: int) -> int:
-    total = 0
-    for r in range(1, NRES):
-        total += S[res_at(R, p, r)]
-    return total
-
-
-@njit(cache=True, _nrt=False)
-def can_do(PL: np.ndarray, R: np.ndarray, S: np.ndarray, pl: int, p: int) -> bool:
-    """Whether `p` can pay for one use of plank `pl`."""
-    for r in range(NRES):
-        if S[res_at(R, p, r)] < PL[pl, P_SPEND + r]:
-            return False
-    if PL[pl, P_SPEND_ANY] and goods_total(R, S, p) < PL[pl, P_SPEND_ANY]:
-        return False
-    if PL[pl, P_SPEND_MATCH]:
-        ok = False
-        for r in range(1, NRES):
-            if S[res_at(R, p, r)] >= PL[pl, P_SPEND_MATCH]:
-                ok = True
-        if not ok:
-            return False
-    if PL[pl, P_SPEND_DIFF]:
-        kinds = 0
-        for r in range(1, NRES):
-            if S[res_at(R, p, r)] > 0:
-                kinds += 1
-        if kinds < PL[pl, P_SPEND_DIFF]:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def shortfall(R: np.ndarray, S: np.ndarray, p: int, cost_at: int) -> int:
-    """Resources missing to pay the cost stored at S[cost_at:cost_at + NRES]."""
-    short = 0
-    for r in range(NRES):
-        short += max(0, S[cost_at + r] - S[res_at(R, p, r)])
-    return short
-
-
-@njit(cache=True, _nrt=False)
-def can_pay_card(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-                 c: int, discount: int) -> bool:
-    """Whether `p` can pay card `c`'s cost, leaving up to `discount` resources unpaid."""
-    short = 0
-    for r in range(NRES):
-        short += max(0, CD[CARD[c], K_COST + r] - S[res_at(R, p, r)])
-    return short <= discount
-
-
-# -- setup ------------------------------------------------------------------------------------
 @njit(cache=True)
 def new_game(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, seed: np.uint64) -> np.ndarray:
     """A game at its first decision (Setup 1-6): the Starting Booths in two rows in a random
@@ -363,143 +299,6 @@ def hand_limit(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p
 
 
 # -- what may be done -------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
-def river_at(R: np.ndarray, S: np.ndarray, i: int) -> int:
-    """The river's `i`-th Booth clockwise (`river_order`)."""
-    return S[R[R_O_RIVER] + i]
-
-
-@njit(cache=True, _nrt=False)
-def destinations(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray,
-                 out: np.ndarray, k: int) -> int:
-    """The MOVE actions of the card being played (`S[PLAYED]`): the Booths 1 to its Step value
-    (plus the mover's extra steps) clockwise, or every Booth when zooming; never the Booth the
-    pawn began on."""
-    p = S[SEAT]
-    m = S[RIVER_LEN]
-    pawn = S[R[R_O_PAWN] + p]
-    here = 0
-    for i in range(m):
-        if river_at(R, S, i) == pawn:
-            here = i
-    steps = CD[CARD[S[PLAYED]], K_STEPS]
-    zoom = steps == ZOOM_STEPS or S[ZOOMING] == 1
-    reach = m - 1 if zoom else min(m - 1, steps + ability(R, S, p, AB_STEPS))
-    for s in range(1, reach + 1):
-        out[k] = action(A_MOVE, river_at(R, S, (here + s) % m))
-        k += 1
-    return k
-
-
-@njit(cache=True, _nrt=False)
-def legal_actions(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
-                  S: np.ndarray, out: np.ndarray) -> int:
-    """Write the decider's legal actions into `out`; return how many."""
-    phase = S[PHASE]
-    k = 0
-    if phase == PH_TURN:
-        p = S[SEAT]
-        at = R[R_O_HAND] + p * R[R_HMAX]
-        n = S[R[R_O_HAND_LEN] + p]
-        discount = ability(R, S, p, AB_DISC)
-        for i in range(n):
-            c = S[at + i]
-            kind = kind_of(CD, CARD, c)
-            out[k] = action(A_PLAY, i * 8 + U_MOVE)
-            k += 1
-            if S[R[R_O_ZOOM] + p] and CD[CARD[c], K_STEPS] != ZOOM_STEPS:
-                out[k] = action(A_PLAY, i * 8 + U_ZOOM)
-                k += 1
-            if kind in (KD_BOOTH, KD_EVENT) and S[R[R_O_HOUSES] + p] > 0 \
-                    and can_pay_card(CD, CARD, R, S, p, c, discount):
-                for e in range(4):
-                    out[k] = action(A_PLAY, i * 8 + U_BUILD + e)
-                    k += 1
-            if kind == KD_HELPER and can_pay_card(CD, CARD, R, S, p, c, 0):
-                out[k] = action(A_PLAY, i * 8 + U_HIRE)
-                k += 1
-        if n == 0:
-            out[0] = action(A_PASS, 0)
-            k = 1
-        return k
-    if phase == PH_MOVE:
-        return destinations(CD, CARD, R, S, out, 0)
-    if phase == PH_ACT:
-        p = S[SEAT]
-        b = S[BOOTH]
-        d = CARD[b]
-        kind = CD[d, K_KIND]
-        if not S[BOOTH_CLOSED]:
-            if kind == KD_EVENT:
-                if S[R[R_O_HOUSES] + p] > 0 and not (S[R[R_O_ATTEND] + b] >> p) & 1:
-                    out[k] = action(A_ATTEND, 0)
-                    k += 1
-            else:
-                k = plank_choices(CD, PL, R, S, d, R[R_O_USED], A_PLANK, out, k)
-        played = CARD[S[PLAYED]]
-        if CD[played, K_KIND] == KD_ACTION:
-            when = CD[played, K_WHEN]
-            if not (when == 1 and S[ACTED]):  # "before": not once the Booth is activated
-                k = plank_choices(CD, PL, R, S, played, R[R_O_FXUSED], A_FX, out, k)
-        out[k] = action(A_END, 0)
-        return k + 1
-    if phase == PH_PAY:
-        who = S[JOB_WHO]
-        left = S[PAY_LEFT]
-        for r in range(1, NRES):
-            have = S[res_at(R, who, r)]
-            if S[PAY_KIND] == PAY_ANY:
-                ok = have > 0
-            elif S[PAY_KIND] == PAY_MATCH:
-                ok = have >= left if S[PAY_GOOD] < 0 else r == S[PAY_GOOD]
-            else:
-                ok = have > 0 and not (S[PAY_MASK] >> r) & 1
-            if ok:
-                out[k] = action(A_PAY, r)
-                k += 1
-        return k
-    if phase == PH_GAIN:
-        for r in range(1, NRES):
-            if S[GAIN_KIND] == GAIN_ANY or not (S[GAIN_MASK] >> r) & 1:
-                out[k] = action(A_GAIN, r)
-                k += 1
-        return k
-    if phase == PH_DISCOUNT:
-        p = S[SEAT]
-        at = R[R_O_COST]
-        for r in range(NRES):
-            if S[at + r] > 0:
-                S[at + r] -= 1
-                ok = shortfall(R, S, p, at) <= S[DISC_LEFT] - 1
-                S[at + r] += 1
-                if ok:
-                    out[k] = action(A_DISCOUNT, r)
-                    k += 1
-        return k
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def plank_choices(CD: np.ndarray, PL: np.ndarray, R: np.ndarray, S: np.ndarray, d: int,
-                  used_at: int, kind: int, out: np.ndarray, k: int) -> int:
-    """The planks of card design `d` the seat may use now: each as often as its times allow,
-    one of them only when the card says choose, and only what the seat can pay for."""
-    p = S[SEAT]
-    first = CD[d, K_PLANK_AT]
-    n = CD[d, K_PLANK_N]
-    taken = -1
-    for j in range(n):
-        if S[used_at + j] > 0:
-            taken = j
-    for j in range(n):
-        if CD[d, K_CHOOSE] and taken >= 0 and taken != j:
-            continue
-        if S[used_at + j] < PL[first + j, P_TIMES] and can_do(PL, R, S, first + j, p):
-            out[k] = action(kind, j)
-            k += 1
-    return k
-
-
 # -- doing it ---------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def push(R: np.ndarray, S: np.ndarray, plank: int, who: int) -> None:
@@ -773,117 +572,3 @@ def end_turn(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> 
     S[PLAYED] = -1
     S[BOOTH] = -1
     S[PHASE] = PH_TURN
-
-
-# -- scoring ----------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def batches(S: np.ndarray, at: int, n: int, size: int, scratch: int) -> int:
-    """How many disjoint batches of `size` different kinds the piles S[at:at + n] make: one
-    from each of the `size` largest piles at a time, which no other way of batching beats
-    (`scratch`: n free slots of S)."""
-    for i in range(n):
-        S[scratch + i] = S[at + i]
-    made = 0
-    while size <= n:
-        taken = 0  # a bit per pile taken from this time
-        for _ in range(size):
-            best = -1
-            for i in range(n):
-                if not (taken >> i) & 1 and (best < 0 or S[scratch + i] > S[scratch + best]):
-                    best = i
-            if S[scratch + best] == 0:
-                return made
-            taken |= 1 << best
-        for i in range(n):
-            if (taken >> i) & 1:
-                S[scratch + i] -= 1
-        made += 1
-    return made
-
-
-@njit(cache=True, _nrt=False)
-def owned(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-          kind: int) -> int:
-    """Cards of `kind` `p` owns (Booths count Events: Events are Booths)."""
-    n = 0
-    for c in range(R[R_NDECK]):
-        if S[R[R_O_OWNER] + c] != p:
-            continue
-        k = kind_of(CD, CARD, c)
-        if k == kind or (kind == KD_BOOTH and k == KD_EVENT):
-            n += 1
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def score_of(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-             d: int, col: int) -> int:
-    """A score's points (columns from `col`: points, resource, per, per different, per
-    owned) for `p`, on the holdings in the work space."""
-    pts, r, per, diff, kind = CD[d, col], CD[d, col + 1], CD[d, col + 2], CD[d, col + 3], \
-        CD[d, col + 4]
-    work = R[R_O_WORK]
-    if pts == 0:
-        return 0
-    if r >= 0:
-        return pts * (S[work + W_HELD + r] // per)
-    if diff > 0:
-        return pts * batches(S, work + W_HELD + 1, NRES - 1, diff, work + W_SCRATCH)
-    if kind >= 0:
-        return pts * owned(CD, CARD, R, S, p, kind)
-    return pts
-
-
-@njit(cache=True, _nrt=False)
-def final_score(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int) -> int:
-    """`p`'s final score, in the rulebook's order (Scoring 1-5), each part left in the work
-    space (`score_part`): Events attended (a house in a star space, or the pawn there),
-    Booths built (printed value, bonus, stored resources), Helpers hired (the same),
-    leftover Coins (1 per two), leftover Goods (1 per batch of three different). Stored
-    resources: every card that stores is filled as far as the holdings allow, the highest
-    points a resource first; storing scores at least 1 a resource, and a resource leaving the
-    leftovers costs at most that, so no other arrangement scores more."""
-    work = R[R_O_WORK]
-    held, left, parts = work + W_HELD, work + W_LEFT, work + W_PARTS
-    for r in range(NRES):
-        S[held + r] = S[res_at(R, p, r)]
-        S[left + r] = S[held + r]
-    for i in range(5):
-        S[parts + i] = 0
-    for c in range(R[R_NDECK]):
-        d = CARD[c]
-        if CD[d, K_KIND] == KD_EVENT and S[R[R_O_LOC] + c] == LOC_RIVER and (
-                (S[R[R_O_ATTEND] + c] >> p) & 1 or S[R[R_O_PAWN] + p] == c):
-            S[parts] += score_of(CD, CARD, R, S, p, d, K_ATT_PTS)
-    for level in range(10, 0, -1):  # the stores paying most a resource first
-        for c in range(R[R_NDECK]):
-            d = CARD[c]
-            if S[R[R_O_OWNER] + c] != p or CD[d, K_STORE_PTS] != level:
-                continue
-            r = CD[d, K_STORE_RES]
-            n = min(CD[d, K_STORE_LIMIT], S[left + r])
-            S[left + r] -= n
-            S[parts + (2 if CD[d, K_KIND] == KD_HELPER else 1)] += n * level
-    for c in range(R[R_NDECK]):
-        d = CARD[c]
-        if S[R[R_O_OWNER] + c] != p:
-            continue
-        S[parts + (2 if CD[d, K_KIND] == KD_HELPER else 1)] += CD[d, K_POINTS] + score_of(
-            CD, CARD, R, S, p, d, K_BON_PTS)
-    S[parts + 3] = S[left + COIN] // 2
-    S[parts + 4] = batches(S, left + 1, NRES - 1, 3, work + W_SCRATCH)
-    return S[parts] + S[parts + 1] + S[parts + 2] + S[parts + 3] + S[parts + 4]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def score_part(R: np.ndarray, S: np.ndarray, i: int) -> int:
-    """Part `i` of the score `final_score` worked out last."""
-    return S[R[R_O_WORK] + W_PARTS + i]
-
-
-@njit(cache=True, _nrt=False)
-def finish(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray) -> None:
-    for p in range(R[R_PLAYERS]):
-        S[R[R_O_SCORE] + p] = final_score(CD, CARD, R, S, p)
-    S[PHASE] = PH_OVER
-    S[DECIDER] = -1

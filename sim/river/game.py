@@ -112,9 +112,8 @@ class RiverGame:
 
     def river(self) -> list[int]:
         """The river's Booths, clockwise from the top row's left end."""
-        out = np.empty(self.tables.n_cards, np.int64)
-        n = C.river_order(self.tables.R, self.S, out)
-        return [int(c) for c in out[:n]]
+        at = int(self.tables.R[T.R_O_RIVER])
+        return [int(c) for c in self.S[at:at + int(self.S[T.RIVER_LEN])]]
 
     def resources(self, p: int) -> dict[str, int]:
         at = int(self.tables.R[T.R_O_RES]) + p * T.NRES

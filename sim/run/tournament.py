@@ -35,6 +35,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +186,7 @@ class TournamentConfig:
             raise PortobelloError("River Market's tournaments play on its compiled batches: "
                                   "give --engine auto or compiled", field="--engine")
 
-    @property
+    @cached_property
     def game_ref(self) -> str:
         """What the games are played on: the board's name, or River Market's card set."""
         if self.river is None:

@@ -41,8 +41,7 @@ def _cache_dir() -> Path:
     digest = hashlib.sha256()
     # The compiled code folds in the shared codes and compiles the action encoding too.
     for path in [*sorted(here.glob("*.py")), *sorted(agents.glob("*.py")),
-                 engine / "codes.py", engine / "actions.py", river / "compiled.py",
-                 river / "tables.py", river / "play.py", river / "agents.py"]:
+                 engine / "codes.py", engine / "actions.py", *sorted(river.glob("*.py"))]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
