@@ -8,6 +8,9 @@ engine's module docstring documents (re-stated below, so that this file needs ne
 nor numpy). `tests/test_river_oracle.py` plays random games on the engine, replays every
 action here and compares the whole observable position after every action.
 
+It is one file on purpose (some 700 lines): an independent reading is checked by reading it
+against the rulebook from start to end, setup to scoring, with nothing of it elsewhere.
+
 What the oracle cannot know is chance: the shuffles. It is given the position after setup
 (the deck's order, the hands, the river's four Starting Booths and the discard pile the
 mulligans left) and, whenever the discard pile is reshuffled into a new deck, it asks a
