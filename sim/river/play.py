@@ -27,15 +27,21 @@ from sim.river.tables import Tables
 
 # Result columns: end reason, turns, actions, then each seat's score.
 RES_END, RES_TURNS, RES_ACTIONS, RES_SCORES = range(4)
+# A seat's score in the rulebook's parts (Scoring 1-5), then its houses still in hand.
+PARTS = ("event_points", "booth_points", "helper_points", "coin_points", "goods_points",
+         "houses_left")
+N_PARTS = 5
 
 
 @njit(cache=True)
 def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
           seeds: np.ndarray, lineups: np.ndarray, weights: np.ndarray,
-          iterations: np.ndarray) -> np.ndarray:
+          iterations: np.ndarray, parts: np.ndarray) -> np.ndarray:
     """Play one game per seed, seat p of game g played by agent kind `lineups[g, p]` (with
     greedy weights `weights[g, p]`, search iterations `iterations[g, p]`); a row of
-    results per game (RES_*)."""
+    results per game (RES_*). When `parts` has a row per game, `parts[g, p]` gets seat p's
+    final score in its five parts (`C.score_part`: Events, Booths, Helpers, leftover Coins,
+    leftover Goods) and its houses still in hand."""
     players = R[T.R_PLAYERS]
     out = np.zeros((seeds.shape[0], RES_SCORES + players), np.int64)
     legal = np.empty(1024, np.int64)
@@ -64,6 +70,12 @@ def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
         out[g, RES_ACTIONS] = S[T.ACTIONS_DONE]
         for p in range(players):
             out[g, RES_SCORES + p] = S[R[T.R_O_SCORE] + p]
+        if parts.shape[0] > g:
+            for p in range(players):
+                C.final_score(CD, CARD, R, S, p)
+                for i in range(N_PARTS):
+                    parts[g, p, i] = C.score_part(R, S, i)
+                parts[g, p, N_PARTS] = S[R[T.R_O_HOUSES] + p]
     return out
 
 
@@ -88,10 +100,11 @@ def parse_agent(spec: str) -> tuple[int, int]:
     return AGENTS[name], iterations
 
 
-def play(tables: Tables, seeds: np.ndarray, lineups: np.ndarray | list[list[str]]
-         ) -> np.ndarray:
+def play(tables: Tables, seeds: np.ndarray, lineups: np.ndarray | list[list[str]],
+         parts: np.ndarray | None = None) -> np.ndarray:
     """Games of `seeds` (unsigned 64-bit words) with the named agents of each game's
-    line-up (`parse_agent`)."""
+    line-up (`parse_agent`). `parts`, an int64 array (games, players, len(PARTS)), gets
+    every seat's score parts and houses left (`games`)."""
     players = int(tables.R[T.R_PLAYERS])
     names = np.asarray(lineups, dtype=object).reshape(len(seeds), players)
     parsed = {s: parse_agent(s) for s in set(names.ravel())}
@@ -99,7 +112,8 @@ def play(tables: Tables, seeds: np.ndarray, lineups: np.ndarray | list[list[str]
     iterations = np.vectorize(lambda s: parsed[s][1], otypes=[np.int64])(names)
     weights = np.tile(np.array(GREEDY_WEIGHTS, np.float64), (len(seeds), players, 1))
     return games(tables.CD, tables.PL, tables.CARD, tables.R, np.asarray(seeds, np.uint64),
-                 kinds, weights, iterations)
+                 kinds, weights, iterations,
+                 np.zeros((0, players, len(PARTS)), np.int64) if parts is None else parts)
 
 
 def play_random(tables: Tables, seeds: np.ndarray) -> np.ndarray:
