@@ -20,10 +20,10 @@ import pandas as pd
 import polars as pl
 
 from sim.engine.board import Board
-from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
 from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 from sim.run.store import READABLE_FORMATS
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
@@ -96,14 +96,22 @@ class RunData:
         """A table as a pandas DataFrame (categorical strings kept as categories)."""
         return self.lazy(table).collect().to_pandas()
 
+    @property
+    def game(self) -> str:
+        """The game the run played (`sim.run.seam`): Portobello Market unless it says."""
+        return str(self.manifest.get("game", PORTOBELLO))
+
     def board(self) -> Board:
-        """The board the run was played on, rebuilt from the manifest's full content."""
+        """The board the run was played on (River Market: its card set), rebuilt from the
+        manifest's full content."""
         b = self.manifest["board"]
-        return board_from_dict(b["content"], source=str(b.get("ref", b.get("name"))))
+        return kind(self.game).material_from_dict(b["content"],
+                                                  str(b.get("ref", b.get("name"))))
 
     def rules(self) -> Rules:
         """The run's rules configuration (every switch), from the manifest."""
-        return rules_from_dict(self.manifest["rules"], source=str(self.paths[0]))
+        return kind(self.game).rules_from_dict(self.manifest["rules"],
+                                               source=str(self.paths[0]))
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:

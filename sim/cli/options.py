@@ -357,18 +357,28 @@ def add_game(p: argparse.ArgumentParser, what: str) -> None:
                    "(default: portobello-market)")
 
 
+def add_cards(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cards", default=None, metavar="CARDS",
+                   help="with --game river-market: shipped card-set name or card-set TOML "
+                   "file (default: river-market; docs/river-market.md)")
+
+
 def river_rules_from_args(args: argparse.Namespace, players: int | None = None) -> Any:
-    """River Market's rules from --rules FILE (a TOML table of its switches) and the player
-    count; --board is refused (its river is its cards)."""
+    """River Market's rules from --preset NAME (standard, short), --rules FILE (a TOML table
+    of its switches, over the preset) and the player count; --board is refused (its river
+    is its cards)."""
     from sim.engine.files import read_document
     from sim.river.rules import PLAYERS
+    from sim.river.rules import preset as river_preset
     from sim.river.rules import river_rules
 
     if getattr(args, "board", DEFAULT_BOARD) != DEFAULT_BOARD:
         raise PortobelloError("River Market has no board: its river is its cards",
                               field="--board")
     data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}
-    rules = river_rules(data, source=args.rules)
+    name = getattr(args, "preset", None)
+    base = None if name is None else river_preset(name)
+    rules = river_rules(data, base=base, source=args.rules)
     if players is not None:
         if not PLAYERS[0] <= players <= PLAYERS[1]:
             raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} players, "

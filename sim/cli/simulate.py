@@ -25,10 +25,14 @@ from sim.cli.summary import compile_first
 from sim.cli.summary import notice
 from sim.cli.summary import run_lines
 from sim.engine.board import load_board
+from sim.engine.errors import PortobelloError
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
+from sim.run.seam import RIVER
+from sim.run.seam import kind
 
 DEFAULT_AGENTS = "heuristic"
+RIVER_DEFAULT_AGENTS = "greedy"  # River Market's strongest agent of thousands of games a second
 neutral_stack = O.IntegerList(1, example="3,3,2,2,1,1,1,1", empty_ok=True)
 
 
@@ -45,6 +49,9 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
                    help="neutral tokens, top first (default: the rules')")
     O.add_rules(p)
     O.add_board(p)
+    O.add_game(p, "with its card set (--cards) and switches (--preset standard or short, "
+               "--rules)")
+    O.add_cards(p)
     O.add_agents(p, default=agents, help=agents_help)
     O.add_games(p, games, games_help)
     O.add_seed(p, help="run seed (each game's seed derives from it and the game index)")
@@ -57,6 +64,11 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
 
 def config_from_flags(args: argparse.Namespace) -> RunConfig:
     """The run configuration the flags of `add_run_flags` describe."""
+    if args.game == RIVER:
+        return river_config(args)
+    if args.cards is not None:
+        raise PortobelloError("a card set is River Market's: give --game river-market, or "
+                              "--board for Portobello Market's board", field="--cards")
     rules = O.rules_from_args(args, players=args.players, customer_order=args.customers,
                               neutral_stack=args.neutral_stack)
     board = load_board(args.board)
@@ -64,6 +76,26 @@ def config_from_flags(args: argparse.Namespace) -> RunConfig:
     return RunConfig(board=board, board_ref=args.board, rules=rules, agents=tuple(specs),
                      games=args.games, seed=args.seed, shard_size=args.shard_size,
                      events=args.events, records=args.records)
+
+
+def river_config(args: argparse.Namespace) -> RunConfig:
+    """A River Market run's configuration (`sim.run.seam`): its card set, rules and agents;
+    Portobello Market's own switches, the event log and records are refused."""
+    for flag, value in (("--customers", args.customers), ("--neutral-stack", args.neutral_stack),
+                        ("--events", args.events), ("--records", args.records)):
+        if value:
+            raise PortobelloError("River Market runs keep the games and players tables; "
+                                  f"{flag} is Portobello Market's", field=flag)
+    if args.engine != "auto":
+        raise PortobelloError("River Market plays in its own compiled batches",
+                              field="--engine")
+    rules = O.river_rules_from_args(args, args.players)
+    game = kind(RIVER)
+    ref = args.cards or game.default_material
+    agents = RIVER_DEFAULT_AGENTS if args.agents == DEFAULT_AGENTS else args.agents
+    return RunConfig(board=game.load_material(ref, None), board_ref=ref, rules=rules,
+                     agents=tuple(O.agent_specs(agents, rules.players)), games=args.games,
+                     seed=args.seed, shard_size=args.shard_size, game=RIVER)
 
 
 def execute_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -314,7 +314,7 @@ def card_set_from_dict(data: Any, source: str = "<dict>") -> CardSet:
         names[c.name.lower()] = c.id
     out = CardSet(name, r.text(top.get("title", name), "title", 200),
                   r.text(top.get("description", ""), "description"), cards, deck, source,
-                  _hash(cards, deck), by_id)
+                  _hash(cards, deck), by_id, data)
     for group, want in deck:
         got = out.count(*DECK_GROUPS[group])
         if got != want:
@@ -331,6 +331,11 @@ def card_set_from_dict(data: Any, source: str = "<dict>") -> CardSet:
     if not any(c.kind == "booth" for c in cards):
         raise r.fail("card", "no Booth card: a hand must hold one at setup (the mulligan)")
     return out
+
+
+def card_set_data(cards: CardSet) -> dict[str, Any]:
+    """The plain data `card_set_from_dict` builds `cards` again from."""
+    return dict(cards.data)
 
 
 def _missing(r: _Reader, where: str) -> int:

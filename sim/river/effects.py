@@ -16,8 +16,10 @@ Everything here is data; nothing plays a rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Any
 
 GOODS = ("veggie", "fish", "cloth", "tool", "lily")  # the five Goods
 COIN = "coin"  # a resource, not a Good
@@ -124,6 +126,8 @@ class CardSet:
     source: str = "<dict>"
     content_hash: str = ""
     by_id: dict[str, Card] = field(default_factory=dict, compare=False)
+    # The parsed file it was built from: a worker or another machine rebuilds it from this.
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def count(self, *kinds: str) -> int:
         """Cards of these kinds, copies counted."""

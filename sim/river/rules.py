@@ -36,8 +36,15 @@ class RiverRules:
             return self.houses
         return 4 if self.players == 5 else 5
 
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    def to_dict(self, changed_only: bool = False) -> dict[str, Any]:
+        """Every switch, or (`changed_only`) those differing from the rulebook's (the
+        player count always kept)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if changed_only:
+            default = RiverRules()
+            out = {k: v for k, v in out.items()
+                   if k == "players" or v != getattr(default, k)}
+        return out
 
 
 RANGES: dict[str, tuple[int, int]] = {

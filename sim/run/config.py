@@ -1,5 +1,5 @@
-"""A run's configuration and identity: everything that decides its tables (board, rules,
-agents, games, seed, shard size, tables kept) and the code that plays them.
+"""A run's configuration and identity: everything that decides its tables (the game and its
+material, rules, agents, games, seed, shard size, tables kept) and the code that plays them.
 
 Every game's seed comes from the run seed and the game's index, and seats rotate with the
 game's index, so the tables depend on the configuration only, never on how it is executed.
@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.agents.registry import parse_spec
 from sim.agents.registry import weight_files
-from sim.engine.board import Board
-from sim.engine.board import board_from_dict
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import quote
-from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
 from sim.run.loop import derive_seed
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import GameKind
+from sim.run.seam import check_tables
+from sim.run.seam import kind
 
 # The most games one run, study cell, tuning evaluation or tournament matchup may ask for
 # (every command states it in --help): a billion games is days of play on a machine, and
@@ -46,22 +45,19 @@ class RunError(PortobelloError):
 
 
 @functools.cache
-def play_code_files() -> list[Path]:
-    """The sources that decide how games are played: the rules and the agents (every module
-    of `sim.engine` and `sim.agents`, their compiled code included), the shipped weight
-    sets, the play loop and the engine seam."""
-    root = Path(__file__).resolve().parents[1]
-    files = [root / "run" / "loop.py", root / "run" / "engines.py"]
-    for package in ("engine", "agents"):
-        files += sorted((root / package).rglob("*.py"))
-    return files + sorted((root / "agents" / "weights").glob("*.toml"))
+def play_code_files(game: str = PORTOBELLO) -> list[Path]:
+    """The sources that decide how a game's games are played (`GameKind.play_code_files`):
+    for Portobello Market the rules and the agents (every module of `sim.engine` and
+    `sim.agents`, their compiled code included), the shipped weight sets, the play loop and
+    the engine seam; for River Market its package and the shard player."""
+    return kind(game).play_code_files()
 
 
-def play_code_hash() -> str:
+def play_code_hash(game: str = PORTOBELLO) -> str:
     """A hash of `play_code_files`: a run is never finished by other code."""
     root = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
-    for path in play_code_files():
+    for path in play_code_files(game):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -69,24 +65,29 @@ def play_code_hash() -> str:
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything that decides a run's tables (not how it is executed)."""
+    """Everything that decides a run's tables (not how it is executed). `board` is the
+    game's material (`GameKind.material`): Portobello Market's board, River Market's card
+    set; `rules` the game's rules."""
 
-    board: Board
+    board: Any
     board_ref: str
-    rules: Rules
+    rules: Any
     agents: tuple[str, ...]
     games: int
     seed: int
     shard_size: int = 1000
     events: bool = False
     records: bool = False
+    game: str = PORTOBELLO
 
     def __post_init__(self) -> None:
+        game = kind(self.game)
         if len(self.agents) != self.rules.players:
             raise RunError(f"{len(self.agents)} agent specs for {self.rules.players} players",
                            field="agents")
         for spec in self.agents:
-            parse_spec(spec)
+            game.check_agent(spec)
+        check_tables(game, [t for t in ("events", "records") if getattr(self, t)])
         problem = games_error(self.games)
         if problem is not None:
             raise RunError(problem, field="games")
@@ -97,7 +98,11 @@ class RunConfig:
                            f"{self.n_shards:,} shards, more than a run holds "
                            f"({MAX_SHARDS:,}); give a shard size of at least "
                            f"{-(-self.games // MAX_SHARDS):,}", field="shard_size")
-        self.rules.check_board(self.board, source=self.board_ref)
+        game.check(self.rules, self.board, self.board_ref)
+
+    @property
+    def kind(self) -> GameKind:
+        return kind(self.game)
 
     @property
     def n_shards(self) -> int:
@@ -123,12 +128,14 @@ class RunConfig:
         seats whatever the count, so a run of N games is the first N games of a longer one
         and can be topped up."""
         files: dict[str, str] = {}
-        for spec in self.agents:
-            files |= weight_files(spec)
+        if self.game == PORTOBELLO:
+            for spec in self.agents:
+                files |= weight_files(spec)
         return {
+            **({"game": self.game} if self.game != PORTOBELLO else {}),
             **({"weight_files": files} if files else {}),
             "board_hash": self.board.content_hash,
-            "play_code": play_code_hash(),
+            "play_code": play_code_hash(self.game),
             "rules": self.rules.to_dict(),
             "agents": list(self.agents),
             "seed": self.seed,
@@ -146,12 +153,14 @@ class RunConfig:
         """Plain data a worker rebuilds the configuration from (cheap to send)."""
         derived = ("board_hash", "weight_files", "play_code")
         data = {k: v for k, v in self.identity().items() if k not in derived}
-        return data | {"board": self.board.to_dict(), "board_ref": self.board_ref,
-                       "games": self.games}
+        return data | {"board": self.kind.material_dict(self.board),
+                       "board_ref": self.board_ref, "games": self.games, "game": self.game}
 
     @staticmethod
     def from_payload(p: dict[str, Any]) -> RunConfig:
-        return RunConfig(board=board_from_dict(p["board"], source=p["board_ref"]),
-                         board_ref=p["board_ref"], rules=rules_from_dict(p["rules"]),
+        game = kind(p.get("game", PORTOBELLO))
+        return RunConfig(board=game.material_from_dict(p["board"], p["board_ref"]),
+                         board_ref=p["board_ref"], rules=game.rules_from_dict(p["rules"]),
                          agents=tuple(p["agents"]), games=p["games"], seed=p["seed"],
-                         shard_size=p["shard_size"], events=p["events"], records=p["records"])
+                         shard_size=p["shard_size"], events=p["events"], records=p["records"],
+                         game=game.name)

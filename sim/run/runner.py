@@ -32,6 +32,7 @@ from sim.run.execution import Pool
 from sim.run.execution import pool_for
 from sim.run.execution import progress_bar
 from sim.run.interrupts import raise_if_interrupted
+from sim.run.seam import PORTOBELLO
 from sim.run.shard import assemble_shard
 from sim.run.shard import play_part
 from sim.run.store import CHECKSUMS
@@ -79,8 +80,10 @@ class Run:
             "format": RUN_FORMAT,
             "run_id": c.run_id,
             "status": status,
+            **({"game": c.game} if c.game != PORTOBELLO else {}),
+            # The game's material (River Market: its card set) under one key for every game.
             "board": {"name": c.board.name, "ref": c.board_ref, "hash": c.board.content_hash,
-                      "content": c.board.to_dict()},
+                      "content": c.kind.material_dict(c.board)},
             "rules": c.rules.to_dict(),
             "agents": list(c.agents),
             "seed": c.seed,
@@ -200,6 +203,8 @@ class Run:
         (`sim.run.engines.COMPILE_NOTICE`): games are left to play, on the compiled engine,
         and its code is not in this machine's cache yet. None otherwise, and for a folder
         `execute` refuses (it says why)."""
+        if self.config.game != PORTOBELLO:
+            return None  # River Market's batches compile in seconds
         notice = compile_notice(self.config.agents, engine, self.config.board)
         if notice is None:
             return None
@@ -232,7 +237,8 @@ class Run:
         (a command's open `sim.run.execution.Pool`) or to one opened for this call from
         `jobs`, `backend` and `scheduler`; `bar` is a command's own progress bar, counted
         in games, else the run shows its own."""
-        used = engine_name(self.config.agents, engine, self.config.board)
+        used = (engine_name(self.config.agents, engine, self.config.board)
+                if self.config.game == PORTOBELLO else "compiled")
         execution = pool.execution if pool is not None else Execution(jobs, backend, scheduler)
         self.out.mkdir(parents=True, exist_ok=True)
         with run_lock(self.out):  # first: a second writer must learn of the first one

@@ -21,21 +21,27 @@ from sim.engine.records import record_from_game
 from sim.run.config import RunConfig
 from sim.run.engines import Engine
 from sim.run.engines import select_engine
+from sim.run.river_shard import RiverBatch
+from sim.run.river_shard import concat_batches
+from sim.run.river_shard import play_river
+from sim.run.river_shard import river_tables
+from sim.run.seam import PORTOBELLO
 from sim.run.tables import Results
 from sim.run.tables import concat_results
 from sim.run.tables import event_rows
 from sim.run.tables import results_tables
 from sim.run.tables import to_table
 
-_WORKER_CACHE: dict[str, tuple[RunConfig, Engine]] = {}
+_WORKER_CACHE: dict[str, tuple[RunConfig, Engine | None]] = {}
 
 
-def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, Engine]:
+def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, Engine | None]:
     key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     if key not in _WORKER_CACHE:
         config = RunConfig.from_payload(payload)
-        engine = select_engine(config.board, config.rules, config.agents,
-                               payload.get("engine", "auto"))
+        # River Market plays in its own compiled batches (`sim.run.river_shard`).
+        engine = None if config.game != PORTOBELLO else select_engine(
+            config.board, config.rules, config.agents, payload.get("engine", "auto"))
         _WORKER_CACHE.clear()
         _WORKER_CACHE[key] = (config, engine)
     return _WORKER_CACHE[key]
@@ -56,7 +62,9 @@ def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     return encode_shard(config, shard, res, time.perf_counter() - start)
 
 
-def _play(config: RunConfig, engine: Engine, ids: range) -> Results:
+def _play(config: RunConfig, engine: Engine | None, ids: range) -> Results | RiverBatch:
+    if engine is None:
+        return play_river(config, ids)
     return engine.play([config.game_seed(i) for i in ids], [config.seats(i) for i in ids],
                        keep_log=config.events or config.records)
 
@@ -84,17 +92,26 @@ def play_part(payload: dict[str, Any], shard: int, part: int, parts: int) -> dic
 def assemble_shard(config: RunConfig, shard: int, pieces: list[dict[str, Any]]
                    ) -> dict[str, Any]:
     """A shard from its pieces in order: the same files `play_shard` would have written."""
-    res = concat_results([p["results"] for p in pieces])
+    batches = [p["results"] for p in pieces]
+    res = (concat_batches(batches) if isinstance(batches[0], RiverBatch)
+           else concat_results(batches))
     return encode_shard(config, shard, res, sum(p["seconds"] for p in pieces))
 
 
-def encode_shard(config: RunConfig, shard: int, res: Results, seconds: float
+def encode_shard(config: RunConfig, shard: int, res: Results | RiverBatch, seconds: float
                  ) -> dict[str, Any]:
     """A shard's games (`res`, in game order) as the files of its tables."""
     run_id = config.run_id
     ids = list(config.shard_range(shard))
     seeds = [config.game_seed(i) for i in ids]
     lineups = [config.seats(i) for i in ids]
+    if isinstance(res, RiverBatch):
+        games_table, players_table = river_tables(res, run_id, ids, seeds, lineups,
+                                                  config.rules, config.board.name)
+        return {"shard": shard, "games": _parquet_bytes(games_table, run_id),
+                "players": _parquet_bytes(players_table, run_id), "n": len(ids),
+                "rows": {"games": len(ids), "players": len(ids) * config.rules.players},
+                "decisions": int(res.decisions.sum()), "seconds": seconds}
     keep_log = config.events or config.records
     games = []
     if keep_log:

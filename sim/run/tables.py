@@ -214,14 +214,41 @@ def results_from_games(games: Sequence[Game], decisions: Sequence[int]) -> Resul
         logs=[list(x.log) for x in games] if all(x.log is not None for x in games) else None)
 
 
-def _dictionary(values: Sequence[str | None]) -> pa.Array:
+def dictionary(values: Sequence[str | None]) -> pa.Array:
     return pa.array(values, pa.string()).dictionary_encode().cast(
         pa.dictionary(pa.int8(), pa.string()))
 
 
-def _repeat(value: str, count: int) -> pa.Array:
+def repeat_value(value: str, count: int) -> pa.Array:
     return pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, np.int8)),
                                           pa.array([value], pa.string()))
+
+
+def outcome_columns(scores: np.ndarray) -> dict[str, Any]:
+    """The shared outcome columns of a batch's scores (games, seats), whatever the game: the
+    games table's `winners` (every seat with the best score: a shared victory) and the
+    players table's `rank` and `win_share` (a tie shares the win), one row per game and
+    seat, seats in order within each game."""
+    g, n = scores.shape
+    best = scores.max(axis=1, initial=np.iinfo(np.int64).min) if g else np.zeros(0)
+    is_winner = scores == best[:, None] if g else np.zeros((0, n), bool)
+    n_winners = is_winner.sum(axis=1)
+    winner_seats = np.nonzero(is_winner)[1].astype(np.int8)
+    offsets = np.concatenate([[0], np.cumsum(n_winners)]).astype(np.int32)
+    better = (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
+    share = np.where(is_winner, 1.0 / np.maximum(n_winners, 1)[:, None], 0.0)
+    return {"winners": pa.ListArray.from_arrays(pa.array(offsets),
+                                                pa.array(winner_seats, pa.int8())),
+            "rank": (1 + better).reshape(-1),
+            "win_share": share.reshape(-1).astype(np.float32)}
+
+
+def table_of(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
+    """Columns (arrays, or Arrow arrays already typed) as a table of `schema`: each column in
+    its schema type; a value that does not fit raises (never wraps)."""
+    return pa.Table.from_arrays([
+        columns[f.name] if isinstance(columns[f.name], pa.Array)
+        else pa.array(columns[f.name], type=f.type) for f in schema], schema=schema)
 
 
 def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Sequence[int],
@@ -230,43 +257,32 @@ def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Se
     """The games and players tables of a batch (the same rows as `game_row` and
     `player_rows` give game by game)."""
     g, n = len(game_ids), res.n
-    best = res.scores.max(axis=1, initial=np.iinfo(np.int64).min) if g else np.zeros(0)
-    is_winner = res.scores == best[:, None] if g else np.zeros((0, n), bool)
-    n_winners = is_winner.sum(axis=1)
-    winner_seats = np.nonzero(is_winner)[1].astype(np.int8)
-    offsets = np.concatenate([[0], np.cumsum(n_winners)]).astype(np.int32)
-    games = pa.Table.from_arrays([
-        _repeat(run_id, g),
-        pa.array(np.asarray(game_ids, np.int64)),
-        pa.array(np.asarray(seeds, np.int64)),
-        pa.array(np.full(g, n, np.int8)),
-        _repeat(rules.customer_order, g),
-        _repeat(",".join(map(str, rules.neutral_stack)), g),
-        _repeat(board_name, g),
-        _dictionary(res.end_reasons),
-        pa.array(res.rounds, type=pa.int16()),
-        pa.array(res.turns, type=pa.int32()),
-        pa.array(res.baron_square >= 0),
-        pa.ListArray.from_arrays(pa.array(offsets), pa.array(winner_seats, pa.int8())),
-    ], schema=GAMES_SCHEMA)
+    outcome = outcome_columns(res.scores.reshape(g, n))
+    games = table_of({
+        "run_id": repeat_value(run_id, g),
+        "game_id": np.asarray(game_ids, np.int64),
+        "seed": np.asarray(seeds, np.int64),
+        "players": np.full(g, n, np.int8),
+        "customer_order": repeat_value(rules.customer_order, g),
+        "neutral_stack": repeat_value(",".join(map(str, rules.neutral_stack)), g),
+        "board": repeat_value(board_name, g),
+        "end_reason": dictionary(res.end_reasons),
+        "rounds": res.rounds,
+        "turns": res.turns,
+        "baron_placed": res.baron_square >= 0,
+        "winners": outcome["winners"],
+    }, GAMES_SCHEMA)
     # Players: one row per game and seat, seats in order within each game.
-    better = (res.scores[:, None, :] > res.scores[:, :, None]).sum(axis=2)
-    share = np.where(is_winner, 1.0 / np.maximum(n_winners, 1)[:, None], 0.0)
     agents = [spec for lineup in lineups for spec in lineup]
-    stat = {name: res.stats[:, :, _STAT_INDEX[name]].reshape(-1) for name in _PLAYER_STATS}
     columns: dict[str, Any] = {
         "game_id": np.repeat(np.asarray(game_ids, np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), g),
-        "agent": _dictionary(agents),
+        "agent": dictionary(agents),
         "score": res.scores.reshape(-1),
-        "rank": (1 + better).reshape(-1),
-        "win_share": share.reshape(-1).astype(np.float32),
+        "rank": outcome["rank"],
+        "win_share": outcome["win_share"],
         "stalls_left": res.stalls_left.reshape(-1),
     }
     for name in _PLAYER_STATS:
-        columns[name] = stat[name]
-    # Each column in its schema type; a value that does not fit raises (never wraps).
-    players = pa.Table.from_arrays([pa.array(columns[f.name], type=f.type) if not isinstance(
-        columns[f.name], pa.Array) else columns[f.name] for f in PLAYERS_SCHEMA],
-        schema=PLAYERS_SCHEMA)
-    return games, players
+        columns[name] = res.stats[:, :, _STAT_INDEX[name]].reshape(-1)
+    return games, table_of(columns, PLAYERS_SCHEMA)
