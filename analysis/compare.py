@@ -53,6 +53,15 @@ SHARE, POINTS, ROUNDS = "share", "points", "rounds"
 
 
 # -- per-game measures ------------------------------------------------------------------------
+# The point columns compared per player, by game: (players-table column, measure name).
+PORTOBELLO_POINTS = (("lane_points", "lane points"), ("district_points", "district points"),
+                     ("baron_points", "baron points"), ("bobby_paid", "Bobby fees paid"))
+RIVER_POINTS = (("event_points", "Event points"), ("booth_points", "Booth points"),
+                ("helper_points", "Helper points"), ("coin_points", "leftover Coin points"),
+                ("goods_points", "leftover Goods points"))
+GAME_POINTS = {"portobello-market": PORTOBELLO_POINTS, "river-market": RIVER_POINTS}
+
+
 @dataclass(frozen=True)
 class GameMeasures:
     """One value per game and measure, in long form (input: games and players tables).
@@ -61,17 +70,19 @@ class GameMeasures:
     every seat (but seat 1 at 2 players, which mirrors seat 0), `winning score`, `mean
     score`, `winning margin`, `tie for the win`, rounds of the games not stopped by the
     round limit (NaN for those), one `<reason> ending` share per end reason, and per-player
-    means of `lane points`, `district points`, `baron points`, `Bobby fees paid`.
+    means of the game's point columns (`points`; Portobello Market's `lane points`,
+    `district points`, `baron points`, `Bobby fees paid`, River Market's `GAME_POINTS`).
     """
 
     by: tuple[str, ...] = BY
+    points: tuple[tuple[str, str], ...] = PORTOBELLO_POINTS
 
     def __call__(self, games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
         keys = [*self.by, "game_id", "seed"]
         need_columns("GameMeasures", games, [*keys, "rounds", "turns", "end_reason"])
+        columns = [col for col, _ in self.points]
         need_columns("GameMeasures", players, [*self.by, "game_id", "seat", "score", "win_share",
-                                               "lane_points", "district_points", "baron_points",
-                                               "bobby_paid"])
+                                               *columns])
         parts: list[pd.DataFrame] = []
 
         def add(df: pd.DataFrame, measure: str, kind: str, column: str) -> None:
@@ -99,12 +110,9 @@ class GameMeasures:
         for reason in sorted(games["end_reason"].astype(str).unique()):
             g = games.assign(_r=(games["end_reason"].astype(str) == reason))
             add(g, f"{reason.replace('_', ' ')} ending", SHARE, "_r")
-        src = pl_.groupby(keys, observed=True)[["lane_points", "district_points",
-                                                "baron_points", "bobby_paid"]].mean()
+        src = pl_.groupby(keys, observed=True)[columns].mean()
         src = src.reset_index()
-        for col, name in (("lane_points", "lane points"), ("district_points",
-                                                           "district points"),
-                          ("baron_points", "baron points"), ("bobby_paid", "Bobby fees paid")):
+        for col, name in self.points:
             add(src, f"{name} per player", POINTS, col)
         return pd.concat(parts, ignore_index=True)
 

@@ -9,6 +9,7 @@ report computes its intervals the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,28 @@ SOURCES: tuple[str, ...] = ("start", "lanes", "districts", "baron", "bobby recei
 SOURCE_COLUMNS: dict[str, str] = {"lanes": "lane_points", "districts": "district_points",
                                   "baron": "baron_points", "bobby received": "bobby_received",
                                   "bobby paid": "bobby_paid"}
+
+
+@dataclass(frozen=True)
+class Sources:
+    """A game's point sources: (name, players-table column) in scoring order, and the names
+    that count against the score (Bobby fees paid). The final score is their sum."""
+
+    columns: tuple[tuple[str, str], ...]
+    negative: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.columns)
+
+
+PORTOBELLO_SOURCES = Sources((("start", "start_score"), *SOURCE_COLUMNS.items()),
+                             negative=("bobby paid",))
+# River Market's scoring in the rulebook's order (its players table: sim.run.river_shard).
+RIVER_SOURCES = Sources((("events", "event_points"), ("booths", "booth_points"),
+                         ("helpers", "helper_points"), ("coins", "coin_points"),
+                         ("goods", "goods_points")))
+GAME_SOURCES = {"portobello-market": PORTOBELLO_SOURCES, "river-market": RIVER_SOURCES}
 
 
 class StatError(ValueError):

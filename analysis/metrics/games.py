@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.metrics.common import BY
+from analysis.metrics.common import PORTOBELLO_SOURCES
 from analysis.metrics.common import SOURCE_COLUMNS
-from analysis.metrics.common import SOURCES
+from analysis.metrics.common import Sources
 from analysis.metrics.common import StatError
 from analysis.metrics.common import check_by
 from analysis.metrics.common import check_level
@@ -157,32 +158,35 @@ def _ordered_group_size(df: pd.DataFrame, keys: list[str]) -> int:
 class PointsBySource:
     """Where points come from: mean points per player by source (players table).
 
-    Sources: the start score, lanes scored during play, districts, the baron's end scoring,
-    Bobby fees received, and Bobby fees paid (negative). Output (long): `*by, source, mean,
-    lo, hi, share` (share of the mean final score) plus `residual`: the largest
-    |score - sum of sources| in the group, 0 when the books balance.
+    Sources are the game's (`Sources`): for Portobello Market the start score, lanes scored
+    during play, districts, the baron's end scoring, Bobby fees received, and Bobby fees
+    paid (negative); for River Market Events, Booths, Helpers, leftover Coins and leftover
+    Goods. Output (long): `*by, source, mean, lo, hi, share` (share of the mean final score)
+    plus `residual`: the largest |score - sum of sources| in the group, 0 when the books
+    balance.
     """
 
     by: tuple[str, ...] = BY
     level: float = 0.95
+    sources: Sources = PORTOBELLO_SOURCES
 
     def __post_init__(self) -> None:
         check_by("PointsBySource", self.by)
         check_level("PointsBySource", self.level)
 
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
-        need_columns("PointsBySource", players, [*self.by, "score", "start_score",
-                                                 *SOURCE_COLUMNS.values()])
+        cols = dict(self.sources.columns)
+        need_columns("PointsBySource", players, [*self.by, "score", *cols.values()])
         # Every group's means, deviations and sizes in one grouped pass over the integer
-        # columns themselves; fees paid count negative (the same deviation).
-        cols = {"start": "start_score", **SOURCE_COLUMNS}
+        # columns themselves; a negative source counts against the score (the same
+        # deviation).
         books = np.array(players["score"], dtype=np.int64)
         for name, col in cols.items():  # in place: no temporary column a source
-            if name == "bobby paid":
+            if name in self.sources.negative:
                 books += players[col].to_numpy()
             else:
                 books -= players[col].to_numpy()
-        picked = ["score", *cols.values()]
+        picked = ["score", *dict.fromkeys(cols.values())]
         cells = grouping(players, self.by)
         g = cells.grouped(players[picked].assign(_residual=np.abs(books)))
         means = cells.indexed(g[picked].mean())
@@ -191,19 +195,21 @@ class PointsBySource:
         resid = cells.indexed(g["_residual"].max().astype(float))
         means = means.rename(columns={col: name for name, col in cols.items()})
         sds = sds.rename(columns={col: name for name, col in cols.items()})
-        means["bobby paid"] = -means["bobby paid"]
+        for name in self.sources.negative:
+            means[name] = -means[name]
+        names = list(self.sources.names)
         if means.empty:
             return pd.DataFrame(columns=[*self.by, "source", "mean", "lo", "hi", "share",
                                          "residual"])
         # One row per group and source, groups in order and the sources in theirs; the
         # group keys as plain values (as a loop over the groups would give them).
-        k = len(SOURCES)
+        k = len(names)
         out = pd.DataFrame([key if isinstance(key, tuple) else (key,)
-                            for key in means.index for _ in SOURCES], columns=list(self.by))
-        out["source"] = list(SOURCES) * len(means)
-        mean = means[list(SOURCES)].to_numpy().ravel()
+                            for key in means.index for _ in names], columns=list(self.by))
+        out["source"] = names * len(means)
+        mean = means[names].to_numpy().ravel()
         out["mean"] = mean
-        out["lo"], out["hi"] = mean_ci_columns(mean, sds[list(SOURCES)].to_numpy().ravel(),
+        out["lo"], out["hi"] = mean_ci_columns(mean, sds[names].to_numpy().ravel(),
                                                np.repeat(sizes.to_numpy(), k), self.level)
         total = np.repeat(means["score"].to_numpy(), k)
         with np.errstate(invalid="ignore", divide="ignore"):

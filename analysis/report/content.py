@@ -17,6 +17,7 @@ import pandas as pd
 from analysis import compare as C
 from analysis import metrics as M
 from analysis.metrics.calibration import Calibration
+from analysis.metrics.common import GAME_SOURCES
 from analysis.report.calibration import calibration_finding
 from analysis.report.model import Analysis
 from analysis.report.precision import cell_precision
@@ -29,6 +30,7 @@ from analysis.report.skill import analyse_levels
 from analysis.report.skill import skill_summary
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
+from sim.run.seam import PORTOBELLO
 from sim.run.store import manifest_cost
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
@@ -74,12 +76,15 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     # Length of the games that ended by the rules (round-limit games are anomalies).
     t["length"] = M.Describe(("rounds", "turns"))(
         games[games["end_reason"].astype(str) != "round_limit"])
-    t["points"] = M.PointsBySource()(players)
+    t["points"] = M.PointsBySource(sources=GAME_SOURCES[data.game])(players)
     t["endings"] = M.Proportions("end_reason")(games)
-    t["calibration"] = Calibration()(games, players)
+    portobello = data.game == PORTOBELLO  # the reference of real play, the event log
+    if portobello:
+        t["calibration"] = Calibration()(games, players)
     t["anomalies"] = M.Anomalies()(games, players)
     if len(data.variants) > 1:
-        diffs = C.VariantDifference(data.baseline)(C.GameMeasures()(games, players))
+        measures = C.GameMeasures(points=C.GAME_POINTS[data.game])(games, players)
+        diffs = C.VariantDifference(data.baseline)(measures)
         uncompared = [v for v in data.variants[1:]
                       if diffs.empty or v not in set(diffs["variant"].astype(str))]
         if uncompared:
@@ -105,7 +110,7 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         effects = pd.concat([M.LuckEffect("aristocrat_surplus", scale=2)(exposure),
                              M.LuckEffect("aristocrat_ends")(exposure)], ignore_index=True)
         t["luck_effects"] = C.Holm(interval=C.TInterval("slope"))(effects)
-    else:
+    elif portobello:
         a.notes.append("These runs have no events table, so district timing, customer luck "
                        "and lane usage are left out (run studies with events = true).")
 
@@ -254,7 +259,8 @@ def summary(a: Analysis) -> dict[str, Any]:
         "sweep": sweep_summary(a),
         "precision": precision_summary(a.tables["precision"]),
         "skill": skill_summary(a),
-        "calibration": _to_jsonable(a.tables["calibration"]),
+        "calibration": (_to_jsonable(a.tables["calibration"]) if "calibration" in a.tables
+                        else []),
         "ladder": a.ladder.to_dict() if a.ladder is not None else None,
         "variants": variant_rules(a.skill.data if a.skill is not None else a.data),
     }

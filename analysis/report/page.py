@@ -103,7 +103,7 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
         version=_version(), sections=SECTIONS, sweep=sweep_context(a),
         precision_note=precision_note(a.tables["precision"]),
         skill=skill_context(a), calibration=calibration_context(a), watch=list(watch),
-        ladder=a.ladder)
+        ladder=a.ladder, game=a.data.game)
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -90,14 +90,16 @@ def analyse_levels(data: StudyData, target: float | None,
         per[lv].data.release_events()  # every table from them is made
     head = per[levels[-1]]
     head.title, head.reduced = report_title(data), reduced_run(data)
-    cal = pd.concat([per[lv].tables["calibration"].assign(level=lv) for lv in levels],
-                    ignore_index=True)
-    order = {lv: i for i, lv in enumerate(levels)}
-    cal = cal.assign(_v=cal["variant"].astype(str).map({v: i for i, v in
-                                                        enumerate(data.variants)}),
-                     _l=cal["level"].map(order))
-    head.tables["calibration"] = cal.sort_values(["n_players", "_v", "_l"], kind="stable").drop(
-        columns=["_v", "_l"]).reset_index(drop=True)
+    if "calibration" in head.tables:  # a game with a reference of real play
+        cal = pd.concat([per[lv].tables["calibration"].assign(level=lv) for lv in levels],
+                        ignore_index=True)
+        order = {lv: i for i, lv in enumerate(levels)}
+        cal = cal.assign(_v=cal["variant"].astype(str).map({v: i for i, v in
+                                                            enumerate(data.variants)}),
+                         _l=cal["level"].map(order))
+        head.tables["calibration"] = cal.sort_values(["n_players", "_v", "_l"],
+                                                     kind="stable").drop(
+            columns=["_v", "_l"]).reset_index(drop=True)
     # Anomalies of every level: a weak level's round-limit games matter too.
     head.tables["anomalies"] = pd.concat(
         [per[lv].tables["anomalies"].assign(level=lv) for lv in levels], ignore_index=True)
@@ -184,7 +186,7 @@ def _per_game(a: Analysis) -> dict[str, pd.DataFrame]:
     data = a.data
     shares = data.players()[["variant", "n_players", "seat", "seed", "win_share"]].copy()
     shares["variant"] = shares["variant"].astype(str)
-    measures = C.GameMeasures()(data.games(), data.players())
+    measures = C.GameMeasures(points=C.GAME_POINTS[data.game])(data.games(), data.players())
     measures["variant"] = measures["variant"].astype(str)
     games = data.games()
     rounds = games.assign(value=games["rounds"].astype(float).where(

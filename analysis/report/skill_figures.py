@@ -195,6 +195,7 @@ def skill_figures(a: Analysis) -> dict[str, Figure]:
         return {}
     figs: dict[str, Figure] = {f"skill_{n}p": skill_figure(a, n) for n in a.data.player_counts
                                if (sk.estimates["n_players"] == n).any()}
-    figs["calibration"] = calibration_figure(a.tables["calibration"], sk.levels, sk.level_labels,
-                                             a.labels)
+    if "calibration" in a.tables:
+        figs["calibration"] = calibration_figure(a.tables["calibration"], sk.levels,
+                                                 sk.level_labels, a.labels)
     return figs

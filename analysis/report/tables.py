@@ -107,10 +107,11 @@ def display_tables(a: Analysis) -> dict[str, Table]:
         "max": ("max", _num(0))})
     pts = t["points"].pivot_table(index=["n_players", "variant"], columns="source",
                                   values="mean", observed=True).reset_index()
-    pts["total"] = pts[list(M.SOURCES)].sum(axis=1)
+    sources = list(dict.fromkeys(t["points"]["source"]))  # the game's, in scoring order
+    pts["total"] = pts[sources].sum(axis=1)
     out["points"] = frame_table(pts, {
         "n_players": ("players", str), "variant": ("variant", lab),
-        **{s: (s, _num(1)) for s in M.SOURCES}, "total": ("= mean score", _num(1))})
+        **{s: (s, _num(1)) for s in sources}, "total": ("= mean score", _num(1))})
     end = t["endings"].copy()
     end["ci"] = [_ci(lo, hi) for lo, hi in zip(end["lo"], end["hi"], strict=True)]
     out["endings"] = frame_table(end, {

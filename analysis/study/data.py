@@ -38,6 +38,7 @@ from sim.engine.board import Board
 from sim.engine.rules import DEFAULT_STALLS
 from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
+from sim.run.seam import PORTOBELLO
 
 
 @dataclass
@@ -154,8 +155,14 @@ class StudyData:
         return self.variants[0]
 
     @property
+    def game(self) -> str:
+        """The game every cell played (`sim.run.seam`; a study plays one)."""
+        return self.cells[0].run.game if self.cells else PORTOBELLO
+
+    @property
     def board(self) -> Board:
-        """The board every cell was played on (checked to be one)."""
+        """The board every cell was played on (checked to be one; River Market: the card
+        set)."""
         return self.cells[0].run.board()
 
     @property
@@ -244,7 +251,8 @@ def _with_start_and_seed(players: pl.LazyFrame, cell: CellRun,
     `start_scores`, seat 0 first) and its game's seed, from `games` (the cell's game ids
     and seeds; read from its games table when not given)."""
     df = players.collect()
-    starts = np.asarray(cell.run.rules().seat_start_scores, np.int32)
+    starts = np.asarray(getattr(cell.run.rules(), "seat_start_scores", [0] * cell.players),
+                        np.int32)  # River Market starts every seat at 0
     df = df.with_columns(pl.Series("start_score", starts[df["seat"].to_numpy()]))
     if games is None:
         games = cell.run.lazy("games").select("game_id", "seed").collect()

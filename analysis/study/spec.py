@@ -11,11 +11,14 @@ numbers), so variant differences are measured on the same deals. With `max_games
 is a cell's first round and it plays on until its seats' win shares are as precise as
 `target_half_width` asks (`analysis.study.precision`). A spec may give skill levels instead
 of one set of agents (`skill`, `analysis.study.skill`): then there is a cell per variant,
-level and player count, every level on the same seeds too.
+level and player count, every level on the same seeds too. `game = "river-market"` makes
+it a study of River Market (`sim.run.seam`): `cards` names its card set (instead of
+`board`), its rules switches and presets are River Market's, and it plays 2 to 5 players.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,7 +45,6 @@ from analysis.study.switches import parse_sweep
 from analysis.study.switches import parse_switches
 from analysis.study.switches import point_label
 from analysis.study.switches import sweep_variants
-from sim.agents.registry import parse_spec
 from sim.agents.registry import split_specs
 from sim.agents.registry import time_budget
 from sim.engine.board import Board
@@ -51,10 +53,11 @@ from sim.engine.errors import PortobelloError
 from sim.engine.files import parse_document
 from sim.engine.files import regular_file
 from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
 from sim.run.config import games_error
 from sim.run.runner import RunConfig
+from sim.run.seam import GAMES
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 
 # The study folder's own file, written by analysis.study.run and read by analysis.study.data.
 STUDY_FORMAT = "portobello-study/1"
@@ -66,6 +69,7 @@ TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.
 TOP_KEYS += ("records",)  # game records kept: the report links to viewer pages
 TOP_KEYS += ("ladder",)  # a skill ladder's report: its label beside each finding it examined
 TOP_KEYS += ("saturation",)  # a skill ladder's doubled-budget check of its strongest level
+TOP_KEYS += ("game", "cards")  # the game (`sim.run.seam`) and River Market's card set
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
@@ -125,6 +129,7 @@ class StudySpec:
     ladder: str | None = None
     # The doubled-budget check of the strongest level (`analysis.study.skill.Saturation`).
     saturation: SaturationCheck | None = None
+    game: str = PORTOBELLO  # `board` is then its material (River Market: the card set)
 
     def cells(self) -> list[Cell]:
         """Every cell the study plays: `level_cells`, then the strongest level's saturation
@@ -151,7 +156,7 @@ class StudySpec:
         The shard size is the spec's whatever the games, so a cell grown to more games
         keeps its run identity and tops up."""
         out = []
-        base = rules_from_dict(dict(self.base_switches), source=self.source)
+        base = kind(self.game).rules_from_dict(dict(self.base_switches), source=self.source)
         for v in self.variants:
             for level in self.skill or (None,):
                 agents = level.agents if level else self.agents
@@ -161,7 +166,8 @@ class StudySpec:
                     config = RunConfig(board=self.board, board_ref=self.board_ref,
                                        rules=rules, agents=agents[n], games=games[n],
                                        seed=self.seed, shard_size=self.shard_size,
-                                       events=self.events, records=self.records)
+                                       events=self.events, records=self.records,
+                                       game=self.game)
                     out.append(Cell(v, n, config, level.name if level else ""))
         return out
 
@@ -216,7 +222,8 @@ class StudySpec:
         """What a study folder must share with this spec to be resumed or topped up: every
         cell's rules and agents, the board, seed, shard size and tables (not the games per
         cell, nor titles and labels, which change no game)."""
-        out = {"board": self.board.content_hash, "seed": self.seed,
+        out = {**({"game": self.game} if self.game != PORTOBELLO else {}),
+               "board": self.board.content_hash, "seed": self.seed,
                "shard_size": self.shard_size, "events": self.events,
                "cells": {c.key: {"rules": c.config.rules.to_dict(),
                                  "agents": list(c.config.agents)} for c in self.cells()}}
@@ -228,6 +235,7 @@ class StudySpec:
         """The resolved spec as plain data (for study.json and the report)."""
         return {
             "name": self.name, "title": self.title, "description": self.description,
+            **({"game": self.game} if self.game != PORTOBELLO else {}),
             "board": {"ref": self.board_ref, "name": self.board.name,
                       "hash": self.board.content_hash},
             "players": list(self.players),
@@ -287,10 +295,10 @@ def _per_players(value: Any, players: Sequence[int], source: str, fld: str) -> d
     return {n: out[n] for n in players}
 
 
-def _agents_for(value: Any, players: Sequence[int], source: str, fld: str
-                ) -> dict[int, tuple[str, ...]]:
+def _agents_for(value: Any, players: Sequence[int], source: str, fld: str,
+                game: str = PORTOBELLO) -> dict[int, tuple[str, ...]]:
     """The agent specs of every seat per player count (one spec fills every seat); each
-    spec is parsed now so a typo fails before the first game."""
+    spec is parsed now (as an agent of `game`) so a typo fails before the first game."""
     out: dict[int, tuple[str, ...]] = {}
     for n, text in _per_players(value, players, source, fld).items():
         if isinstance(text, list):
@@ -307,10 +315,10 @@ def _agents_for(value: Any, players: Sequence[int], source: str, fld: str
                                     "every seat or one for all")
         for s in specs:
             try:
-                parse_spec(s)
+                kind(game).check_agent(s)
             except PortobelloError as exc:
                 raise _err(source, fld, exc.reason) from None
-            timed = time_budget(s)
+            timed = time_budget(s) if game == PORTOBELLO else None
             if timed:
                 raise _err(source, fld, f"{s} has a time budget ({timed}); a time budget makes "
                            "the study depend on the machine (its speed and load decide the "
@@ -321,11 +329,13 @@ def _agents_for(value: Any, players: Sequence[int], source: str, fld: str
 
 def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: Board,
                        board_ref: str, base_switches: Mapping[str, Any], swept: Sequence[str],
-                       source: str, base_dir: Path | None) -> list[Variant]:
+                       source: str, base_dir: Path | None, game: str = PORTOBELLO
+                       ) -> list[Variant]:
     """The `[[variants]]` tables, validated (the study's own rules when there are none: a
     spec with a sweep may leave variants out); a variant may not set a swept switch."""
     if "variants" not in data:
-        return [Variant(name="", label="", description="", switches=dict(base_switches))]
+        return [Variant(name="", label="", description="", switches=dict(base_switches),
+                        game=game)]
     raw_variants = data["variants"]
     if not isinstance(raw_variants, list) or not raw_variants:
         raise _err(source, "variants", "must be a non-empty list of [[variants]] tables")
@@ -347,6 +357,9 @@ def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: B
                                                 f"got {vname!r}")
         if any(v.name == vname for v in variants):
             raise _err(source, f"{where}.name", f"duplicate variant name {vname!r}")
+        if "board" in raw and game != PORTOBELLO:
+            raise _err(source, f"{where}.board", f"{kind(game).title} has no board; a study "
+                       "compares variants on one card set (`cards`)")
         if "board" in raw:
             try:
                 vboard = load_board(str(raw["board"]), base_dir=base_dir)
@@ -356,7 +369,7 @@ def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: B
                 raise _err(source, f"{where}.board", f"board {raw['board']!r} differs from "
                            f"the study board {board_ref!r}; a study compares variants on one "
                            "board (run another study for another board)")
-        own = parse_switches(raw, players, source, f"{where}.")
+        own = parse_switches(raw, players, source, f"{where}.", game)
         for key in swept:
             if key in own:
                 fld = f"{where}.rules.{key}" if key in raw.get("rules", {}) else \
@@ -365,7 +378,7 @@ def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: B
                                         "leave it to the sweep")
         variants.append(Variant(name=vname, label=str(raw.get("label", vname)),
                                 description=str(raw.get("description", "")),
-                                switches={**base_switches, **own}))
+                                switches={**base_switches, **own}, game=game))
     return variants
 
 
@@ -375,9 +388,10 @@ def _check_rules(variant: Variant, players: Sequence[int], board: Board, board_r
     error names the variant (`variants[1]`), or for a swept variant the sweep value whose
     switch failed (`sweep.stalls_per_player[2]`), else the variant it was made from (or
     the study's `rules` when the spec has no variants)."""
+    game = kind(variant.game)
     for n in players:
         try:
-            variant.rules(n, Rules()).check_board(board, source=board_ref)
+            game.check(variant.rules(n, game.default_rules()), board, board_ref)
         except PortobelloError as exc:
             if sweep is None or not variant.sweep:
                 raise _err(source, f"variants[{index}]", f"at {n} players: "
@@ -411,6 +425,17 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
             raise _err(source, key, "missing")
     if "variants" not in data and "sweep" not in data:
         raise _err(source, "variants", "missing (give [[variants]], a sweep, or both)")
+    game_name = data.get("game", PORTOBELLO)
+    if not isinstance(game_name, str) or game_name not in GAMES:
+        raise _err(source, "game", f"unknown game {game_name!r} (games: {', '.join(GAMES)})")
+    game = kind(game_name)
+    if game.name == PORTOBELLO and "cards" in data:
+        raise _err(source, "cards", "a card set is River Market's: add game = "
+                                    "\"river-market\", or give a board")
+    if game.name != PORTOBELLO and "board" in data:
+        raise _err(source, "board", f"{game.title} has no board: name its card set with "
+                                    "cards = \"...\"")
+    agents_for = functools.partial(_agents_for, game=game.name)
     name = data["name"]
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
         raise _err(source, "name", f"must be a non-empty name of letters, digits, - and _, "
@@ -418,11 +443,12 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     players = data["players"]
     if isinstance(players, int) and not isinstance(players, bool):
         players = [players]
+    low, high = game.players
     if (not isinstance(players, list) or not players
-            or not all(_is_int(n) and 2 <= n <= 4 for n in players)
+            or not all(_is_int(n) and low <= n <= high for n in players)
             or len(set(players)) != len(players)):
-        raise _err(source, "players", f"must be a list of distinct player counts from 2 to 4, "
-                                      f"got {data['players']!r}")
+        raise _err(source, "players", f"must be a list of distinct player counts from {low} to "
+                                      f"{high}, got {data['players']!r}")
     players_t = tuple(players)
     seed = data["seed"]
     if not _is_int(seed) or seed < 0:
@@ -432,10 +458,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
         problem = games_error(g)
         if problem is not None:
             raise _err(source, "games", f"{problem} for {n} players")
-    skill = (parse_skill(data["skill"], players_t, games, source, _agents_for, _per_players)
+    skill = (parse_skill(data["skill"], players_t, games, source, agents_for, _per_players)
              if "skill" in data else ())
     agents = (dict(skill[-1].agents) if skill else
-              _agents_for(data["agents"], players_t, source, "agents"))
+              agents_for(data["agents"], players_t, source, "agents"))
     for n in players_t:
         if not skill and len(set(agents[n])) > 1 and games[n] % n:
             raise _err(source, "games", f"{games[n]} games at {n} players with different "
@@ -455,21 +481,23 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     if not isinstance(target, int | float) or isinstance(target, bool) or not 0 < target < 0.5:
         raise _err(source, "target_half_width", f"must be a number between 0 and 0.5 (e.g. "
                                                 f"0.015 for ±1.5 points), got {target!r}")
-    board_ref = str(data.get("board", "standard"))
+    material = game.material
+    board_ref = str(data.get(material, game.default_material))
     try:
-        board = load_board(board_ref, base_dir=base_dir)
+        board = game.load_material(board_ref, base_dir)
     except PortobelloError as exc:
-        raise _err(source, "board", exc.message) from None
-    sweep = parse_sweep(data["sweep"], players_t, source) if "sweep" in data else None
+        raise _err(source, material, exc.message) from None
+    sweep = (parse_sweep(data["sweep"], players_t, source, game.name) if "sweep" in data
+             else None)
     swept = sweep.keys if sweep else ()
-    base_switches = parse_switches(data, players_t, source, "")
+    base_switches = parse_switches(data, players_t, source, "", game.name)
     for key in swept:
         if key in base_switches:
             fld = f"rules.{key}" if key in data.get("rules", {}) else "preset"
             raise _err(source, fld, f"sets {key}, which the study sweeps (sweep.{key}); leave "
                                     "it to the sweep")
     explicit = _explicit_variants(data, players_t, board, board_ref, base_switches, swept,
-                                  source, base_dir)
+                                  source, base_dir, game.name)
     # A swept study never plays its explicit variants without a swept value: check the
     # variants it plays.
     variants = explicit if sweep is None else sweep_variants(explicit, sweep)
@@ -494,7 +522,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
                      source=source, text=text, base_switches={}, sweep=sweep, precision=precision,
                      skill=skill, ladder=_ladder(data, source, base_dir),
                      saturation=parse_saturation(data.get("saturation"), skill, players_t,
-                                                 source, _agents_for, _per_players))
+                                                 source, agents_for, _per_players),
+                     game=game.name)
     try:
         cells = spec.cells()
     except PortobelloError as exc:

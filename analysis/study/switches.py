@@ -7,7 +7,9 @@ table by player count, `{2 = 28, 3 = 18, 4 = 14}`: the standard number depends o
 count, so one number rarely suits every count. A sweep (`sweep = { stalls_per_player = [12,
 14, 16] }`, one or two switches) makes one variant per value (or per combination of the two
 switches' values) on top of each explicit variant; each is named after its values, so the
-report can draw every measure against the swept value.
+report can draw every measure against the swept value. The switches and presets are the
+study's game's (`sim.run.seam`): Portobello Market's by default, River Market's with
+`game = "river-market"`.
 """
 
 from __future__ import annotations
@@ -21,11 +23,10 @@ from dataclasses import field
 from typing import Any
 
 from sim.engine.errors import PortobelloError
-from sim.engine.rules import PRESETS
-from sim.engine.rules import RULE_KEYS
+from sim.engine.errors import quote
 from sim.engine.rules import Rules
-from sim.engine.rules import preset
-from sim.engine.rules import rules_from_dict
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 
 CELL_KEYS = ("players",)  # decided by the cell (the study's player counts), never by a variant
 PER_PLAYER_KEYS = ("stalls_per_player",)  # switches that may be a table by player count
@@ -56,9 +57,12 @@ def at_players(switches: Mapping[str, Any], players: int) -> dict[str, Any]:
     return out
 
 
-def effective(rules: Rules) -> Rules:
+def effective(rules: Any) -> Any:
     """Rules with the stall count spelled out, so an explicit standard count (16 at four
-    players) and the default (none given) compare equal: they play the same games."""
+    players) and the default (none given) compare equal: they play the same games (River
+    Market's rules as they are)."""
+    if not isinstance(rules, Rules):
+        return rules
     return rules.with_changes(stalls_per_player=rules.stalls)
 
 
@@ -76,11 +80,13 @@ class Variant:
     switches: Mapping[str, Any]
     sweep: Mapping[str, Any] = field(default_factory=dict)
     base: str = ""
+    game: str = PORTOBELLO
 
-    def rules(self, players: int, base: Rules) -> Rules:
-        """This variant's switches over `base`, at a player count."""
-        return rules_from_dict({**at_players(self.switches, players), "players": players},
-                               base=base, source=f"variant {self.name}")
+    def rules(self, players: int, base: Any) -> Any:
+        """This variant's switches over `base` (its game's rules), at a player count."""
+        return kind(self.game).rules_from_dict(
+            {**at_players(self.switches, players), "players": players}, base=base,
+            source=f"variant {self.name}")
 
 
 def per_player_table(value: Any, players: Sequence[int], source: str, fld: str) -> Any:
@@ -106,25 +112,26 @@ def per_player_table(value: Any, players: Sequence[int], source: str, fld: str) 
 
 
 def parse_switches(raw: Mapping[str, Any], players: Sequence[int], source: str,
-                   where: str) -> dict[str, Any]:
+                   where: str, game: str = PORTOBELLO) -> dict[str, Any]:
     """A preset name plus a `rules` table (at the top level or in a variant, `where` is the
     field prefix), merged into one dict of switches; a table by player count is checked
     against the study's player counts."""
     switches: dict[str, Any] = {}
+    g = kind(game)
     name = raw.get("preset")
     if name is not None:
-        try:
-            preset(str(name))
-        except PortobelloError as exc:
-            raise err(source, f"{where}preset", exc.reason) from None
-        switches.update(PRESETS[str(name)])
+        if str(name) not in g.presets:
+            raise err(source, f"{where}preset", f"unknown preset {quote(name)} (presets: "
+                                                f"{', '.join(g.presets)})")
+        switches.update(g.presets[str(name)])
     rules = raw.get("rules", {})
     if not isinstance(rules, Mapping):
         raise err(source, f"{where}rules", "must be a table of rules switches")
     for key, value in rules.items():
         fld = f"{where}rules.{key}"
-        if key not in RULE_KEYS:
-            raise err(source, fld, f"unknown rules switch (switches: {', '.join(RULE_KEYS)})")
+        if key not in g.rule_keys:
+            raise err(source, fld, f"unknown rules switch (switches: "
+                                   f"{', '.join(g.rule_keys)})")
         if key in CELL_KEYS:
             raise err(source, fld, "is set by the study's player counts, not by a variant")
         switches[key] = (per_player_table(value, players, source, fld)
@@ -192,7 +199,8 @@ def point_label(point: Mapping[str, Any]) -> str:
     return " · ".join(f"{k} {value_text(v)}" for k, v in point.items())
 
 
-def parse_sweep(raw: Any, players: Sequence[int], source: str) -> Sweep:
+def parse_sweep(raw: Any, players: Sequence[int], source: str, game: str = PORTOBELLO
+                ) -> Sweep:
     """Validate the `sweep` table: one or two rules switches (not players), each with a
     list of at least two distinct values (a stall count may be a table by player count)."""
     example = "e.g. sweep = { stalls_per_player = [12, 14, 16] }"
@@ -203,8 +211,9 @@ def parse_sweep(raw: Any, players: Sequence[int], source: str) -> Sweep:
     values: list[tuple[Any, ...]] = []
     for key, vals in raw.items():
         fld = f"sweep.{key}"
-        if key not in RULE_KEYS:
-            raise err(source, fld, f"unknown rules switch (switches: {', '.join(RULE_KEYS)})")
+        rule_keys = kind(game).rule_keys
+        if key not in rule_keys:
+            raise err(source, fld, f"unknown rules switch (switches: {', '.join(rule_keys)})")
         if key in CELL_KEYS:
             raise err(source, fld, "is set by the study's player counts, not by a sweep")
         if not isinstance(vals, list) or len(vals) < 2:
@@ -235,7 +244,8 @@ def sweep_variants(variants: Sequence[Variant], sweep: Sweep) -> list[Variant]:
             if v.name:
                 name, label = f"{v.name}_{name}", f"{v.label} · {label}"
             out.append(Variant(name=name, label=label, description=v.description,
-                               switches={**v.switches, **point}, sweep=point, base=v.name))
+                               switches={**v.switches, **point}, sweep=point, base=v.name,
+                               game=v.game))
     return out
 
 
@@ -245,10 +255,12 @@ def default_point(variants: Sequence[Variant], base: str, players: Sequence[int]
     sweep; the first point when no value gives those rules."""
     mine = [v for v in variants if v.base == base]
     plain = {k: v for k, v in mine[0].switches.items() if k not in mine[0].sweep}
+    game = kind(mine[0].game)
     for v in mine:
         try:
-            if all(effective(v.rules(n, Rules())) == effective(rules_from_dict(
-                    {**at_players(plain, n), "players": n})) for n in players):
+            if all(effective(v.rules(n, game.default_rules())) == effective(
+                    game.rules_from_dict({**at_players(plain, n), "players": n}))
+                   for n in players):
                 return v.name
         except PortobelloError:
             continue

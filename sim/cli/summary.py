@@ -161,7 +161,8 @@ def seat_zero_differences(data: StudyData) -> list[dict[str, Any]]:
     if len(data.variants) < 2:
         return []
     table = C.Holm(interval=C.TInterval("diff"))(
-        C.VariantDifference(data.baseline)(C.GameMeasures()(data.games(), data.players())))
+        C.VariantDifference(data.baseline)(C.GameMeasures(points=C.GAME_POINTS[data.game])(
+            data.games(), data.players())))
     if table.empty:
         return []
     rows = table[table["measure"] == "seat 0 win share"]
