@@ -26,7 +26,7 @@ from analysis.report.skill import ROUNDS
 
 # Seats by colour where variants are told apart by line style: colours no variant takes
 # first (variants take the palette in order), so a seat never reads as a variant.
-SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9])
+SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9], P.PALETTE[7])
 
 
 

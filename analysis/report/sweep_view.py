@@ -25,7 +25,14 @@ STYLES = ("-", "--", ":", "-.")
 
 MARKERS = ("o", "s", "^", "D")
 
-DRAWN_SOURCES = ("lanes", "districts", "baron", "bobby received", "bobby paid")
+MAX_SEATS = 5
+
+
+def drawn_sources(df: pd.DataFrame) -> list[str]:
+    """The game's point sources a sweep draws, in scoring order (the start score, the same
+    for every value, left out)."""
+    return [s for s in dict.fromkeys(df.loc[df["measure"] == "points", "series"])
+            if s != "start"]
 
 def _is_numeric(values: Sequence[Any]) -> bool:
     """Whether swept values can stand on a number line (not booleans, lists or tables)."""
@@ -68,7 +75,7 @@ def sweep_figure(a: Analysis, measure: str) -> Figure:
         fig, axes = P._facets(len(counts), height=3.8, width=max(5.6, 4.4 * len(counts)))
         series = list(dict.fromkeys(df["series"]))
         if measure == "points":
-            series = [s for s in DRAWN_SOURCES if s in series]
+            series = [s for s in drawn_sources(df) if s in series]
         for ax, n in zip(axes, counts, strict=True):
             sub = df[df["n_players"] == n]
             pos, ticks, names = _positions(sub, info.order)
@@ -160,18 +167,19 @@ def sweep_tables(a: Analysis) -> dict[str, Table]:
     if df is None:
         return {}
     rows = []
+    sources = drawn_sources(df)
     for (n, variant), d in df.groupby(["n_players", "variant"], sort=False):
         get = _getter(d)
         row: dict[str, Any] = {"n_players": n, "group": d["group"].iloc[0],
                                "x": d["x_text"].iloc[0], "_x": d["x"].iloc[0],
                                "baseline": "baseline" if variant == a.data.baseline else ""}
-        for s in range(4):
+        for s in range(MAX_SEATS):
             row[f"seat {s}"] = get("win share", f"seat {s}")[0]
         adv, lo, hi = get("first player advantage", "")
         row["adv"] = f"{100 * adv:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
         r, rlo, rhi = get("rounds", "")
         row["rounds"] = "–" if pd.isna(r) else f"{r:.2f} ({rlo:.2f}–{rhi:.2f})"
-        for s in DRAWN_SOURCES:
+        for s in sources:
             row[s] = get("points", s)[0]
         rows.append(row)
     out = pd.DataFrame(rows)
@@ -182,7 +190,7 @@ def sweep_tables(a: Analysis) -> dict[str, Table]:
     out = out.sort_values(["n_players", "group", "_o"], kind="stable")
     pct = lambda x: "" if pd.isna(x) else f"{100 * x:.1f}%"  # noqa: E731
     num = lambda x: "" if pd.isna(x) else f"{x:.1f}"  # noqa: E731
-    seats = [f"seat {s}" for s in range(4) if out[f"seat {s}"].notna().any()]
+    seats = [f"seat {s}" for s in range(MAX_SEATS) if out[f"seat {s}"].notna().any()]
     columns: dict[str, tuple[str, Any]] = {"n_players": ("players", str)}
     if out["group"].astype(bool).any():
         columns["group"] = ("line", None)
@@ -191,7 +199,7 @@ def sweep_tables(a: Analysis) -> dict[str, Table]:
                 **{s: (s + (" (first)" if s == "seat 0" else ""), pct) for s in seats},
                 "adv": ("first player advantage, pp (95% CI)", None),
                 "rounds": ("rounds (95% CI)", None),
-                **{s: (s, num) for s in DRAWN_SOURCES}}
+                **{s: (s, num) for s in sources}}
     return {"sweep": frame_table(out, columns)}
 
 def _getter(d: pd.DataFrame) -> Any:

@@ -188,7 +188,8 @@ class StudySpec:
                        "so --agents cannot replace them; edit the levels in the spec")
         g = dict(self.games) if games is None else {n: games for n in self.players}
         a = dict(self.agents) if agents is None else _agents_for(agents, self.players,
-                                                                 self.source, "--agents")
+                                                                 self.source, "--agents",
+                                                                 self.game)
         skill = self.skill if games is None else tuple(replace(lv, games=dict(g))
                                                        for lv in self.skill)
         p = self.precision if games is None else None

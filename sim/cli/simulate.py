@@ -52,7 +52,8 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
     O.add_game(p, "with its card set (--cards) and switches (--preset standard or short, "
                "--rules)")
     O.add_cards(p)
-    O.add_agents(p, default=agents, help=agents_help)
+    O.add_agents(p, default=None, help=agents_help)
+    p.set_defaults(run_agents=agents)  # the command's default line-up, by game below
     O.add_games(p, games, games_help)
     O.add_seed(p, help="run seed (each game's seed derives from it and the game index)")
     p.add_argument("--shard-size", type=O.positive_int, default=O.DEFAULT_SHARD_SIZE,
@@ -72,7 +73,7 @@ def config_from_flags(args: argparse.Namespace) -> RunConfig:
     rules = O.rules_from_args(args, players=args.players, customer_order=args.customers,
                               neutral_stack=args.neutral_stack)
     board = load_board(args.board)
-    specs = O.agent_specs(args.agents, rules.players)
+    specs = O.agent_specs(args.agents or args.run_agents, rules.players)
     return RunConfig(board=board, board_ref=args.board, rules=rules, agents=tuple(specs),
                      games=args.games, seed=args.seed, shard_size=args.shard_size,
                      events=args.events, records=args.records)
@@ -92,7 +93,7 @@ def river_config(args: argparse.Namespace) -> RunConfig:
     rules = O.river_rules_from_args(args, args.players)
     game = kind(RIVER)
     ref = args.cards or game.default_material
-    agents = RIVER_DEFAULT_AGENTS if args.agents == DEFAULT_AGENTS else args.agents
+    agents = args.agents or ("random" if args.run_agents == "random" else RIVER_DEFAULT_AGENTS)
     return RunConfig(board=game.load_material(ref, None), board_ref=ref, rules=rules,
                      agents=tuple(O.agent_specs(agents, rules.players)), games=args.games,
                      seed=args.seed, shard_size=args.shard_size, game=RIVER)
@@ -174,8 +175,9 @@ def add_parser(subparsers: Any) -> None:
                       "tables)", cmd_simulate, description="Play many games in parallel into "
                       "a run folder. The same command on the same folder resumes an "
                       f"interrupted run. Without --agents, {DEFAULT_AGENTS} plays every seat "
-                      "(on the compiled engine). It ends with the games played, the agents "
-                      "and engine, the first player's win share with its 95% interval, "
+                      f"(on the compiled engine; River Market: {RIVER_DEFAULT_AGENTS}). It "
+                      "ends with the games played, the agents and engine, the first "
+                      "player's win share with its 95% interval, "
                       "and the run folder. With --target-half-width and --max-games it asks "
                       "for a precision instead of a count: --games games first, then rounds "
                       "of --round-games, stopping at the first round after which every "
@@ -185,7 +187,7 @@ def add_parser(subparsers: Any) -> None:
     add_run_flags(p, 1000, "games in the run (with --target-half-width: its first round)",
                   agents_help=O.agents_help() + "; without it the "
                   "strongest agent with a compiled version plays every seat (default: "
-                  f"{DEFAULT_AGENTS})")
+                  f"{DEFAULT_AGENTS}; River Market: {RIVER_DEFAULT_AGENTS})")
     p.add_argument("--target-half-width", type=O.half_width, default=None,
                    metavar="HALF_WIDTH", help="precision on demand: play rounds until every "
                    "seat's 95%% win-share interval is within ±HALF_WIDTH (e.g. 0.015 for "
