@@ -136,3 +136,28 @@ def test_rules_switches_and_presets() -> None:
         river_rules({"mulligan": 1})
     with pytest.raises(RulesError, match="from 1 to 8"):
         river_rules({"hand_limit": 0})
+
+
+def test_seat_coins_compensate_later_seats(tmp_path: Path) -> None:
+    """Setup gives each player 4 Coins (Setup 4); `seat_coins` adds a seat's extra (seat 0,
+    the start player, first; seats not listed none), and a record keeps it."""
+    from sim.river.game import RiverGame
+    from sim.river.play import play_one
+    from sim.river.records import record_of
+
+    rules = river_rules({"players": 4, "seat_coins": [0, 1, 3]})
+    assert rules.seat_start_coins() == [4, 5, 7, 4]
+    g = RiverGame.new(rules, "river-market", 5)
+    assert [g.resources(p)["coin"] for p in range(4)] == [4, 5, 7, 4]
+    game, actions = play_one(rules, ["random"] * 4, 5)
+    data = record_of(g, actions)
+    assert data["rules"]["seat_coins"] == [0, 1, 3]
+    path = write(tmp_path / "r.json", json.dumps(data))
+    assert read_record(path).scores() == game.scores()
+    for value, reason in (([-1], "from 0 to 20"), ([1] * 6, "at most 5"),
+                          ("2", "list of at most"), ([True], "whole numbers")):
+        with pytest.raises(RulesError, match=reason) as err:
+            river_rules({"seat_coins": value})
+        assert err.value.field == "seat_coins"
+    with pytest.raises(RulesError, match="3 seats' extra Coins for 2 players"):
+        river_rules({"players": 2, "seat_coins": [0, 1, 1]})

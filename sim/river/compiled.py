@@ -124,7 +124,6 @@ from sim.river.tables import PAY_LEFT
 from sim.river.tables import PAY_MASK
 from sim.river.tables import PHASE
 from sim.river.tables import PLAYED
-from sim.river.tables import R_COINS
 from sim.river.tables import R_FINAL
 from sim.river.tables import R_HAND
 from sim.river.tables import R_HMAX
@@ -151,6 +150,7 @@ from sim.river.tables import R_O_STACK
 from sim.river.tables import R_O_USED
 from sim.river.tables import R_O_ZOOM
 from sim.river.tables import R_PLAYERS
+from sim.river.tables import R_SEAT_COINS
 from sim.river.tables import R_SIZE
 from sim.river.tables import R_SWAP
 from sim.river.tables import R_ZOOM
@@ -228,7 +228,7 @@ def new_game(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, seed: np.uint64) -
     S[DECK_LEN] = nd
     shuffle(S, R[R_O_DECK], nd)
     for p in range(players):
-        S[res_at(R, p, COIN)] = R[R_COINS]
+        S[res_at(R, p, COIN)] = R[R_SEAT_COINS + p]
         S[R[R_O_HOUSES] + p] = R[R_HOUSES]
         S[R[R_O_PAWN] + p] = R[R_SWAP]
         for _ in range(100):  # the mulligan; a deck without enough Booths stops trying

@@ -52,8 +52,8 @@ N_PL = P_TIMES + 1
  R_NDECK, R_HMAX, R_SWAP, R_O_RES, R_O_HOUSES, R_O_ZOOM, R_O_PAWN, R_O_HAND, R_O_HAND_LEN,
  R_O_OWNER, R_O_LOC, R_O_ATTEND, R_O_RIVER, R_O_DECK, R_O_DISC, R_O_SCORE,
  R_O_STACK, R_O_USED, R_O_FXUSED, R_O_COST, R_O_AB, R_O_HIRED, R_O_NHIRED, R_NH,
- R_O_WORK, R_SIZE) = range(35)
-N_R = R_SIZE + 1
+ R_O_WORK, R_SIZE, R_SEAT_COINS) = range(36)
+N_R = R_SEAT_COINS + 5  # each seat's starting Coins (rules.seat_start_coins)
 STACK = 16  # pending effects (plank, who) at most
 # Each player's sums of their Helpers' abilities (kept as Helpers are hired).
 AB_STEPS, AB_HAND, AB_DISC = range(3)
@@ -149,6 +149,7 @@ def build_tables(cards: CardSet, rules: RiverRules) -> Tables:
     R[R_MULLIGAN], R[R_MAX_TURNS], R[R_N], R[R_NDECK] = (rules.mulligan, rules.max_turns, n,
                                                          len(deck))
     R[R_HMAX] = hmax
+    R[R_SEAT_COINS:R_SEAT_COINS + p] = rules.seat_start_coins()
     helpers = sum(d.copies for d in cards.cards if d.kind == "helper")
     R[R_NH] = helpers
     R[R_SWAP] = len(deck) + starts.index(next(i for i in starts if cards.cards[i].start))
