@@ -52,7 +52,7 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
     O.add_game(p, "with its card set (--cards) and switches (--preset standard or short, "
                "--rules)")
     O.add_cards(p)
-    O.add_agents(p, default=None, help=agents_help)
+    O.add_agents(p, default=None, help=agents_help or f"{O.agents_help()} (default: {agents})")
     p.set_defaults(run_agents=agents)  # the command's default line-up, by game below
     O.add_games(p, games, games_help)
     O.add_seed(p, help="run seed (each game's seed derives from it and the game index)")
