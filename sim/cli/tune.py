@@ -53,6 +53,12 @@ A tuning spec (data/tuning/compensation.toml is a full one):
   games = 10000
   checks = [{ agents = "fastmcts:iterations=10", games = 1000 }]
 
+River Market (docs/river-market.md): game = "river-market" and cards = "river-market"
+instead of board; its presets, rules switches and agents (greedy, ...), 2 to 5 players,
+and its seat bonus switch = "seat_coins" (extra starting Coins, low 0 or more) with the
+same seats; its integer switches (houses, start_coins, hand_limit, ...) take low/high.
+data/tuning/river-coins.toml is one.
+
 Outputs in OUT: tuning.json (the log it resumes from), summary.json, rules/<cell>.toml
 (the recommended rules, one file per variant and player count) and report/index.html."""
 
@@ -61,6 +67,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     """Run (or resume) the tuning, write its report, print the verdict per cell."""
     from sim.agents.registry import split_specs
     from sim.run.engines import compile_notice
+    from sim.run.seam import PORTOBELLO
     from sim.tuning.fairness.run import cell_line
     from sim.tuning.fairness.run import tune_rules
     from sim.tuning.fairness.spec import load_tuning
@@ -93,10 +100,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr)
 
+    def before_play() -> None:
+        # River Market's batches compile in seconds, as its runs do (`Run.compile_notice`).
+        if spec.game == PORTOBELLO:
+            compile_first(compile_notice(split_specs(spec.agents)))
+
     summary = tune_rules(spec, out, quiet=args.quiet, log=log,
-                         execution=O.execution_from_args(args),
-                         before_play=lambda: compile_first(
-                             compile_notice(split_specs(spec.agents))))
+                         execution=O.execution_from_args(args), before_play=before_play)
     path: Path = out
     if not args.no_report:
         from analysis.report.fairness import build_fairness_report
@@ -120,7 +130,8 @@ class _Formatter(O.HelpFormatter, argparse.RawDescriptionHelpFormatter):
 def add_parser(subparsers: Any) -> None:
     """Register `portobello tune`."""
     p = subparsers.add_parser(
-        "tune", help="search rules switches (start-score bonuses, choices) toward fair seats",
+        "tune", help="search rules switches (start-score or Coin bonuses, choices) toward "
+        "fair seats",
         formatter_class=_Formatter, epilog=EXAMPLE,
         description="Search the rules switches a tuning spec names (knobs) toward its "
         "target,\nseat balance by default, for every variant and player count: every setting "

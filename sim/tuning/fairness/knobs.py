@@ -4,28 +4,46 @@ rules.
 A knob in a tuning spec becomes one or more dimensions at a player count. A dimension is an
 integer range or a list of choices:
 
-- `start_scores` (integer, a bonus in points over the seat's start score under the fixed
-  rules): `seats = "each"` gives every later seat its own dimension (`start_scores[1]`,
+- the game's seat bonus (integer, added to a seat's value under the fixed rules):
+  Portobello Market's `start_scores` (points over the seat's start score; a negative bonus
+  takes points away), River Market's `seat_coins` (extra starting Coins over the seat's
+  extra Coins under the fixed rules, none by default; never negative, Coins cannot be).
+  `seats = "each"` gives every later seat its own dimension (`start_scores[1]`,
   `start_scores[2]`, ...: seats count from 0, the first player, as the engine's do);
   `seats = "later"` gives one, seat k getting k times it; `seats = 1` or `[1, 3]` names
-  seats. A negative bonus takes points away.
-- `multipliers.<pair>` (integer or choices): one customer pair's multiplier.
+  seats.
+- `multipliers.<pair>` (Portobello Market, integer or choices): one customer pair's
+  multiplier.
 - any other rules switch with `choices = [...]` (`bobby_placer`, `neutral_stack`, ...) or,
-  for an integer switch, `low`/`high`.
+  for an integer switch (`stalls_per_player`; River Market's `houses`, `start_coins`,
+  `hand_limit`, ...), `low`/`high`.
 
-A setting is a tuple of values, one per dimension in order; `rules_for` builds its rules.
+What differs between the games is one `GameKnobs` each (`GAME_KNOBS`): its seat bonus, the
+switches a knob may set, and how changes become its rules. A setting is a tuple of values,
+one per dimension in order; `rules_for` builds its rules (the fixed rules' type says the
+game).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.engine.rules import DEFAULT_MULTIPLIERS
+from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
+from sim.river.rules import KEYS as RIVER_KEYS
+from sim.river.rules import RANGES as RIVER_RANGES
+from sim.river.rules import RiverRules
+from sim.river.rules import river_rules
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import RIVER
 
 START = "start_scores"
+COINS = "seat_coins"
 MULTIPLIER = "multipliers."
 
 
@@ -33,9 +51,9 @@ MULTIPLIER = "multipliers."
 class Dimension:
     """One value the search sets: an integer range (`low`..`high`) or a list of choices.
 
-    `switch` is the rules switch it changes; `seats` the seats a start-score bonus goes to
-    and `step` how many times each gets the value (1, or k for seat k with `seats =
-    "later"`); seats count from 0."""
+    `switch` is the rules switch it changes; `seats` the seats a seat bonus (start score,
+    extra Coins) goes to and `step` how many times each gets the value (1, or k for seat k
+    with `seats = "later"`); seats count from 0."""
 
     name: str
     switch: str
@@ -81,14 +99,98 @@ def plain(value: Any) -> Any:
     return [plain(v) for v in value] if isinstance(value, list | tuple) else value
 
 
-def changes_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Rules
+@dataclass(frozen=True)
+class GameKnobs:
+    """What one game's tuning may turn and how (a knob's switch, the seat bonus, the rules a
+    setting makes); the spec and the tuning read it, never a game's rules directly.
+
+    `bonus` is the seat-bonus switch and `seat_values(rules)` every seat's value of it, the
+    base a bonus is added to (Portobello Market: every seat's start score; River Market:
+    every seat's extra Coins, none unless the fixed rules give some); `least` the smallest
+    bonus a knob may give (None: a negative one takes away). `words` says what a bonus is,
+    `column` what the seat values are, in reports and messages."""
+
+    game: str
+    title: str
+    bonus: str
+    words: str
+    column: str
+    least: int | None
+    switches: tuple[str, ...]  # every switch a knob may set, the bonus among them
+    switch_hint: str  # the refusal of another switch, after "must be ..."
+    default_agents: str
+    seat_values: Callable[[Any], tuple[int, ...]]
+    integer: Callable[[str], bool]  # whether a switch takes low and high
+    apply: Callable[[Any, Mapping[str, Any]], Any]  # the fixed rules with changes, checked
+    check: Callable[[Any, Any], None]  # rules against the material (board, card set)
+
+
+def _start_scores(rules: Rules) -> tuple[int, ...]:
+    return tuple(rules.seat_start_scores)
+
+
+def _portobello_integer(switch: str) -> bool:
+    default = 0 if switch in (START, "stalls_per_player") else DEFAULT_MULTIPLIERS.get(
+        switch[len(MULTIPLIER):], getattr(Rules(), switch, None))
+    return isinstance(default, int) and not isinstance(default, bool)
+
+
+def _portobello_apply(fixed: Rules, changes: Mapping[str, Any]) -> Rules:
+    return fixed.with_changes(**changes)
+
+
+def _portobello_check(rules: Rules, board: Any) -> None:
+    rules.check_board(board)
+
+
+def _extra_coins(rules: RiverRules) -> tuple[int, ...]:
+    return tuple((list(rules.seat_coins) + [0] * rules.players)[:rules.players])
+
+
+def _river_integer(switch: str) -> bool:
+    return switch == COINS or switch in RIVER_RANGES
+
+
+def _river_apply(fixed: RiverRules, changes: Mapping[str, Any]) -> RiverRules:
+    return river_rules(changes, base=fixed)
+
+
+def _river_check(rules: RiverRules, cards: Any) -> None:
+    """Every River Market rules set plays with every valid card set."""
+
+
+_PAIRS = tuple(MULTIPLIER + p for p in DEFAULT_MULTIPLIERS)
+GAME_KNOBS = {
+    PORTOBELLO: GameKnobs(
+        PORTOBELLO, "Portobello Market", START, "bonus points", "start scores", None,
+        (*(k for k in RULE_KEYS if k not in ("players", "multipliers", "start_score")),
+         *_PAIRS),
+        f"a rules switch (not players; start_scores for seat bonuses; {MULTIPLIER}<pair> "
+        f"for one multiplier: {', '.join(_PAIRS)})", "heuristic", _start_scores,
+        _portobello_integer, _portobello_apply, _portobello_check),
+    RIVER: GameKnobs(
+        RIVER, "River Market", COINS, "extra Coins", "extra Coins", 0,
+        tuple(k for k in RIVER_KEYS if k != "players"),
+        "a River Market rules switch (not players; seat_coins for seat bonuses: "
+        + ", ".join(k for k in RIVER_KEYS if k != "players") + ")", "greedy", _extra_coins,
+        _river_integer, _river_apply, _river_check),
+}
+
+
+def game_knobs(rules: Any) -> GameKnobs:
+    """The game of a rules set (its type says it)."""
+    return GAME_KNOBS[RIVER if isinstance(rules, RiverRules) else PORTOBELLO]
+
+
+def changes_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Any
                 ) -> dict[str, Any]:
-    """The rules switches a setting changes over the fixed rules."""
+    """The rules switches a setting changes over the fixed rules (either game's)."""
+    game = game_knobs(fixed)
     changes: dict[str, Any] = {}
     bonus = [0] * fixed.players
-    multipliers = dict(fixed.multipliers)
+    multipliers = dict(fixed.multipliers) if game.game == PORTOBELLO else {}
     for dim, value in zip(dims, setting, strict=True):
-        if dim.switch == START:
+        if dim.switch == game.bonus:
             for seat, step in zip(dim.seats, dim.steps, strict=True):
                 bonus[seat] += step * int(value)
         elif dim.switch.startswith(MULTIPLIER):
@@ -96,24 +198,24 @@ def changes_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Rules
         else:
             changes[dim.switch] = tuple(value) if isinstance(value, list) else value
     if any(bonus):
-        changes[START] = tuple(s + b for s, b in zip(fixed.seat_start_scores, bonus,
-                                                     strict=True))
-    if multipliers != dict(fixed.multipliers):
+        changes[game.bonus] = tuple(s + b for s, b in zip(game.seat_values(fixed), bonus,
+                                                          strict=True))
+    if game.game == PORTOBELLO and multipliers != dict(fixed.multipliers):
         changes["multipliers"] = tuple(multipliers.items())
     return changes
 
 
-def rules_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Rules) -> Rules:
+def rules_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Any) -> Any:
     """The fixed rules with a setting applied (validated: a start score below the limits,
     say, raises RulesError)."""
-    return fixed.with_changes(**changes_for(dims, setting, fixed))
+    return game_knobs(fixed).apply(fixed, changes_for(dims, setting, fixed))
 
 
 def setting_label(dims: Sequence[Dimension], setting: Sequence[Any]) -> str:
     """A setting as a reader reads it: `start_scores[2] +7 · bobby_placer next`."""
     parts = []
     for dim, value in zip(dims, setting, strict=True):
-        if dim.switch == START:
+        if dim.seats:  # a seat bonus
             parts.append(f"{dim.name} {int(value):+d}")
         else:
             text = ",".join(map(str, value)) if isinstance(value, list | tuple) else str(value)

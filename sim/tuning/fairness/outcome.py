@@ -7,10 +7,16 @@ compares them with far less noise than independent games would give. The confirm
 the checks play fresh seeds of their own (`seeds`), so a setting chosen for its luck on the
 search's seeds is judged on games it was not chosen on. Results do not depend on `jobs`:
 each game depends on its seed and seats alone.
+
+Portobello Market's games go through its engine (`sim.run.engines`), River Market's through
+its compiled batches (`sim.river.play.play`, as a River Market run's shards play them);
+either way a task is a chunk of seeds with the same line-up in every game, and the length
+is in rounds (River Market: turns around the table, as its run tables count them).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.engine.board import Board
 from sim.engine.rules import Rules
+from sim.run.config import play_code_hash
 from sim.run.engines import select_engine
 from sim.run.execution import Pool
 from sim.run.execution import chunks
@@ -27,6 +33,8 @@ from sim.run.execution import pool_for
 from sim.run.execution import task_size
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import RIVER
 from sim.run.task_store import TaskStore
 from sim.run.task_store import task_key
 from sim.tuning.fairness.spec import Target
@@ -84,11 +92,35 @@ def seeds(seed: int, phase: str, games: int) -> list[int]:
     return [derive_seed(seed, "fairness", phase, i) for i in range(games)]
 
 
-def _play(board: Board, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int]
+def _play(board: Any, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int]
           ) -> tuple[np.ndarray, np.ndarray]:
+    """A task of Portobello Market games: every seat's score and each game's rounds."""
     engine = select_engine(board, rules, list(lineup))
     res = engine.play(list(game_seeds), [list(lineup)] * len(game_seeds))
     return np.asarray(res.scores, np.int64), np.asarray(res.rounds, np.int64)
+
+
+_RIVER_TABLES: dict[tuple[str, str], Any] = {}
+
+
+def _play_river(cards: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """A task of River Market games in its compiled batches: every seat's score and each
+    game's rounds (turns around the table). The tables of a setting are built once a
+    worker, the last setting's kept (a setting's tasks follow one another)."""
+    from sim.river.play import RES_SCORES
+    from sim.river.play import RES_TURNS
+    from sim.river.play import play as play_batch
+    from sim.river.tables import build_tables
+
+    key = (cards.content_hash, json.dumps(rules.to_dict(), sort_keys=True))
+    if key not in _RIVER_TABLES:
+        _RIVER_TABLES.clear()
+        _RIVER_TABLES[key] = build_tables(cards, rules)
+    n = rules.players
+    out = play_batch(_RIVER_TABLES[key], np.asarray(game_seeds, np.uint64),
+                     [list(lineup)] * len(game_seeds))
+    return out[:, RES_SCORES:RES_SCORES + n].astype(np.int64), -(-out[:, RES_TURNS] // n)
 
 
 def win_shares(scores: np.ndarray) -> np.ndarray:
@@ -98,16 +130,23 @@ def win_shares(scores: np.ndarray) -> np.ndarray:
     return top / top.sum(axis=1, keepdims=True)
 
 
-def play(board: Board, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int],
-         pool: Pool | None = None, store: TaskStore | None = None) -> Outcome:
-    """Play the games of one setting (in tasks on `pool`, else in this process) and sum
-    them up: the games are merged in seed order, so the sums do not depend on the pool.
-    `store` keeps finished tasks (a stopped tuning plays only the rest of a setting)."""
+def play(board: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int],
+         pool: Pool | None = None, store: TaskStore | None = None,
+         game: str = PORTOBELLO) -> Outcome:
+    """Play the games of one setting of `game` (`board` its material: the board, River
+    Market's card set) in tasks on `pool`, else in this process, and sum them up: the games
+    are merged in seed order, so the sums do not depend on the pool. `store` keeps finished
+    tasks (a stopped tuning plays only the rest of a setting)."""
+    river = game == RIVER
+    # A River Market task's key names its game and playing code beside the rest, so a
+    # stopped tuning never reads back another code's games.
+    tag = [RIVER, play_code_hash(RIVER)] if river else []
     with pool_for(pool) as workers:
         size = task_size(len(game_seeds), workers.workers, CHUNK_LEAST, CHUNK)
         tasks = [(board, rules, tuple(lineup), c) for c in chunks(list(game_seeds), size)]
-        parts = workers.ordered(_play, tasks, store=store, keys=[task_key(
-            board.content_hash, rules.to_dict(), list(lineup), list(c)) for *_, c in tasks])
+        parts = workers.ordered(_play_river if river else _play, tasks, store=store,
+                                keys=[task_key(*tag, board.content_hash, rules.to_dict(),
+                                               list(lineup), list(c)) for *_, c in tasks])
     scores = np.concatenate([p[0] for p in parts])
     rounds = np.concatenate([p[1] for p in parts])
     wins = win_shares(scores).sum(axis=0)

@@ -24,6 +24,12 @@ interrupted tuning resumes where it stopped: the searches replay from the log an
 what is missing. A larger budget or more confirmation games extends a finished tuning.
 The folder also gets `summary.json` and the recommended rules, one rules file per cell
 (`rules/<cell>.toml`).
+
+A River Market tuning (`game = "river-market"`) is the same steps on River Market's games:
+its rows give every seat's extra Coins (`seat_coins`) where Portobello Market's give every
+seat's start score (`start_scores`), and its summary names the game and its card set
+(`cards`, `cards_hash` instead of `board`, `board_hash`); Portobello Market's log and
+summary are as they were.
 """
 
 from __future__ import annotations
@@ -40,15 +46,19 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.outputs import atomic_write
-from sim.engine.rules import Rules
 from sim.engine.toml_text import rules_toml
+from sim.engine.toml_text import toml_value
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.loop import derive_seed
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.run.task_store import TaskStore
+from sim.tuning.fairness.knobs import GAME_KNOBS
 from sim.tuning.fairness.knobs import Dimension
+from sim.tuning.fairness.knobs import GameKnobs
 from sim.tuning.fairness.knobs import rules_for
 from sim.tuning.fairness.knobs import setting_dict
 from sim.tuning.fairness.knobs import setting_label
@@ -99,7 +109,7 @@ class Book:
                                       "outcomes": self.outcomes})
 
 
-def outcome_key(spec: TuningSpec, rules: Rules, lineup: tuple[str, ...], phase: str,
+def outcome_key(spec: TuningSpec, rules: Any, lineup: tuple[str, ...], phase: str,
                 games: int) -> str:
     """Everything an outcome depends on, hashed."""
     text = json.dumps([spec.board.content_hash, rules.to_dict(), list(lineup), spec.seed,
@@ -127,7 +137,7 @@ class CellTuning:
         self.search: dict[Setting, Outcome] = {}
         self.chosen = cell.fixed  # the recommended rules, once run
 
-    def rules(self, setting: Setting | None) -> Rules:
+    def rules(self, setting: Setting | None) -> Any:
         return self.cell.fixed if setting is None else rules_for(self.cell.dims, setting,
                                                                  self.cell.fixed)
 
@@ -141,7 +151,7 @@ class CellTuning:
             out = Outcome.from_dict(self.book.outcomes[key])
         else:
             out = play(self.spec.board, rules, lineup, seeds(self.spec.seed, phase, games),
-                       self.pool, self.store)
+                       self.pool, self.store, game=self.spec.game)
             self.book.outcomes[key] = out.to_dict()
             self.book.save()
             played = games
@@ -207,8 +217,9 @@ class CellTuning:
     # -- the cell's summary ---------------------------------------------------------------
     def _row(self, setting: Setting | None, out: Outcome) -> dict[str, Any]:
         label = "rules as given" if setting is None else setting_label(self.cell.dims, setting)
+        game = self.spec.knob_game
         return {"setting": None if setting is None else setting_dict(self.cell.dims, setting),
-                "label": label, "start_scores": list(self.rules(setting).seat_start_scores),
+                "label": label, game.bonus: list(game.seat_values(self.rules(setting))),
                 "games": out.games, "shares": out.shares(),
                 "intervals": [list(i) for i in out.intervals()], "rounds": out.rounds,
                 "gap": out.gap(), "target": out.target(self.spec.target), "fair": out.fair()}
@@ -317,9 +328,12 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                 rules_path = out / result["recommended"]["rules_file"]
                 rules_path.parent.mkdir(exist_ok=True)
                 atomic_write(rules_path, recommended_toml(spec, result, tuning.chosen).encode())
+        material = kind(spec.game).material  # board, or River Market's cards
         summary = {"format": FORMAT, "name": spec.name, "title": spec.title,
-                   "description": spec.description, "board": spec.board_ref,
-                   "board_hash": spec.board.content_hash, "agents": spec.agents,
+                   "description": spec.description,
+                   **({"game": spec.game} if spec.game != PORTOBELLO else {}),
+                   material: spec.board_ref, f"{material}_hash": spec.board.content_hash,
+                   "agents": spec.agents,
                    "seed": spec.seed, "target": spec.target.text(),
                    "search": {"method": spec.method, "budget": spec.budget,
                               "games": spec.games, "profile": spec.profile},
@@ -335,22 +349,44 @@ def interval_text(share: float, interval: list[float]) -> str:
     return f"{share:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
 
 
+def row_game(row: dict[str, Any]) -> GameKnobs:
+    """The game of a summary row: the one whose seat values it holds (`start_scores`,
+    River Market's `seat_coins`)."""
+    return next((g for g in GAME_KNOBS.values() if g.bonus in row), GAME_KNOBS[PORTOBELLO])
+
+
 def cell_line(cell: dict[str, Any]) -> str:
-    """One line per cell: the recommendation and every seat's confirmed share."""
+    """One line per cell: the recommendation, every seat's value of the game's seat bonus
+    (start scores, extra Coins) and every seat's confirmed share."""
     rec = cell["recommended"]
     seats = ", ".join(interval_text(s, i) for s, i in zip(rec["shares"], rec["intervals"],
                                                           strict=True))
     verdict = "fair" if rec["confirmed"] else "NOT confirmed fair"
-    scores = ", ".join(map(str, rec["start_scores"]))
-    return (f"{cell['key']}: {rec['label']} (start scores {scores}): seats {seats} over "
+    game = row_game(rec)
+    values = ", ".join(map(str, rec[game.bonus]))
+    return (f"{cell['key']}: {rec['label']} ({game.column} {values}): seats {seats} over "
             f"{rec['games']:,} games, {verdict}")
 
 
-def recommended_toml(spec: TuningSpec, cell: dict[str, Any], rules: Rules) -> str:
-    """The recommended rules as a rules file, its header saying where they come from."""
+def river_rules_toml(rules: Any, source: str) -> str:
+    """River Market's rules as a rules file (TOML): the switches that differ from the
+    rulebook's, and the player count; `river_rules` reads back the same rules."""
+    lines = [f"# River Market rules: {source}.",
+             "# A rules file: pass it with --game river-market --rules FILE "
+             "(docs/river-market.md)."]
+    for key, value in rules.to_dict(changed_only=True).items():
+        if value is not None:  # houses None: the rulebook's count, the default
+            lines.append(f"{key} = {toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def recommended_toml(spec: TuningSpec, cell: dict[str, Any], rules: Any) -> str:
+    """The recommended rules as a rules file of the game, its header saying where they come
+    from."""
     rec = cell["recommended"]
     verdict = ("every seat's confirmed 95% interval contains 1/n" if rec["confirmed"] else
                "NOT confirmed: some seat's confirmed interval excludes 1/n")
-    return rules_toml(rules, f"fairness tuning {spec.name}, cell {cell['key']}, "
-                      f"{rec['label']}; {verdict} ({rec['games']:,} games of "
-                      f"{', '.join(dict.fromkeys(cell['agents']))})")
+    source = (f"fairness tuning {spec.name}, cell {cell['key']}, {rec['label']}; {verdict} "
+              f"({rec['games']:,} games of {', '.join(dict.fromkeys(cell['agents']))})")
+    return rules_toml(rules, source) if spec.game == PORTOBELLO else \
+        river_rules_toml(rules, source)

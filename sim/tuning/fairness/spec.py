@@ -7,6 +7,11 @@ confirmation, and one seed. `tuning_from_dict` / `load_tuning` check it field by
 a mistake is reported with the file, the field and the reason before any game is played
 (every knob's extreme values are built into rules at every player count and variant).
 There is one cell, one search, per variant and player count.
+
+`game = "river-market"` makes it a tuning of River Market (`sim.run.seam`), as a study
+does: `cards` names its card set (instead of `board`), its presets, switches and agents
+are River Market's, it plays 2 to 5 players, and its seat bonus is `seat_coins` (extra
+starting Coins) instead of `start_scores`.
 """
 
 from __future__ import annotations
@@ -23,25 +28,22 @@ import numpy as np
 from analysis.study.switches import Variant
 from analysis.study.switches import is_int
 from analysis.study.switches import parse_switches
-from sim.agents.registry import parse_spec
 from sim.agents.registry import split_specs
 from sim.agents.registry import time_budget
-from sim.engine.board import Board
-from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
 from sim.engine.files import read_document
-from sim.engine.rules import DEFAULT_MULTIPLIERS
-from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
 from sim.run.config import MAX_GAMES
-from sim.tuning.fairness.knobs import MULTIPLIER
-from sim.tuning.fairness.knobs import START
+from sim.run.seam import GAMES
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
+from sim.tuning.fairness.knobs import GAME_KNOBS
 from sim.tuning.fairness.knobs import Dimension
+from sim.tuning.fairness.knobs import GameKnobs
 from sim.tuning.fairness.knobs import rules_for
 from sim.tuning.fairness.knobs import space_size
 
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed", "preset",
-            "rules", "variants", "knobs", "target", "search", "confirm")
+            "rules", "variants", "knobs", "target", "search", "confirm", "game", "cards")
 VARIANT_KEYS = ("name", "label", "description", "preset", "rules")
 KNOB_KEYS = ("switch", "name", "seats", "low", "high", "choices")
 TARGET_KEYS = ("seat_gap", "first_player", "length", "length_goal")
@@ -109,7 +111,7 @@ class TuneCell:
 
     variant: Variant
     players: int
-    fixed: Rules
+    fixed: Any  # the game's rules (Portobello Market's Rules, River Market's RiverRules)
     dims: tuple[Dimension, ...]
     agents: tuple[str, ...]
     checks: tuple[Check, ...]
@@ -122,12 +124,13 @@ class TuneCell:
 
 @dataclass(frozen=True)
 class TuningSpec:
-    """A validated tuning spec."""
+    """A validated tuning spec. `board` is the game's material (`sim.run.seam`): Portobello
+    Market's board, River Market's card set; `board_ref` the spec's name or path of it."""
 
     name: str
     title: str
     description: str
-    board: Board
+    board: Any
     board_ref: str
     players: tuple[int, ...]
     agents: str
@@ -145,14 +148,22 @@ class TuningSpec:
     source: str
     text: str
     reduced: str = ""  # the command-line flags that reduced the spec, if any
+    game: str = PORTOBELLO
+
+    @property
+    def knob_game(self) -> GameKnobs:
+        """What this game's knobs may set, and how (`sim.tuning.fairness.knobs`)."""
+        return GAME_KNOBS[self.game]
 
     def cells(self) -> list[TuneCell]:
         """One cell per variant and player count, in spec order (variants outermost)."""
         out = []
+        bonus = self.knob_game.bonus
         for v in self.variants:
             for n in self.players:
-                fixed = v.rules(n, Rules())
-                dims = tuple(d for i, k in enumerate(self.knobs) for d in _dimensions(k, n, i))
+                fixed = v.rules(n, kind(self.game).default_rules())
+                dims = tuple(d for i, k in enumerate(self.knobs)
+                             for d in _dimensions(k, n, i, bonus))
                 out.append(TuneCell(v, n, fixed, dims, _lineup(self.agents, n),
                                     tuple(Check(_lineup(a, n), g) for a, g in self.checks)))
         return out
@@ -163,14 +174,16 @@ def _lineup(agents: str, n: int) -> tuple[str, ...]:
     return tuple(specs * n if len(specs) == 1 else specs)
 
 
-def _check_agents(value: Any, players: Sequence[int], source: str, fld: str) -> str:
+def _check_agents(value: Any, players: Sequence[int], source: str, fld: str,
+                  game: GameKnobs) -> str:
     """An agent spec string (one spec for every seat, or one per seat at a single player
-    count), every spec parsed now; a time budget is refused (the games would depend on the
-    machine)."""
+    count), every spec parsed now as an agent of the game; a time budget is refused (the
+    games would depend on the machine)."""
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         value = ",".join(value)
     if not isinstance(value, str) or not value.strip():
-        raise _err(source, fld, f"must be an agent spec such as \"heuristic\", got {value!r}")
+        raise _err(source, fld, f"must be an agent spec such as "
+                                f"\"{game.default_agents}\", got {value!r}")
     specs = split_specs(value)
     if len(specs) != 1 and any(len(specs) != n for n in players):
         raise _err(source, fld, f"{len(specs)} agent specs for players = {list(players)}: "
@@ -178,10 +191,10 @@ def _check_agents(value: Any, players: Sequence[int], source: str, fld: str) -> 
                                 "player count")
     for s in specs:
         try:
-            parse_spec(s)
+            kind(game.game).check_agent(s)
         except PortobelloError as exc:
             raise _err(source, fld, exc.reason) from None
-        timed = time_budget(s)
+        timed = time_budget(s) if game.game == PORTOBELLO else None
         if timed:
             raise _err(source, fld, f"{s} has a time budget ({timed}): the games would depend "
                                     "on the machine's speed; give iterations= instead")
@@ -254,7 +267,8 @@ def _seats(raw: Any, players: Sequence[int], source: str, fld: str) -> Any:
     return list(seats)
 
 
-def _knob(raw: Any, players: Sequence[int], source: str, fld: str) -> dict[str, Any]:
+def _knob(raw: Any, players: Sequence[int], source: str, fld: str, game: GameKnobs
+          ) -> dict[str, Any]:
     """One `[[knobs]]` table, checked (the rules it builds are checked per cell later)."""
     if not isinstance(raw, Mapping):
         raise _err(source, fld, "must be a table ([[knobs]])")
@@ -262,19 +276,20 @@ def _knob(raw: Any, players: Sequence[int], source: str, fld: str) -> dict[str, 
         if k not in KNOB_KEYS:
             raise _err(source, f"{fld}.{k}", f"unknown key (keys: {', '.join(KNOB_KEYS)})")
     switch = raw.get("switch")
-    pairs = [MULTIPLIER + p for p in DEFAULT_MULTIPLIERS]
-    if switch not in (*RULE_KEYS, *pairs) or switch in ("players", "multipliers",
-                                                        "start_score"):
-        raise _err(source, f"{fld}.switch", f"must be a rules switch (not players; "
-                   f"start_scores for seat bonuses; {MULTIPLIER}<pair> for one multiplier: "
-                   f"{', '.join(pairs)}), got {switch!r}")
+    bonus = game.bonus
+    if switch not in game.switches:
+        other = [g for g in GAME_KNOBS.values() if g.game != game.game and switch == g.bonus]
+        if other and game.game != PORTOBELLO:
+            raise _err(source, f"{fld}.switch", f"{switch} is {other[0].title}'s seat bonus; "
+                       f"{game.title}'s is {bonus} ({game.words} by seat)")
+        raise _err(source, f"{fld}.switch", f"must be {game.switch_hint}, got {switch!r}")
     knob: dict[str, Any] = {"switch": switch}
     name = raw.get("name", "")
     if not isinstance(name, str):
         raise _err(source, f"{fld}.name", f"must be text, got {name!r}")
     knob["name"] = name
-    if "seats" in raw and switch != START:
-        raise _err(source, f"{fld}.seats", "only a start_scores knob has seats")
+    if "seats" in raw and switch != bonus:
+        raise _err(source, f"{fld}.seats", f"only a {bonus} knob has seats")
     has_range = "low" in raw or "high" in raw
     if has_range == ("choices" in raw):
         raise _err(source, fld, "give an integer range (low and high) or a list of choices, "
@@ -287,33 +302,37 @@ def _knob(raw: Any, players: Sequence[int], source: str, fld: str) -> dict[str, 
             raise _err(source, f"{fld}.high", f"is below low ({raw['high']} < {raw['low']})")
         if raw["high"] - raw["low"] >= MAX_VALUES:
             raise _err(source, fld, f"more than {MAX_VALUES} values from low to high")
-        default = 0 if switch in (START, "stalls_per_player") else DEFAULT_MULTIPLIERS.get(
-            switch[len(MULTIPLIER):], getattr(Rules(), switch, None))
-        if not is_int(default):
+        if not game.integer(switch):
             raise _err(source, f"{fld}.low", f"{switch} is not an integer switch: give "
                                              "choices = [...]")
+        if switch == bonus and game.least is not None and raw["low"] < game.least:
+            raise _err(source, f"{fld}.low", f"must be {game.least} or more: a {bonus} bonus "
+                       f"adds {game.words} to a seat and cannot take any away, got "
+                       f"{raw['low']}")
         knob.update(low=raw["low"], high=raw["high"])
     else:
         choices = raw["choices"]
-        if switch == START:
-            raise _err(source, f"{fld}.choices", "a start_scores knob is a bonus range: give "
-                                                 "low and high (points added to the seat)")
+        if switch == bonus:
+            raise _err(source, f"{fld}.choices", f"a {bonus} knob is a bonus range: give low "
+                                                 f"and high ({game.words} added to the seat)")
         if not isinstance(choices, list) or len(choices) < 2:
             raise _err(source, f"{fld}.choices", f"must be a list of at least two values, got "
                                                  f"{choices!r}")
         if len({json.dumps(c, sort_keys=True) for c in choices}) != len(choices):
             raise _err(source, f"{fld}.choices", "a value is listed twice")
         knob["choices"] = choices
-    if switch == START:
+    if switch == bonus:
         knob["seats"] = _seats(raw.get("seats", "each"), players, source, f"{fld}.seats")
     return knob
 
 
-def _dimensions(knob: Mapping[str, Any], n: int, index: int) -> list[Dimension]:
-    """The dimensions of knob `index` at `n` players."""
+def _dimensions(knob: Mapping[str, Any], n: int, index: int, bonus: str
+                ) -> list[Dimension]:
+    """The dimensions of knob `index` at `n` players (`bonus`: the game's seat-bonus
+    switch)."""
     switch = knob["switch"]
     label = knob.get("name") or switch
-    if switch != START:
+    if switch != bonus:
         choices = tuple(tuple(c) if isinstance(c, list) else c
                         for c in knob.get("choices", ()))
         return [Dimension(label, switch, knob.get("low", 0), knob.get("high", 0), choices,
@@ -321,19 +340,37 @@ def _dimensions(knob: Mapping[str, Any], n: int, index: int) -> list[Dimension]:
     seats = knob["seats"]
     low, high = knob["low"], knob["high"]
     if seats == "each":
-        return [Dimension(f"{label}[{s}]", START, low, high, seats=(s,), steps=(1,),
+        return [Dimension(f"{label}[{s}]", bonus, low, high, seats=(s,), steps=(1,),
                           knob=index) for s in range(1, n)]
     if seats == "later":
         later = tuple(range(1, n))
-        return [Dimension(f"{label}[later]", START, low, high, seats=later, steps=later,
+        return [Dimension(f"{label}[later]", bonus, low, high, seats=later, steps=later,
                           knob=index)]
-    return [Dimension(f"{label}[{'+'.join(map(str, seats))}]", START, low, high,
+    return [Dimension(f"{label}[{'+'.join(map(str, seats))}]", bonus, low, high,
                       seats=tuple(seats), steps=(1,) * len(seats), knob=index)]
+
+
+def _check_fixed(spec: TuningSpec) -> None:
+    """Build every variant's fixed rules at every player count: a switch out of range fails
+    now, naming the spec's field (`rules.<switch>`, or the variant)."""
+    default = kind(spec.game).default_rules()
+    for i, v in enumerate(spec.variants):
+        for n in spec.players:
+            try:
+                v.rules(n, default)
+            except PortobelloError as exc:
+                if v.name:
+                    what = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
+                    raise _err(spec.source, f"variants[{i}]", f"at {n} players: {what}"
+                               ) from None
+                raise _err(spec.source, f"rules.{exc.field}" if exc.field else "rules",
+                           f"at {n} players: {exc.reason}") from None
 
 
 def _check_cells(spec: TuningSpec) -> None:
     """Build every knob's extreme values into rules at every cell, and check them against
-    the board: a start score out of range or a stack the board cannot hold fails now."""
+    the material: a start score out of range or a stack the board cannot hold fails now."""
+    check = spec.knob_game.check
     for cell in spec.cells():
         where = f" ({cell.variant.name})" if cell.variant.name else ""
         if not cell.dims:
@@ -345,7 +382,7 @@ def _check_cells(spec: TuningSpec) -> None:
                 setting = [d.low if d.is_int else d.choices[0] for d in cell.dims]
                 setting[i] = v
                 try:
-                    rules_for(cell.dims, setting, cell.fixed).check_board(spec.board)
+                    check(rules_for(cell.dims, setting, cell.fixed), spec.board)
                 except PortobelloError as exc:
                     why = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
                     raise _err(spec.source, fld, f"{dim.name} = {v!r} at {cell.players} "
@@ -355,21 +392,22 @@ def _check_cells(spec: TuningSpec) -> None:
                                               f"{cell.players} players")
 
 
-def _switches(raw: Mapping[str, Any], players: Sequence[int], source: str, where: str
-              ) -> dict[str, Any]:
-    """A preset and `rules` table, as a study reads them (its error, as a tuning's)."""
+def _switches(raw: Mapping[str, Any], players: Sequence[int], source: str, where: str,
+              game: str) -> dict[str, Any]:
+    """A preset and `rules` table of the game, as a study reads them (its error, as a
+    tuning's)."""
     try:
-        return parse_switches(raw, players, source, where)
+        return parse_switches(raw, players, source, where, game)
     except PortobelloError as exc:
         raise _err(source, exc.field, exc.reason) from None
 
 
-def _variants(data: Mapping[str, Any], players: Sequence[int], source: str
+def _variants(data: Mapping[str, Any], players: Sequence[int], source: str, game: str
               ) -> tuple[Variant, ...]:
-    base = _switches(data, players, source, "")
+    base = _switches(data, players, source, "", game)
     raw = data.get("variants")
     if raw is None:
-        return (Variant(name="", label="", description="", switches=base),)
+        return (Variant(name="", label="", description="", switches=base, game=game),)
     if not isinstance(raw, list) or not raw:
         raise _err(source, "variants", "must be a non-empty list of [[variants]] tables")
     out: list[Variant] = []
@@ -388,10 +426,10 @@ def _variants(data: Mapping[str, Any], players: Sequence[int], source: str
                                                 f"got {name!r}")
         if any(o.name == name for o in out):
             raise _err(source, f"{where}.name", f"duplicate variant name {name!r}")
-        own = _switches(v, players, source, f"{where}.")
+        own = _switches(v, players, source, f"{where}.", game)
         out.append(Variant(name=name, label=str(v.get("label", name)),
                            description=str(v.get("description", "")),
-                           switches={**base, **own}))
+                           switches={**base, **own}, game=game))
     return tuple(out)
 
 
@@ -406,6 +444,17 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
     for key in ("name", "players", "seed", "knobs"):
         if key not in data:
             raise _err(source, key, "missing")
+    game_name = data.get("game", PORTOBELLO)
+    if not isinstance(game_name, str) or game_name not in GAMES:
+        raise _err(source, "game", f"unknown game {game_name!r} (games: {', '.join(GAMES)})")
+    game = kind(game_name)
+    knob_game = GAME_KNOBS[game.name]
+    if game.name == PORTOBELLO and "cards" in data:
+        raise _err(source, "cards", "a card set is River Market's: add game = "
+                                    "\"river-market\", or give a board")
+    if game.name != PORTOBELLO and "board" in data:
+        raise _err(source, "board", f"{game.title} has no board: name its card set with "
+                                    "cards = \"...\"")
     name = data["name"]
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
         raise _err(source, "name", f"must be a non-empty name of letters, digits, - and _, "
@@ -413,26 +462,29 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
     players = data["players"]
     if is_int(players):
         players = [players]
+    low, high = game.players
     if (not isinstance(players, list) or not players
-            or not all(is_int(n) and 2 <= n <= 4 for n in players)
+            or not all(is_int(n) and low <= n <= high for n in players)
             or len(set(players)) != len(players)):
-        raise _err(source, "players", f"must be a list of distinct player counts from 2 to 4, "
-                                      f"got {data['players']!r}")
+        raise _err(source, "players", f"must be a list of distinct player counts from {low} "
+                                      f"to {high}, got {data['players']!r}")
     players = sorted(players)
     seed = data["seed"]
     if not is_int(seed) or not 0 <= seed < 2**63:
         raise _err(source, "seed", f"must be a non-negative integer, got {seed!r}")
     try:
-        board_ref = str(data.get("board", "standard"))
-        board = load_board(board_ref, base_dir=base_dir)
+        board_ref = str(data.get(game.material, game.default_material))
+        board = game.load_material(board_ref, base_dir)
     except PortobelloError as exc:
-        raise _err(source, "board", exc.message) from None
-    agents = _check_agents(data.get("agents", "heuristic"), players, source, "agents")
-    variants = _variants(data, players, source)
+        raise _err(source, game.material, exc.message) from None
+    agents = _check_agents(data.get("agents", knob_game.default_agents), players, source,
+                           "agents", knob_game)
+    variants = _variants(data, players, source, game.name)
     knobs_raw = data["knobs"]
     if not isinstance(knobs_raw, list) or not knobs_raw:
         raise _err(source, "knobs", "must be a non-empty list of [[knobs]] tables")
-    knobs = tuple(_knob(k, players, source, f"knobs[{i}]") for i, k in enumerate(knobs_raw))
+    knobs = tuple(_knob(k, players, source, f"knobs[{i}]", knob_game)
+                  for i, k in enumerate(knobs_raw))
     seen: set[str] = set()
     for i, k in enumerate(knobs):
         label = k["name"] or k["switch"]
@@ -460,7 +512,8 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         for k in c:
             if k not in CHECK_KEYS:
                 raise _err(source, f"{fld}.{k}", f"unknown key (keys: {', '.join(CHECK_KEYS)})")
-        checks.append((_check_agents(c.get("agents"), players, source, f"{fld}.agents"),
+        checks.append((_check_agents(c.get("agents"), players, source, f"{fld}.agents",
+                                     knob_game),
                        _int_field(c, "games", source, f"{fld}.games", None, 1, MAX_GAMES)))
     spec = TuningSpec(
         name=name, title=str(data.get("title", name)),
@@ -473,7 +526,8 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         confirm_best=_int_field(confirm, "best", source, "confirm.best", 3, 1, 50),
         confirm_games=_int_field(confirm, "games", source, "confirm.games", 10_000, 1,
                                  MAX_GAMES),
-        checks=tuple(checks), source=source, text=text)
+        checks=tuple(checks), source=source, text=text, game=game.name)
+    _check_fixed(spec)
     _check_method(spec)
     _check_cells(spec)
     return spec
