@@ -249,12 +249,17 @@ def _study_lines(s: dict[str, Any]) -> list[str]:
 
 
 def _fairness_lines(s: dict[str, Any]) -> list[str]:
+    """A fairness tuning's recommendations: every seat's start score (River Market: every
+    seat's extra Coins) and confirmed share, per cell."""
     out = [f"Agents: {s['agents']}.", ""]
     for c in s["cells"]:
         r = c["recommended"]
         shares = ", ".join(f"{100 * x:.1f}%" for x in r["shares"])
-        out.append(f"- {c['label']}, {c['players']} players: start scores "
-                   f"{r['start_scores']} (seat 0 first) give seat shares {shares} over "
+        seats = (f"extra Coins {r['seat_coins']}" if "seat_coins" in r else
+                 f"start scores {r['start_scores']}")
+        label = f"{c['label']}, " if c["label"] else ""
+        out.append(f"- {label}{c['players']} players: {seats} (seat 0 first) give seat "
+                   f"shares {shares} over "
                    f"{r['games']:,} games"
                    + (": confirmed fair" if r.get("confirmed") else ": not confirmed fair"))
     return out

@@ -7,6 +7,11 @@ with one verdict per cell (the recommendation, every seat's confirmed share and 
 against 1/n, and the checks with other agents); then per cell
 the seat shares against each knob, the confirmation table and the search history. A
 recommendation whose confirmed intervals exclude 1/n is shown as not confirmed, in red.
+
+Either game's tuning: the summary's `game` (Portobello Market when absent) gives the
+title and the material (board, River Market's cards), and each row's seat values say what
+the seat bonus is (`start_scores`: every seat's start score; River Market's `seat_coins`:
+every seat's extra Coins).
 """
 
 from __future__ import annotations
@@ -32,9 +37,20 @@ from analysis.report.page import table_html
 from analysis.report.table import Row
 from analysis.report.table import Table
 from sim.engine.outputs import replace_folder
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 
 TEMPLATE = "fairness.html.j2"
 Cell = Mapping[str, Any]
+# Each game's seat bonus (`sim.tuning.fairness.knobs`): the rows' key of every seat's value,
+# and what the report calls those values.
+SEAT_VALUES = {"start_scores": "start scores", "seat_coins": "extra Coins"}
+
+
+def seat_values(row: Mapping[str, Any]) -> tuple[str, str]:
+    """What a row's seat values are called and the values, e.g. (`extra Coins`, `0, 1, 2`)."""
+    key = next((k for k in SEAT_VALUES if k in row), "start_scores")
+    return SEAT_VALUES[key], ", ".join(map(str, row[key]))
 
 
 def share_text(row: Mapping[str, Any], seat: int) -> str:
@@ -53,10 +69,12 @@ def verdict(row: Mapping[str, Any]) -> str:
 def headline_table(cells: Sequence[Cell]) -> Table:
     """One row per cell: the verdict, the recommendation and its confirmed shares (the
     games are the spec's confirm.games, stated in the page's header). The setting's own
-    column is left out when every knob is a start-score bonus: the start scores say it."""
+    column is left out when every knob is a seat bonus: the seat values (start scores,
+    extra Coins) say it."""
     n_max = max(c["players"] for c in cells)
-    labelled = any(d["switch"] != "start_scores" for c in cells for d in c["dimensions"])
-    headers = ["cell", "verdict", *(["recommended"] if labelled else []), "start scores",
+    labelled = any(d["switch"] not in SEAT_VALUES for c in cells for d in c["dimensions"])
+    column = seat_values(cells[0]["recommended"])[0]
+    headers = ["cell", "verdict", *(["recommended"] if labelled else []), column,
                *(f"seat {s}" for s in range(n_max))]
     rows = []
     for c in cells:
@@ -65,7 +83,7 @@ def headline_table(cells: Sequence[Cell]) -> Table:
         label = [(rec["label"], "txt wrap")] if labelled else []
         rows.append(Row(((c["key"], "txt"),
                          ("confirmed fair" if rec["confirmed"] else "NOT confirmed", "txt"),
-                         *label, (", ".join(map(str, rec["start_scores"])), "txt"), *seats),
+                         *label, (seat_values(rec)[1], "txt"), *seats),
                         highlight=not rec["confirmed"]))
     return Table(tuple(headers), tuple(rows))
 
@@ -130,12 +148,16 @@ def render(summary: Mapping[str, Any], dpi: int = 100) -> str:
         per_cell.append({
             "cell": c, "profile": _img(P.to_png(fig, dpi)) if fig is not None else "",
             "confirmation": table_html(confirmation_table(c)),
-            "history": table_html(history_table(c)), "fair_ranges": fair_range_text(c)})
+            "history": table_html(history_table(c)), "fair_ranges": fair_range_text(c),
+            "seat_values": " ".join(seat_values(c["recommended"]))})
     env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined)
+    game = kind(summary.get("game", PORTOBELLO))
     return env.get_template(TEMPLATE).render(
-        s=summary, cells=per_cell, headline=table_html(headline_table(cells)),
+        s=summary, cells=per_cell, game=game.title,
+        material=(game.material, summary[game.material], summary[f"{game.material}_hash"]),
+        headline=table_html(headline_table(cells)),
         images=images, generated=time.strftime("%Y-%m-%d %H:%M"), version=_version(),
         unconfirmed=[c["key"] for c in cells if not c["recommended"]["confirmed"]],
         checks_failed=[c["key"] for c in cells if any(not k["fair"] for k in c["checks"])])

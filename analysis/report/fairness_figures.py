@@ -23,6 +23,8 @@ from analysis.plots import RC
 from analysis.plots import WIDTH
 
 Cell = Mapping[str, Any]
+# What a seat-bonus knob's values are, by switch (Portobello Market's, River Market's).
+BONUS_UNITS = {"start_scores": "bonus points", "seat_coins": "extra Coins"}
 
 
 def _seat_colour(seat: int) -> Any:
@@ -71,8 +73,8 @@ def profile_figure(cell: Cell) -> Figure | None:
             else:
                 ax.set_xticks(xs, [_value_text(p["value"]) for p in pts], rotation=20,
                               ha="right")
-            ax.set_xlabel(prof["dimension"] + (" (bonus points)" if
-                                               dim["switch"] == "start_scores" else ""))
+            unit = BONUS_UNITS.get(dim["switch"])
+            ax.set_xlabel(prof["dimension"] + (f" ({unit})" if unit else ""))
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         axes[0].set_ylabel("win share")
         handles, labels = axes[0].get_legend_handles_labels()
