@@ -78,7 +78,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_port(args.port)
     app = build_app(out, bot_delay_ms=args.bot_delay, port=args.port, files_dir=args.files)
     offered = f"; rules and board files from {args.files}" if args.files else ""
-    print(f"playing at http://127.0.0.1:{args.port}/ (finished games saved in {args.out}"
+    print(f"playing at http://127.0.0.1:{args.port}/ (River Market: "
+          f"http://127.0.0.1:{args.port}/river; finished games saved in {args.out}"
           f"{offered}; Ctrl-C stops)", flush=True)
     logging.getLogger("uvicorn.error").addFilter(StopNoise())
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port,

@@ -50,9 +50,8 @@ class RiverRules:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["seat_coins"] = list(self.seat_coins)
         if changed_only:
-            default = RiverRules()
-            out = {k: v for k, v in out.items()
-                   if k == "players" or v != getattr(default, k)}
+            default = RiverRules().to_dict()
+            out = {k: v for k, v in out.items() if k == "players" or v != default[k]}
         return out
 
 

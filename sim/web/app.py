@@ -7,6 +7,9 @@ JSON API (every error is a 4xx JSON object `{"error": ..., "field": ...}`, never
   move; `POST .../undo`; `POST .../hint` (`{"agent": SPEC}`) what an agent would do
 - `GET /games/{id}/view` the game so far (or finished) as the viewer page
 - `GET /` the play page
+- River Market (`sim.web.river_session`): `POST /api/games` with `"game": "river-market"`;
+  `POST .../act` (`{"action": N}`, one of the legal actions the state lists) is the
+  person's move; state, bot, undo, hint and view as above; `GET /river` its play page
 
 Only the server's own page gets in (`sim.web.guard`: its own Host, its own Origin, JSON
 bodies of bounded size). A game's requests take that game's lock in a worker thread, never
@@ -38,12 +41,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from analysis.view.page import render
+from analysis.view.river import render as river_page
 from analysis.view.source import GameSource
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import quote
 from sim.engine.game import Game
 from sim.engine.records import replay
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import RIVER
 from sim.web.guard import MAX_BODY
 from sim.web.guard import Guard
 from sim.web.guard import RequestError
@@ -51,14 +57,19 @@ from sim.web.guard import error_response
 from sim.web.guard import read_json
 from sim.web.limits import MAX_SECONDS
 from sim.web.page import play_page
+from sim.web.page import river_play_page
+from sim.web.river_session import RiverSession
+from sim.web.river_session import river_setup
 from sim.web.session import Click
 from sim.web.session import PlayError
 from sim.web.session import Session
+from sim.web.setup import SetupError
 from sim.web.setup import file_names
 from sim.web.setup import game_setup
 
 __all__ = ["MAX_BODY", "MAX_GAMES", "build_app"]
 
+AnySession = Session | RiverSession  # a game of either game in play
 MAX_GAMES = 200  # games kept in memory; the oldest is dropped beyond
 LOCK_WAIT = MAX_SECONDS + 5  # seconds a request waits for its game
 THINKERS = 4  # bot moves and hints computed at once (others wait; reads never do)
@@ -70,15 +81,25 @@ class Games:
     def __init__(self, out_dir: Path, files_dir: Path | None = None) -> None:
         self.out_dir = out_dir
         self.files_dir = files_dir
-        self._games: OrderedDict[str, tuple[Session, threading.Lock]] = OrderedDict()
+        self._games: OrderedDict[str, tuple[AnySession, threading.Lock]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def new(self, data: Any) -> Session:
-        setup = game_setup(data, self.files_dir)
+    def new(self, data: Any) -> AnySession:
         game_id = secrets.token_hex(6)
-        session = Session(game_id=game_id, board=setup.board, board_ref=setup.board_ref,
-                          rules=setup.rules, seed=setup.seed, human=setup.human,
-                          specs=setup.specs, out_dir=self.out_dir)
+        session: AnySession
+        if isinstance(data, dict) and data.get("game", PORTOBELLO) != PORTOBELLO:
+            if data["game"] != RIVER:
+                raise SetupError(f"unknown game {quote(data['game'])} (games: {PORTOBELLO}, "
+                                 f"{RIVER})", field="game")
+            river = river_setup(data)
+            session = RiverSession(game_id=game_id, rules=river.rules, seed=river.seed,
+                                   human=river.human, specs=river.specs, out_dir=self.out_dir)
+        else:
+            setup = game_setup({k: v for k, v in data.items() if k != "game"}
+                               if isinstance(data, dict) else data, self.files_dir)
+            session = Session(game_id=game_id, board=setup.board, board_ref=setup.board_ref,
+                              rules=setup.rules, seed=setup.seed, human=setup.human,
+                              specs=setup.specs, out_dir=self.out_dir)
         with self._lock:
             self._games[game_id] = (session, threading.Lock())
             while len(self._games) > MAX_GAMES:
@@ -89,7 +110,7 @@ class Games:
         with self._lock:
             return len(self._games)
 
-    def get(self, game_id: str) -> tuple[Session, threading.Lock]:
+    def get(self, game_id: str) -> tuple[AnySession, threading.Lock]:
         with self._lock:
             found = self._games.get(game_id)
         if found is None:
@@ -135,7 +156,7 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
     games = Games(Path(out_dir), Path(files_dir) if files_dir is not None else None)
     thinkers = anyio.CapacityLimiter(THINKERS)
 
-    def with_game(work: Callable[[Session, Any], dict[str, Any]], thinks: bool = False
+    def with_game(work: Callable[[Any, Any], dict[str, Any]], thinks: bool = False
                   ) -> Callable[[Request], Awaitable[Response]]:
         """A game's endpoint: find the game, read the body, run `work` under its lock in a
         worker thread (a bot or a hint, `thinks`, on the thinkers' threads), answer
@@ -173,25 +194,36 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
             return error_response(400 if exc.field == "body" else 422, exc.reason, exc.field)
         return JSONResponse({"setup": session.setup(), "state": session.view()})
 
-    def state(session: Session, data: Any) -> dict[str, Any]:
+    def state(session: AnySession, data: Any) -> dict[str, Any]:
         return session.view()
 
-    def click(session: Session, data: Any) -> dict[str, Any]:
+    def click(session: AnySession, data: Any) -> dict[str, Any]:
+        if isinstance(session, RiverSession):
+            raise PlayError("a River Market game takes its moves at .../act ({\"action\": N})",
+                            field="target")
         session.play(_click(data))
         return session.view()
 
-    def bot(session: Session, data: Any) -> dict[str, Any]:
+    def act(session: AnySession, data: Any) -> dict[str, Any]:
+        if not isinstance(session, RiverSession):
+            raise PlayError("a Portobello Market game takes its moves at .../click",
+                            field="action")
+        session.act(data)
+        return session.view()
+
+    def bot(session: AnySession, data: Any) -> dict[str, Any]:
         session.bot_step()
         return session.view()
 
-    def undo(session: Session, data: Any) -> dict[str, Any]:
+    def undo(session: AnySession, data: Any) -> dict[str, Any]:
         taken = session.undo()
         if not taken:
             raise PlayError("nothing to undo: you have not moved yet", field="undo")
         return session.view()
 
-    def hint(session: Session, data: Any) -> dict[str, Any]:
-        spec = data.get("agent", "heuristic") if isinstance(data, dict) else None
+    def hint(session: AnySession, data: Any) -> dict[str, Any]:
+        default = "greedy" if isinstance(session, RiverSession) else "heuristic"
+        spec = data.get("agent", default) if isinstance(data, dict) else None
         if not isinstance(spec, str) or not spec.strip():
             raise PlayError("must be an agent spec, e.g. heuristic", field="agent")
         try:
@@ -208,6 +240,10 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
             return error_response(404, "no such game", "game_id")
 
         def page() -> str:
+            if isinstance(session, RiverSession):
+                with _held(lock):
+                    start, actions = session.start, list(session.game.history)
+                return river_page(start, actions, f"River Market, game {session.game_id}")
             with _held(lock):  # in a worker thread: a busy game holds up its own page only
                 record = session.record()
                 label = session.saved.name if session.saved else f"game {session.game_id}"
@@ -219,6 +255,9 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
     async def index(request: Request) -> Response:
         return HTMLResponse(play_page(bot_delay_ms, file_names(games.files_dir)))
 
+    async def river_index(request: Request) -> Response:
+        return HTMLResponse(river_play_page(bot_delay_ms))
+
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)  # no icon: browsers stop asking
 
@@ -229,10 +268,12 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
 
     routes = [
         Route("/", index),
+        Route("/river", river_index),
         Route("/favicon.ico", favicon),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", with_game(state)),
         Route("/api/games/{game_id}/click", with_game(click), methods=["POST"]),
+        Route("/api/games/{game_id}/act", with_game(act), methods=["POST"]),
         Route("/api/games/{game_id}/bot", with_game(bot, thinks=True), methods=["POST"]),
         Route("/api/games/{game_id}/undo", with_game(undo), methods=["POST"]),
         Route("/api/games/{game_id}/hint", with_game(hint, thinks=True), methods=["POST"]),

@@ -32,3 +32,13 @@ def play_page(bot_delay_ms: int, files: list[str] | None = None) -> str:
                "boards": sorted(p.stem for p in BOARDS_DIR.glob("*.toml")),
                "files": list(files or []), "bot_delay": bot_delay_ms}
     return _env().get_template(TEMPLATE).render(choices=script_json(choices))
+
+
+def river_play_page(bot_delay_ms: int) -> str:
+    """River Market's play page (`sim.web.river_session`), with its presets and agents."""
+    from sim.river.play import AGENTS as RIVER_AGENTS
+    from sim.river.rules import PRESETS as RIVER_PRESETS
+
+    choices = {"presets": list(RIVER_PRESETS), "agents": [*RIVER_AGENTS, "search:iterations=N"],
+               "bot_delay": bot_delay_ms}
+    return _env().get_template("river_play.html.j2").render(choices=script_json(choices))
