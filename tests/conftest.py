@@ -95,3 +95,19 @@ def browser() -> Iterator[Any]:
     finally:
         watchdog.cancel()
         driver.quit()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The play server on a free port of 127.0.0.1 (bots 5 ms apart): its URL, and the folder
+    it saves finished games in."""
+    pytest.importorskip("uvicorn", reason="needs uvicorn (web extra)")
+    from servers import free_port
+    from servers import serving
+
+    from sim.web.app import build_app
+
+    out = tmp_path / "play"
+    port = free_port()
+    with serving(build_app(out, bot_delay_ms=5, port=port), port):
+        yield f"http://127.0.0.1:{port}", out

@@ -8,13 +8,10 @@ from __future__ import annotations
 import socket
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import free_port
-from servers import serving
 
 from sim.agents.registry import make_agent
 from sim.cli.command import main
@@ -286,15 +283,6 @@ def test_the_command_refuses_a_busy_port_and_a_file_as_folder(
 
 
 # -- the page in a browser ---------------------------------------------------------------------
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    pytest.importorskip("uvicorn", reason="needs uvicorn (web extra)")
-    out = tmp_path / "play"
-    port = free_port()
-    with serving(build_app(out, bot_delay_ms=5, port=port), port):
-        yield f"http://127.0.0.1:{port}", out
-
-
 def _start(driver: Any, url: str) -> None:
     """Open the page and start a short 2-player game against the form's default agent."""
     from selenium.webdriver.common.by import By

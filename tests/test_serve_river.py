@@ -8,13 +8,10 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import free_port
-from servers import serving
 
 from sim.river.records import read_record
 
@@ -125,15 +122,6 @@ def test_the_river_page_is_served(client: TestClient) -> None:
 
 
 # -- the page in a browser ---------------------------------------------------------------------
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    pytest.importorskip("uvicorn", reason="needs uvicorn (web extra)")
-    out = tmp_path / "play"
-    port = free_port()
-    with serving(build_app(out, bot_delay_ms=5, port=port), port):
-        yield f"http://127.0.0.1:{port}", out
-
-
 def _body(driver: Any, name: str) -> str:
     from selenium.webdriver.common.by import By
 

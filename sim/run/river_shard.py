@@ -17,16 +17,15 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from sim.run.tables import GAME_KEY_FIELDS
+from sim.run.tables import PLAYER_OUTCOME_FIELDS
 from sim.run.tables import dictionary
 from sim.run.tables import outcome_columns
 from sim.run.tables import repeat_value
 from sim.run.tables import table_of
 
 GAMES_SCHEMA = pa.schema([
-    ("run_id", pa.dictionary(pa.int8(), pa.string())),
-    ("game_id", pa.int64()),
-    ("seed", pa.int64()),
-    ("players", pa.int8()),
+    *GAME_KEY_FIELDS,
     ("board", pa.dictionary(pa.int8(), pa.string())),
     ("houses", pa.int8()),
     ("end_reason", pa.dictionary(pa.int8(), pa.string())),
@@ -37,12 +36,7 @@ GAMES_SCHEMA = pa.schema([
 ])
 
 PLAYERS_SCHEMA = pa.schema([
-    ("game_id", pa.int64()),
-    ("seat", pa.int8()),
-    ("agent", pa.dictionary(pa.int8(), pa.string())),
-    ("score", pa.int32()),
-    ("rank", pa.int8()),
-    ("win_share", pa.float32()),
+    *PLAYER_OUTCOME_FIELDS,
     ("event_points", pa.int16()),
     ("booth_points", pa.int16()),
     ("helper_points", pa.int16()),

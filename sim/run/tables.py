@@ -18,11 +18,24 @@ from sim.engine.codes import STAT_NAMES
 from sim.engine.game import Game
 from sim.engine.rules import Rules
 
-GAMES_SCHEMA = pa.schema([
+# The columns every game's tables begin with (a game adds its own: sim.run.seam).
+GAME_KEY_FIELDS = [
     ("run_id", pa.dictionary(pa.int8(), pa.string())),
     ("game_id", pa.int64()),
     ("seed", pa.int64()),
     ("players", pa.int8()),
+]
+PLAYER_OUTCOME_FIELDS = [
+    ("game_id", pa.int64()),
+    ("seat", pa.int8()),
+    ("agent", pa.dictionary(pa.int8(), pa.string())),
+    ("score", pa.int32()),
+    ("rank", pa.int8()),
+    ("win_share", pa.float32()),
+]
+
+GAMES_SCHEMA = pa.schema([
+    *GAME_KEY_FIELDS,
     ("customer_order", pa.dictionary(pa.int8(), pa.string())),
     ("neutral_stack", pa.dictionary(pa.int8(), pa.string())),
     ("board", pa.dictionary(pa.int8(), pa.string())),
@@ -34,12 +47,7 @@ GAMES_SCHEMA = pa.schema([
 ])
 
 PLAYERS_SCHEMA = pa.schema([
-    ("game_id", pa.int64()),
-    ("seat", pa.int8()),
-    ("agent", pa.dictionary(pa.int8(), pa.string())),
-    ("score", pa.int32()),
-    ("rank", pa.int8()),
-    ("win_share", pa.float32()),
+    *PLAYER_OUTCOME_FIELDS,
     ("stalls_placed", pa.int16()),
     ("stalls_left", pa.int16()),
     ("lane_points", pa.int32()),

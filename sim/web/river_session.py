@@ -37,6 +37,7 @@ from sim.river.rules import river_rules
 from sim.river.words import card_line
 from sim.web.setup import MAX_SEED
 from sim.web.setup import SetupError
+from sim.web.setup import int_field
 
 GAME = "river-market"
 FIELDS = ("game", "preset", "switches", "players", "seat", "agents", "seed")
@@ -58,15 +59,6 @@ class RiverSetup:
     seed: int
 
 
-def _int(data: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise SetupError(f"must be an integer, got {quote(value)}", field=key)
-    if not lo <= value <= hi:
-        raise SetupError(f"must be between {lo} and {hi}, got {value}", field=key)
-    return value
-
-
 def served_river_spec(spec: str, field: str = "agents") -> str:
     """A River agent spec as the server plays it: checked, its search budget capped."""
     try:
@@ -85,9 +77,9 @@ def river_setup(data: Mapping[str, Any]) -> RiverSetup:
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise SetupError(f"unknown field (fields: {', '.join(FIELDS)})", field=unknown[0])
-    players = _int(data, "players", 3, *PLAYERS)
-    human = _int(data, "seat", 0, 0, players - 1)
-    seed = _int(data, "seed", 0, 0, MAX_SEED)
+    players = int_field(data, "players", 3, *PLAYERS)
+    human = int_field(data, "seat", 0, 0, players - 1)
+    seed = int_field(data, "seed", 0, 0, MAX_SEED)
     name = data.get("preset", "standard") or "standard"
     if not isinstance(name, str) or name not in PRESETS:
         raise SetupError(f"unknown River Market preset {quote(name)} (presets: "

@@ -46,7 +46,8 @@ class GameSetup:
     seed: int
 
 
-def _int(data: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+def int_field(data: Mapping[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    """A request's integer field, checked to lie from `lo` to `hi`."""
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
         raise SetupError(f"must be an integer, got {quote(value)}", field=key)
@@ -156,9 +157,9 @@ def game_setup(data: Any, files_dir: Path | None = None) -> GameSetup:
     unknown = sorted(set(data) - set(FIELDS))
     if unknown:
         raise SetupError(f"unknown field (fields: {', '.join(FIELDS)})", field=unknown[0])
-    players = _int(data, "players", 2, 2, 8)
-    human = _int(data, "seat", 0, 0, players - 1)
-    seed = _int(data, "seed", 0, 0, MAX_SEED)
+    players = int_field(data, "players", 2, 2, 8)
+    human = int_field(data, "seat", 0, 0, players - 1)
+    seed = int_field(data, "seed", 0, 0, MAX_SEED)
     board, board_ref = _board(_str(data, "board", "standard") or "standard", files_dir)
     rules = _rules(data, players, files_dir)
     try:
