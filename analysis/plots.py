@@ -25,6 +25,8 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 from matplotlib.ticker import PercentFormatter
 
+from analysis.metrics.common import PORTOBELLO_SOURCES
+from analysis.metrics.common import Sources
 from sim.engine.board import Board
 
 RC: dict[str, object] = {
@@ -247,8 +249,13 @@ def game_length(games: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
         return fig
 
 
-def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None = None) -> Figure:
-    """Mean points per player by source, stacked; Bobby fees paid to the left (PointsBySource)."""
+def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None = None,
+                     sources: Sources = PORTOBELLO_SOURCES) -> Figure:
+    """Mean points per player by the game's sources, stacked in scoring order; a source
+    counting against the score (Bobby fees paid) to the left (PointsBySource)."""
+    gained = [s for s in sources.names if s not in sources.negative]
+    colours = {s: SOURCE_COLOURS.get(s, PALETTE[i % len(PALETTE)])
+               for i, s in enumerate(sources.names)}
     with mpl.rc_context(RC):
         rows = _cells_top_down(pbs)
         fig = Figure(figsize=(WIDTH, 0.45 * len(rows) + 1.6), layout="constrained")
@@ -259,17 +266,21 @@ def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None = None)
             d = pbs[(pbs["variant"] == r.variant) & (pbs["n_players"] == r.n_players)]
             d = d.set_index("source")["mean"]
             left = 0.0
-            for source in ("start", "lanes", "districts", "baron", "bobby received"):
+            big = 6 if float(d.abs().sum()) > 40 else 2  # label what is wide enough to read
+            for source in gained:
                 val = float(d.get(source, 0.0))
-                ax.barh(y, val, left=left, color=SOURCE_COLOURS[source], height=0.7,
+                ax.barh(y, val, left=left, color=colours[source], height=0.7,
                         edgecolor="white", lw=0.5)
-                if val >= 6:
+                if val >= big:
                     ax.text(left + val / 2, y, f"{val:.0f}", ha="center", va="center",
                             fontsize=8, color="white" if source != "start" else "#333333")
                 left += val
-            paid = float(d.get("bobby paid", 0.0))
-            ax.barh(y, paid, color=SOURCE_COLOURS["bobby paid"], height=0.7,
-                    edgecolor="white", lw=0.5)
+            paid = 0.0
+            for source in sources.negative:
+                val = float(d.get(source, 0.0))
+                ax.barh(y, val, left=paid, color=colours[source], height=0.7,
+                        edgecolor="white", lw=0.5)
+                paid += val
             total = left + paid
             ax.text(left + 1, y, f"= {total:.1f}", va="center", fontsize=8.5,
                     fontweight="bold")
@@ -278,8 +289,8 @@ def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None = None)
         ax.axvline(0, color="#333333", lw=0.8)
         ax.set_xlabel("mean points per player (= mean final score)")
         ax.set_title("Where points come from")
-        handles = [Line2D([], [], color=c, lw=8) for c in SOURCE_COLOURS.values()]
-        ax.legend(handles, list(SOURCE_COLOURS), loc="upper center", ncols=6,
+        handles = [Line2D([], [], color=colours[s], lw=8) for s in sources.names]
+        ax.legend(handles, list(sources.names), loc="upper center", ncols=6,
                   bbox_to_anchor=(0.5, -0.12 if len(rows) > 4 else -0.2))
         ax.grid(axis="y", visible=False)
         xmax = ax.get_xlim()[1]

@@ -8,6 +8,7 @@ from typing import Any
 
 from analysis import plots as P
 from analysis.draw import with_layout_of as draw_layout
+from analysis.metrics.common import GAME_SOURCES
 from analysis.report.model import Analysis
 from analysis.report.skill_figures import skill_figures
 from analysis.report.sweep_view import sweep_figures
@@ -22,7 +23,7 @@ def figures(a: Analysis) -> dict[str, Any]:
         "scores": P.score_distributions(data.players(), L),
         "margins": P.margins(t["margins_games"], L),
         "length": P.game_length(data.games(), L),
-        "points": P.points_by_source(t["points"], L),
+        "points": P.points_by_source(t["points"], L, GAME_SOURCES[a.data.game]),
         "endings": P.end_reasons(t["endings"], L),
     }
     if "comparisons" in t:

@@ -15,6 +15,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
 from analysis import plots as P
+from analysis.metrics.common import GAME_SOURCES
 from analysis.report.model import Analysis
 from analysis.report.sweep import MEASURES
 from analysis.report.sweep import sweep_table
@@ -28,11 +29,11 @@ MARKERS = ("o", "s", "^", "D")
 MAX_SEATS = 5
 
 
-def drawn_sources(df: pd.DataFrame) -> list[str]:
+def drawn_sources(df: pd.DataFrame, game: str) -> list[str]:
     """The game's point sources a sweep draws, in scoring order (the start score, the same
     for every value, left out)."""
-    return [s for s in dict.fromkeys(df.loc[df["measure"] == "points", "series"])
-            if s != "start"]
+    held = set(df.loc[df["measure"] == "points", "series"])
+    return [s for s in GAME_SOURCES[game].names if s in held and s != "start"]
 
 def _is_numeric(values: Sequence[Any]) -> bool:
     """Whether swept values can stand on a number line (not booleans, lists or tables)."""
@@ -75,7 +76,7 @@ def sweep_figure(a: Analysis, measure: str) -> Figure:
         fig, axes = P._facets(len(counts), height=3.8, width=max(5.6, 4.4 * len(counts)))
         series = list(dict.fromkeys(df["series"]))
         if measure == "points":
-            series = [s for s in drawn_sources(df) if s in series]
+            series = [s for s in drawn_sources(df, a.data.game) if s in series]
         for ax, n in zip(axes, counts, strict=True):
             sub = df[df["n_players"] == n]
             pos, ticks, names = _positions(sub, info.order)
@@ -167,7 +168,7 @@ def sweep_tables(a: Analysis) -> dict[str, Table]:
     if df is None:
         return {}
     rows = []
-    sources = drawn_sources(df)
+    sources = drawn_sources(df, a.data.game)
     for (n, variant), d in df.groupby(["n_players", "variant"], sort=False):
         get = _getter(d)
         row: dict[str, Any] = {"n_players": n, "group": d["group"].iloc[0],

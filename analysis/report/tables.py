@@ -11,6 +11,7 @@ import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
+from analysis.metrics.common import GAME_SOURCES
 from analysis.report.model import Analysis
 from analysis.report.table import Formatter
 from analysis.report.table import Table
@@ -107,7 +108,7 @@ def display_tables(a: Analysis) -> dict[str, Table]:
         "max": ("max", _num(0))})
     pts = t["points"].pivot_table(index=["n_players", "variant"], columns="source",
                                   values="mean", observed=True).reset_index()
-    sources = list(dict.fromkeys(t["points"]["source"]))  # the game's, in scoring order
+    sources = list(GAME_SOURCES[a.data.game].names)  # the game's, in scoring order
     pts["total"] = pts[sources].sum(axis=1)
     out["points"] = frame_table(pts, {
         "n_players": ("players", str), "variant": ("variant", lab),

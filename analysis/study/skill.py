@@ -39,7 +39,8 @@ SKILL_KEYS = ("name", "label", "agents", "games")
 # Agents that play at least as well as the tuned heuristic: the heuristic itself and the
 # searches that use it for priors and rollouts. A restricted agent (`no-district(...)`) is
 # not among them: it plays a handicapped game on purpose.
-STRONG_AGENTS = ("heuristic", "mcts", "fastmcts")
+STRONG_AGENTS = ("heuristic", "mcts", "fastmcts",
+                 "search")  # River Market's heuristic and search (its greedy is the weak one)
 
 # The spec's own readers of `agents` and of a value by player count (analysis.study.spec),
 # passed in so a level reads exactly as the top level does.
