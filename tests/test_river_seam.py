@@ -79,14 +79,17 @@ def test_a_river_run_holds_the_batches_games(tmp_path: Path) -> None:
     assert winners.tolist() == best["n"].to_list()
 
 
-def test_same_tables_whatever_the_jobs_and_resumable(tmp_path: Path) -> None:
-    one, two = tmp_path / "one", tmp_path / "two"
+def test_same_tables_whatever_the_jobs_backend_and_resumable(tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="needs dask.distributed (cluster extra)")
+    one, two, dask = tmp_path / "one", tmp_path / "two", tmp_path / "dask"
     Run(river_config(), one).execute(jobs=1, quiet=True)
     Run(river_config(), two).execute(jobs=2, quiet=True)
+    Run(river_config(), dask).execute(jobs=2, backend="dask", quiet=True)
     for table in ("games", "players"):
         a = sorted((one / table).iterdir())
-        b = sorted((two / table).iterdir())
-        assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
+        for other in (two, dask):
+            b = sorted((other / table).iterdir())
+            assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
     # A shard lost is played again, the same bytes.
     lost = one / "players" / a[0].name
     kept = lost.read_bytes()
