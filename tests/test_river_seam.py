@@ -239,3 +239,26 @@ def test_a_river_study_and_its_report(tmp_path: Path,
     assert 'id="calibration"' not in html and 'id="skill"' in html
     measures = {c["measure"] for c in summary["comparisons"]}
     assert "Event points per player" in measures and "lane points per player" not in measures
+
+
+def test_a_report_on_plain_river_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                      ) -> None:
+    """Runs of two River Market rules readings are two variants, named by what differs;
+    a River Market run beside a Portobello Market one is refused in one line."""
+    std, short = tmp_path / "std", tmp_path / "short"
+    Run(river_config(games=90), std).execute(jobs=1, quiet=True)
+    Run(river_config(games=90, houses=4), short).execute(jobs=1, quiet=True)
+    report = tmp_path / "report"
+    assert main(["report", str(std), str(short), "--out", str(report)]) == 0
+    capsys.readouterr()
+    summary = json.loads((report / "summary.json").read_text())
+    assert {r["variant"] for r in summary["first_player"]} == {"standard", "houses=4"}
+    rows = [c for c in summary["comparisons"] if c["measure"] == "seat 0 win share"]
+    assert len(rows) == 1 and rows[0]["variant"] == "houses=4"
+    other = tmp_path / "portobello"
+    config = RunConfig(board=load_board("standard"), board_ref="standard",
+                       rules=Rules(players=3), agents=("random",) * 3, games=6, seed=1)
+    Run(config, other).execute(jobs=1, quiet=True)
+    line = cli_fails(capsys, ["report", str(std), str(other), "--out",
+                              str(tmp_path / "mixed")], 1)
+    assert "runs of different games" in line

@@ -39,6 +39,7 @@ from sim.engine.rules import DEFAULT_STALLS
 from sim.engine.rules import RULE_KEYS
 from sim.engine.rules import Rules
 from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 
 
 @dataclass
@@ -345,25 +346,27 @@ def _variant_key(manifest: Mapping[str, Any]) -> str:
     return json.dumps({"rules": rules, "agents": agents}, sort_keys=True)
 
 
-def _differing(keys: Sequence[str]) -> list[str]:
+def _differing(keys: Sequence[str], rule_keys: Sequence[str] = RULE_KEYS) -> list[str]:
     """The rules switches whose value (or presence) differs between variant keys, in the
-    order of the rules' fields."""
+    order of the rules' fields (`rule_keys`: the game's)."""
     rules = [json.loads(k)["rules"] for k in keys]
     names = {s for r in rules for s in r}
-    return [s for s in RULE_KEYS if s in names and len({json.dumps(r.get(s)) for r in rules}) > 1]
+    return [s for s in rule_keys if s in names and len({json.dumps(r.get(s)) for r in rules}) > 1]
 
 
-def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int]) -> str:
+def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int],
+                  game: str = PORTOBELLO) -> str:
     """A short name: the switches (or agents) in which this variant differs from others,
     `stalls_per_player=14; neutral_stack=1,1,2,2`. `stalls` are the stall counts of the
     variant's runs, which name a variant that leaves the count unset."""
     mine = json.loads(key)
     others = [json.loads(k) for k in all_keys if k != key]
+    g = kind(game)
     if others:
-        switches = _differing(all_keys)
+        switches = _differing(all_keys, g.rule_keys)
     else:
-        default = Rules().to_dict()
-        switches = [s for s in RULE_KEYS if s in mine["rules"]
+        default = g.default_rules().to_dict()
+        switches = [s for s in g.rule_keys if s in mine["rules"]
                     and mine["rules"][s] != default.get(s)]
     parts: list[str] = []
     for k in switches:
@@ -381,12 +384,13 @@ def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int]) -> str:
     return "; ".join(parts) or "standard"
 
 
-def _infer_sweep(distinct: Sequence[str], names: Mapping[str, str]) -> SweepInfo | None:
+def _infer_sweep(distinct: Sequence[str], names: Mapping[str, str],
+                 rule_keys: Sequence[str] = RULE_KEYS) -> SweepInfo | None:
     """Runs that differ in one rules switch only, in three values or more, with the same
     agents, are read as a sweep of that switch (the report then draws it)."""
     if len(distinct) < 3 or len({json.dumps(json.loads(k)["agents"]) for k in distinct}) > 1:
         return None
-    switches = _differing(distinct)
+    switches = _differing(distinct, rule_keys)
     if len(switches) != 1:
         return None
     return SweepInfo((switches[0],), {names[k]: "" for k in distinct})
@@ -416,17 +420,23 @@ def cells_from_runs(paths: Sequence[str | Path], allow_partial: bool = False) ->
     runs = [load_run(p, allow_partial=allow_partial) for p in expanded]
     for s in studies:
         runs.extend(c.run for c in s.cells)
+    games = sorted({r.game for r in runs})
+    if len(games) > 1:
+        raise LoadError(f"runs of different games ({', '.join(games)}); a report compares "
+                        "runs of one game")
+    game = kind(games[0])
     _check_same_board([CellRun("", "", 0, r) for r in runs])
     keys = [_variant_key(r.manifest) for r in runs]
     distinct = list(dict.fromkeys(keys))
     default_key = next((k for k in distinct if json.loads(k)["rules"] == {
-        k2: v for k2, v in Rules().to_dict().items() if k2 not in CELL_KEYS}), None)
+        k2: v for k2, v in game.default_rules().to_dict().items() if k2 not in CELL_KEYS}),
+        None)
     if default_key is not None:
         distinct.remove(default_key)
         distinct.insert(0, default_key)
-    stalls = {k: {r.rules().stalls for r, rk in zip(runs, keys, strict=True) if rk == k}
-              for k in distinct}
-    names = {k: _variant_name(k, distinct, stalls[k]) for k in distinct}
+    stalls = {k: {getattr(r.rules(), "stalls", 0) for r, rk in zip(runs, keys, strict=True)
+                  if rk == k} for k in distinct}
+    names = {k: _variant_name(k, distinct, stalls[k], game.name) for k in distinct}
     if default_key is not None and not any(json.loads(k)["agents"] != json.loads(
             default_key)["agents"] for k in distinct) and not (
             "stalls_per_player" in _differing(distinct) and len(stalls[default_key]) == 1):
@@ -445,4 +455,5 @@ def cells_from_runs(paths: Sequence[str | Path], allow_partial: bool = False) ->
         cells.append(CellRun(name, name, n, run))
     _check_same_board(cells)
     title = studies[0].title if studies else "Balance report"
-    return StudyData(cells=cells, title=title, sweep=_infer_sweep(distinct, names))
+    return StudyData(cells=cells, title=title, sweep=_infer_sweep(distinct, names,
+                                                                     game.rule_keys))
