@@ -1,6 +1,7 @@
 """River Market's compiled batches play the very games the readable front plays with the
-same agents (each seat drawing from its own generator), the greedy agent beats random
-play, and `portobello bench river` reports what its games did."""
+same agents (random, greedy, the heuristic, the search; each seat drawing from its own
+generator), the greedy agent beats random play, and `portobello bench river` reports what
+its games did."""
 
 from __future__ import annotations
 
@@ -34,9 +35,11 @@ def front_game(players: int, seed: int, lineup: list[str]) -> RiverGame:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_batches_play_the_fronts_games(players: int) -> None:
-    seeds = list(range(100, 104))
+    seeds = list(range(100, 105))
     lineups = [["random"] * players, ["greedy"] + ["random"] * (players - 1),
-               ["random"] * (players - 1) + ["search:iterations=8"], ["greedy"] * players]
+               ["random"] * (players - 1) + ["search:iterations=8"], ["greedy"] * players,
+               ["heuristic:weights=greedy,kinds=0.3,booth=1,helper=1,rival=0.2,house=-0.5",
+                *["heuristic"] * (players - 1)]]
     tables = RiverGame.new(RiverRules(players=players)).tables
     res = play(tables, np.array(seeds, np.uint64), lineups)
     for row, seed, lineup in zip(res, seeds, lineups, strict=True):

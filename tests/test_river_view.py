@@ -51,8 +51,8 @@ def test_play_then_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    line = cli_fails(capsys, ["play", "--game", "river-market", "--agents", "heuristic"], 1)
-    assert "unknown River Market agent 'heuristic'" in line
+    line = cli_fails(capsys, ["play", "--game", "river-market", "--agents", "mcts"], 1)
+    assert "unknown River Market agent 'mcts'" in line
     for argv, field in ((["--agents", "greedy,random", "--players", "6"], "--players"),
                         (["--agents", "greedy,random", "--engine", "python"], "--engine"),
                         (["--agents", "greedy,search:depth=2"], "--agents"),

@@ -111,7 +111,8 @@ def add_parser(subparsers: Any) -> None:
                       "how and when it ended, every seat's agent and score, the winner. The "
                       "game record (docs/rules.md) is written only with --record FILE, or printed "
                       "as JSON with --json.")
-    O.add_game(p, "its agents random, greedy and search[:iterations=N]")
+    O.add_game(p, "its agents random, greedy, heuristic[:weights=SET,WEIGHT=X] and "
+               "search[:iterations=N]")
     O.add_players(p)
     O.add_agents(p)
     O.add_seed(p, help="the game's seed (the agents' seeds derive from it and their seats)")

@@ -269,8 +269,9 @@ def add_parser(subparsers: Any) -> None:
                    "else decision by decision (python), which times every decision; both play "
                    "the same games (on the compiled engine the timing columns are null and the "
                    "ms/decision columns read –)")
-    O.add_game(p, "its agents random, greedy and search[:iterations=N], on its compiled "
-               "batches; --rules FILE holds its switches")
+    O.add_game(p, "its agents random, greedy, heuristic[:weights=SET,WEIGHT=X] and "
+               "search[:iterations=N], on its compiled batches; --rules FILE holds its "
+               "switches")
     O.add_board(p)
     O.add_rules(p)
     O.add_out(p, "FILE", "Parquet file (default: data/runs/tournament-<tournament id>.parquet, "

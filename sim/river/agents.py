@@ -1,19 +1,26 @@
 """River Market's compiled agents, the only implementation of each:
 
 - **random**: a legal action drawn uniformly (`choose_random`);
-- **greedy**: every legal action tried on a copy of the position and the one whose result
-  is worth most to the deciding player kept (`choose_greedy`), worth being the player's
-  score if the game ended there (`final_score`: Events, Booths, Helpers, stores, leftovers)
-  plus small values for what is not yet points (each Good and Coin held, each house still
-  to place); ties broken by the agent's own generator;
+- **heuristic** (`choose_heuristic`): every legal action tried on a copy of the position and
+  the one whose result is worth most to the deciding player kept, ties broken by the
+  agent's own generator. Worth (`worth`) is the player's score if the game ended there
+  (`final_score`: Events, Booths, Helpers, stores, leftovers) plus weighted values of what
+  is not yet points (`WEIGHTS`): each Good and Coin held, each house still to place, each
+  kind of Good held (a batch of three different Goods is a leftover point, and costs ask
+  for several kinds), each Booth owned (its owner bonuses to come) and each Helper hired
+  (its ability to come); less `rival` times the best other player's worth measured the
+  same way (so that feeding the leader an owner bonus costs something). Its weights come
+  from a weight set (`sim.river.weight_sets`: its `DEFAULT` unless the spec names others);
+- **greedy**: the heuristic with `GREEDY_WEIGHTS` (a Good 0.3, a Coin 0.2, nothing else),
+  the one-step agent the heuristic's weights are tuned against;
 - **search** (`search:iterations=N`, 200 by default): flat Monte Carlo over the legal
   actions, each tried in turn on a copy of the position with what the player cannot see
   (the other hands and the deck) dealt afresh, the game played out by random agents, the
   outcome (the share of the win, plus a hundredth a point of margin) averaged
   (`choose_search`).
 
-The greedy agent looks one decision ahead only. It never sees the deck: its measure reads
-no hand and no deck, so the generator kept in the copied state (which would reveal the next
+The heuristic looks one decision ahead only. It never sees the deck: its measure reads no
+hand and no deck, so the generator kept in the copied state (which would reveal the next
 shuffle) tells it nothing.
 """
 
@@ -26,12 +33,16 @@ from sim.engine.compiled import rng as G
 from sim.river import compiled as C
 from sim.river import tables as T
 from sim.river.game import RiverGame
+from sim.river.scoring import owned
+from sim.river.state import KD_BOOTH
 
-# Agent kinds and the greedy agent's weights (one row a seat).
-RANDOM, GREEDY = 0, 1
-W_GOOD, W_COIN, W_HOUSE = range(3)
-N_WEIGHTS = 3
-GREEDY_WEIGHTS = (0.3, 0.2, 0.0)  # a Good is about a third of a leftover point
+# Agent kinds; the greedy agent is the heuristic with the greedy weights.
+RANDOM, HEURISTIC = 0, 1
+# The heuristic's weights (one row a seat in the batches), in this order.
+WEIGHTS = ("good", "coin", "house", "kinds", "booth", "helper", "rival")
+W_GOOD, W_COIN, W_HOUSE, W_KINDS, W_BOOTH, W_HELPER, W_RIVAL = range(len(WEIGHTS))
+N_WEIGHTS = len(WEIGHTS)
+GREEDY_WEIGHTS = (0.3, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0)  # a Good: about a third of a point
 
 
 @njit(cache=True, _nrt=False)
@@ -40,21 +51,47 @@ def choose_random(gen: np.ndarray, legal: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def worth(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
-          w: np.ndarray) -> float:
-    """What the position is worth to `p` (the greedy agent's measure; writes the work
-    space of S)."""
+def own_worth(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+              w: np.ndarray) -> float:
+    """`p`'s score if the game ended now plus the weighted values of what is not yet points
+    (every weight but `rival`; writes the work space of S). A term whose weight is 0 is
+    not worked out (the greedy agent pays only for what it weighs)."""
     value = float(C.final_score(CD, CARD, R, S, p))
     value += w[W_GOOD] * C.goods_total(R, S, p)
     value += w[W_COIN] * S[C.res_at(R, p, T.COIN)]
     value += w[W_HOUSE] * S[R[T.R_O_HOUSES] + p]
+    if w[W_KINDS] != 0.0:
+        kinds = 0
+        for r in range(1, T.NRES):
+            if S[C.res_at(R, p, r)] > 0:
+                kinds += 1
+        value += w[W_KINDS] * kinds
+    if w[W_BOOTH] != 0.0:
+        value += w[W_BOOTH] * owned(CD, CARD, R, S, p, KD_BOOTH)
+    if w[W_HELPER] != 0.0:
+        value += w[W_HELPER] * S[R[T.R_O_NHIRED] + p]
     return value
 
 
 @njit(cache=True, _nrt=False)
-def choose_greedy(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
-                  S: np.ndarray, gen: np.ndarray, w: np.ndarray, legal: np.ndarray, n: int,
-                  work: np.ndarray) -> int:
+def worth(CD: np.ndarray, CARD: np.ndarray, R: np.ndarray, S: np.ndarray, p: int,
+          w: np.ndarray) -> float:
+    """What the position is worth to `p` (the heuristic's measure): its own worth, less
+    `rival` times the best other player's own worth (writes the work space of S)."""
+    value = own_worth(CD, CARD, R, S, p, w)
+    if w[W_RIVAL] != 0.0:
+        best = -1e18
+        for q in range(R[T.R_PLAYERS]):
+            if q != p:
+                best = max(best, own_worth(CD, CARD, R, S, q, w))
+        value -= w[W_RIVAL] * best
+    return value
+
+
+@njit(cache=True, _nrt=False)
+def choose_heuristic(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
+                     S: np.ndarray, gen: np.ndarray, w: np.ndarray, legal: np.ndarray, n: int,
+                     work: np.ndarray) -> int:
     """The legal action whose result is worth most to the decider (ties at random)."""
     if n == 1:
         return legal[0]
@@ -98,18 +135,21 @@ class RandomAgent(SeatedAgent):
     """The random agent seated at a `RiverGame`."""
 
 
-class GreedyAgent(SeatedAgent):
-    """The greedy agent seated at a `RiverGame`."""
+class HeuristicAgent(SeatedAgent):
+    """The heuristic seated at a `RiverGame` (with `GREEDY_WEIGHTS`: the greedy agent)."""
 
     def __init__(self, game_seed: int, seat: int,
-                 weights: tuple[float, float, float] = GREEDY_WEIGHTS) -> None:
+                 weights: tuple[float, ...] = GREEDY_WEIGHTS) -> None:
         super().__init__(game_seed, seat)
+        if len(weights) != N_WEIGHTS:
+            raise ValueError(f"{len(weights)} weights given, {N_WEIGHTS} expected "
+                             f"({', '.join(WEIGHTS)})")
         self.weights = np.array(weights, np.float64)
 
     def decide(self, game: RiverGame, n: int, work: np.ndarray) -> int:
         t = game.tables
-        return choose_greedy(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.weights,
-                             self.legal, n, work)
+        return choose_heuristic(t.CD, t.PL, t.CARD, t.R, game.S, self.gen, self.weights,
+                                self.legal, n, work)
 
 
 # -- the search ---------------------------------------------------------------------------------

@@ -5,20 +5,26 @@ it."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from sim.engine.compiled import rng as G
+from sim.engine.errors import PortobelloError
+from sim.engine.errors import quote
 from sim.river import compiled as C
 from sim.river import tables as T
+from sim.river import weight_sets
 from sim.river.agents import DEFAULT_ITERATIONS
-from sim.river.agents import GREEDY
 from sim.river.agents import GREEDY_WEIGHTS
+from sim.river.agents import HEURISTIC
 from sim.river.agents import RANDOM
 from sim.river.agents import SEARCH
-from sim.river.agents import choose_greedy
+from sim.river.agents import WEIGHTS
+from sim.river.agents import choose_heuristic
 from sim.river.agents import choose_random
 from sim.river.agents import choose_search
 from sim.river.game import RiverGame
@@ -38,7 +44,7 @@ def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
           seeds: np.ndarray, lineups: np.ndarray, weights: np.ndarray,
           iterations: np.ndarray, parts: np.ndarray) -> np.ndarray:
     """Play one game per seed, seat p of game g played by agent kind `lineups[g, p]` (with
-    greedy weights `weights[g, p]`, search iterations `iterations[g, p]`); a row of
+    heuristic weights `weights[g, p]`, search iterations `iterations[g, p]`); a row of
     results per game (RES_*). When `parts` has a row per game, `parts[g, p]` gets seat p's
     final score in its five parts (`C.score_part`: Events, Booths, Helpers, leftover Coins,
     leftover Goods) and its houses still in hand."""
@@ -57,8 +63,9 @@ def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
         while S[T.PHASE] != C.PH_OVER:
             n = C.legal_actions(CD, PL, CARD, R, S, legal)
             p = S[T.DECIDER]
-            if lineups[g, p] == GREEDY:
-                a = choose_greedy(CD, PL, CARD, R, S, gens[p], weights[g, p], legal, n, work)
+            if lineups[g, p] == HEURISTIC:
+                a = choose_heuristic(CD, PL, CARD, R, S, gens[p], weights[g, p], legal, n,
+                                     work)
             elif lineups[g, p] == SEARCH:
                 a = choose_search(CD, PL, CARD, R, S, gens[p], iterations[g, p], legal, n,
                                   work, inner, totals)
@@ -79,25 +86,73 @@ def games(CD: np.ndarray, PL: np.ndarray, CARD: np.ndarray, R: np.ndarray,
     return out
 
 
-AGENTS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
+AGENTS = {"random": RANDOM, "greedy": HEURISTIC, "heuristic": HEURISTIC, "search": SEARCH}
+SPECS = ("random", "greedy", "heuristic[:weights=SET,WEIGHT=X,...]",
+         "search[:iterations=N]")
 
 
-def parse_agent(spec: str) -> tuple[int, int]:
-    """An agent spec (`random`, `greedy`, `search` or `search:iterations=N`) as (kind,
-    iterations); ValueError naming what is wrong."""
+class RiverAgentError(PortobelloError, ValueError):
+    """A River Market agent spec that names no agent, or a parameter its agent does not take
+    (a ValueError too: the commands that seat agents catch it and name their flag)."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent spec: the agent's kind, the search's iterations and the heuristic's
+    weights (`WEIGHTS` order; the greedy agent's are `GREEDY_WEIGHTS`)."""
+
+    kind: int
+    iterations: int = DEFAULT_ITERATIONS
+    weights: tuple[float, ...] = GREEDY_WEIGHTS
+
+
+def parse_agent(spec: str) -> AgentSpec:
+    """An agent spec: `random`, `greedy`, `search` or `search:iterations=N`, `heuristic`
+    (the shipped tuned weights), `heuristic:weights=SET` (a name of
+    `sim.river.weight_sets` or a weight-set file) and any weights given one by one over the
+    set (`heuristic:weights=greedy,rival=0.2`). `RiverAgentError` (a `ValueError`) names
+    the spec, the parameter and what is wrong; a bad weight-set file's error names the file
+    and the field."""
     name, _, params = spec.partition(":")
     if name not in AGENTS:
-        raise ValueError(f"unknown River Market agent {spec!r} (agents: "
-                         f"{', '.join(AGENTS)}, search:iterations=N)")
-    iterations = DEFAULT_ITERATIONS
-    if params:
-        key, _, value = params.partition("=")
-        if name != "search" or key != "iterations" or not value.isdigit() or \
-                not 1 <= int(value) <= 1_000_000:
-            raise ValueError(f"{spec!r}: search takes one parameter, iterations=N (1 to "
-                             "1,000,000); random and greedy take none")
-        iterations = int(value)
-    return AGENTS[name], iterations
+        raise RiverAgentError(f"unknown River Market agent {quote(spec)} (agents: "
+                              f"{', '.join(SPECS)})")
+    items = [x.strip() for x in params.split(",") if x.strip()]
+    if name == "search":
+        key, _, value = items[0].partition("=") if len(items) == 1 else ("", "", "")
+        if items and (key != "iterations" or not value.isdigit() or
+                      not 1 <= int(value) <= 1_000_000):
+            raise RiverAgentError(f"{quote(spec)}: search takes one parameter, iterations=N "
+                                  "(1 to 1,000,000)")
+        return AgentSpec(SEARCH, int(value) if items else DEFAULT_ITERATIONS)
+    if name != "heuristic":
+        if items:
+            raise RiverAgentError(f"{quote(spec)}: {name} takes no parameters (the heuristic "
+                                  "takes weights)")
+        return AgentSpec(AGENTS[name])
+    base = weight_sets.DEFAULT
+    given: dict[str, float] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not value:
+            raise RiverAgentError(f"parameter {quote(item)} must be key=value", source=spec)
+        if key == "weights":
+            base = value
+        elif key in WEIGHTS:
+            try:
+                number = float(value)
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number):
+                raise RiverAgentError(f"must be a finite number, got {quote(value)}",
+                                      source=spec, field=key)
+            given[key] = number
+        else:
+            raise RiverAgentError(f"the heuristic has no parameter {quote(key)} (parameters: "
+                                  f"weights=SET, {', '.join(WEIGHTS)})", source=spec,
+                                  field=key)
+    weights = dict(zip(WEIGHTS, weight_sets.resolve(base), strict=True)) | given
+    return AgentSpec(HEURISTIC, weights=tuple(weights[k] for k in WEIGHTS))
 
 
 def play(tables: Tables, seeds: np.ndarray, lineups: np.ndarray | list[list[str]],
@@ -108,9 +163,11 @@ def play(tables: Tables, seeds: np.ndarray, lineups: np.ndarray | list[list[str]
     players = int(tables.R[T.R_PLAYERS])
     names = np.asarray(lineups, dtype=object).reshape(len(seeds), players)
     parsed = {s: parse_agent(s) for s in set(names.ravel())}
-    kinds = np.vectorize(lambda s: parsed[s][0], otypes=[np.int64])(names)
-    iterations = np.vectorize(lambda s: parsed[s][1], otypes=[np.int64])(names)
-    weights = np.tile(np.array(GREEDY_WEIGHTS, np.float64), (len(seeds), players, 1))
+    kinds = np.vectorize(lambda s: parsed[s].kind, otypes=[np.int64])(names)
+    iterations = np.vectorize(lambda s: parsed[s].iterations, otypes=[np.int64])(names)
+    weights = np.zeros((len(seeds), players, len(WEIGHTS)), np.float64)
+    for s, agent in parsed.items():
+        weights[names == s] = agent.weights
     return games(tables.CD, tables.PL, tables.CARD, tables.R, np.asarray(seeds, np.uint64),
                  kinds, weights, iterations,
                  np.zeros((0, players, len(PARTS)), np.int64) if parts is None else parts)
@@ -125,14 +182,16 @@ def play_random(tables: Tables, seeds: np.ndarray) -> np.ndarray:
 def seat_agent(spec: str, game_seed: int, seat: int) -> Any:
     """The agent of `spec` (`parse_agent`) seated at a `RiverGame` for seat `seat` of the game
     of `game_seed`."""
-    from sim.river.agents import GreedyAgent
+    from sim.river.agents import HeuristicAgent
     from sim.river.agents import RandomAgent
     from sim.river.agents import SearchAgent
 
-    kind, iterations = parse_agent(spec)
-    if kind == SEARCH:
-        return SearchAgent(game_seed, seat, iterations)
-    return (GreedyAgent if kind == GREEDY else RandomAgent)(game_seed, seat)
+    agent = parse_agent(spec)
+    if agent.kind == SEARCH:
+        return SearchAgent(game_seed, seat, agent.iterations)
+    if agent.kind == HEURISTIC:
+        return HeuristicAgent(game_seed, seat, agent.weights)
+    return RandomAgent(game_seed, seat)
 
 
 def play_one(rules: RiverRules, lineup: list[str], seed: int,

@@ -62,7 +62,7 @@ class RiverSetup:
 def served_river_spec(spec: str, field: str = "agents") -> str:
     """A River agent spec as the server plays it: checked, its search budget capped."""
     try:
-        _, iterations = parse_agent(spec.strip())
+        iterations = parse_agent(spec.strip()).iterations
     except ValueError as exc:
         raise SetupError(str(exc), field=field) from None
     if spec.strip().startswith("search") and iterations > MAX_ITERATIONS:
