@@ -1,16 +1,20 @@
 """River Market's heuristic: the greedy agent is the heuristic with the greedy weights (the
 very games it played before the heuristic generalised its measure), every weight changes
-play, the measure is what the documentation says, and bad specs and weight files are
-refused in one line naming what is wrong."""
+play, the measure is what the documentation says, bad specs and weight files are refused
+in one line naming what is wrong, and `portobello agents tune --game river-market` tunes
+it end to end."""
 
 from __future__ import annotations
 
+import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
 from bad_input import cli_fails
 
+from sim.cli.command import main
 from sim.river import tables as T
 from sim.river import weight_sets
 from sim.river.agents import GREEDY_WEIGHTS
@@ -23,6 +27,8 @@ from sim.river.play import parse_agent
 from sim.river.play import play
 from sim.river.play import seat_agent
 from sim.river.rules import RiverRules
+from sim.tuning.space import RIVER_BOUNDS
+from sim.tuning.space import river_spec_of
 
 GREEDY_EXPLICIT = "heuristic:good=0.3,coin=0.2,house=0,kinds=0,booth=0,helper=0,rival=0"
 
@@ -96,6 +102,17 @@ def test_the_measure_by_hand() -> None:
         assert worth(t.CD, t.CARD, t.R, g.S.copy(), p, w) == pytest.approx(expected)
 
 
+def test_the_tuners_space_is_the_heuristics() -> None:
+    """The tuner's River Market space weighs exactly the heuristic's weights, holds the
+    greedy ones, and its spec of a point plays that point whatever the default set."""
+    assert tuple(RIVER_BOUNDS) == WEIGHTS
+    for k, v in zip(WEIGHTS, GREEDY_WEIGHTS, strict=True):
+        assert RIVER_BOUNDS[k][0] <= v <= RIVER_BOUNDS[k][1]
+    point = {"good": 0.5, "coin": 0.25, "house": -0.5, "kinds": 0.125, "booth": 1.0,
+             "helper": 2.0, "rival": 0.25}
+    assert parse_agent(river_spec_of(point)).weights == tuple(point.values())
+
+
 @pytest.mark.parametrize(("spec", "message"), [
     ("heuristic:goodness=1", "heuristic:goodness=1: goodness: the heuristic has no parameter "
      "'goodness' (parameters: weights=SET, good, coin, house, kinds, booth, helper, rival)"),
@@ -157,3 +174,46 @@ def test_a_missing_weight_file_and_a_partial_one(tmp_path: Path) -> None:
     assert weights == dict(zip(WEIGHTS, GREEDY_WEIGHTS, strict=True)) | {"helper": 1.5}
     over = parse_agent(f"heuristic:weights={path},helper=0.5,rival=0.1").weights
     assert over[WEIGHTS.index("helper")] == 0.5 and over[WEIGHTS.index("rival")] == 0.1
+
+
+def test_tuning_river_market_end_to_end(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`agents tune --game river-market`: a tiny tuning from the greedy weights writes a
+    River Market weight set whose weights are the ones its evaluation chose, which plays as
+    `heuristic:weights=FILE` the games of the explicit spec; run again it resumes (nothing
+    replayed), with one more generation it extends; a guard or a board is refused."""
+    out = tmp_path / "t"
+
+    def tune(generations: int = 2, *flags: str) -> list[str]:
+        return ["agents", "tune", "--game", "river-market", "--players", "3", "--population",
+                "3", "--blocks", "2", "--final-blocks", "3", "--seed", "4", "--quiet",
+                "--generations", str(generations), *(flags or ("--out", str(out)))]
+
+    assert main(tune()) == 0
+    text = capsys.readouterr().out
+    assert "River Market heuristic weights for 3 players, starting from greedy" in text
+    log = json.loads((out / "tune.json").read_text())
+    assert log["identity"]["game"] == "river-market"
+    assert log["identity"]["start"] == dict(zip(WEIGHTS, GREEDY_WEIGHTS, strict=True))
+    assert [len(g["panel"]) for g in log["generations"]] == [1, 2]
+    final = log["final"]
+    chosen = final["finalists"][final["chosen"]]
+    assert chosen["games"] == 3 * 3 and math.isclose(final["parity"], 0.3333)
+    file = out / "weights.toml"
+    assert 'game = "river-market"' in file.read_text()
+    values = weight_sets.read_weight_set(file)
+    assert dict(zip(WEIGHTS, values, strict=True)) == chosen["weights"]
+    seeds = np.arange(5, 11, dtype=np.uint64)
+    from_file = play(tables(), seeds, rotated(f"heuristic:weights={file}", "greedy", 6))
+    explicit = play(tables(), seeds, rotated(river_spec_of(chosen["weights"]), "greedy", 6))
+    assert (from_file == explicit).all()
+    before = file.read_text()
+    assert main(tune()) == 0 and file.read_text() == before
+    assert len(json.loads((out / "tune.json").read_text())["generations"]) == 2
+    assert main(tune(3)) == 0
+    assert len(json.loads((out / "tune.json").read_text())["generations"]) == 3
+    capsys.readouterr()
+    line = cli_fails(capsys, tune(2, "--guard", "no-bobby", "--out", str(tmp_path / "g")), 1)
+    assert "guard: River Market's agents have no restricted versions" in line, line
+    line = cli_fails(capsys, tune(2, "--board", "other", "--out", str(tmp_path / "b")), 1)
+    assert "--board: River Market has no board" in line, line

@@ -1,5 +1,6 @@
-"""`portobello agents list` (the agents, their parameters and the shipped weight sets) and
-`portobello agents tune` (the heuristic's weights tuned by self-play, `sim.tuning.search`)."""
+"""`portobello agents list` (the agents, their parameters and the shipped weight sets; River
+Market's agents and weight sets too) and `portobello agents tune` (the heuristic's weights
+tuned by self-play, `sim.tuning.search`, for either game)."""
 
 from __future__ import annotations
 
@@ -35,30 +36,52 @@ def cmd_agents_list(args: argparse.Namespace) -> int:
     for name in weight_sets.shipped_names()[1:]:
         data = weight_sets.describe(name)
         print(f"  {name:10} {data}")
+    from sim.river import weight_sets as river_sets
+    from sim.river.play import SPECS
+
+    print()
+    print(f"River Market (--game river-market): {', '.join(SPECS)}")
+    print("  weight sets (heuristic:weights=NAME, or a file `portobello agents tune --game "
+          "river-market` wrote):")
+    for name in river_sets.names():
+        default = " (the heuristic's default)" if name == river_sets.DEFAULT else ""
+        print(f"  {name:10} {river_sets.describe(name)}{default}")
     return 0
 
 
 def cmd_agents_tune(args: argparse.Namespace) -> int:
-    """Tune (or resume tuning) the heuristic's weights; print where the weight set is."""
-    rules = O.rules_from_args(args, players=args.players)
-    board = load_board(args.board)
-    config = S.TuneConfig(board=board, board_ref=args.board, rules=rules, start=args.start,
+    """Tune (or resume tuning) the heuristic's weights of the game; print where the weight
+    set is."""
+    river = args.game == "river-market"
+    if river:
+        from sim.river.cards import load_cards
+        from sim.river.weight_sets import GREEDY
+
+        rules = O.river_rules_from_args(args, args.players)
+        board, board_ref, start = load_cards(), "river-market", args.start or GREEDY
+    else:
+        rules = O.rules_from_args(args, players=args.players)
+        board, board_ref = load_board(args.board), args.board
+        start = args.start or weight_sets.DEFAULT
+    config = S.TuneConfig(board=board, board_ref=board_ref, rules=rules, start=start,
                           generations=args.generations, population=args.population,
                           blocks=args.blocks, hall=args.hall, sigma=args.sigma,
                           guards=tuple(args.guard or ()),
                           opponents=tuple(args.opponent or ()),
-                          final_blocks=args.final_blocks, seed=args.seed, name=args.name or "")
+                          final_blocks=args.final_blocks, seed=args.seed, name=args.name or "",
+                          game=args.game)
     out = Path(args.out) if args.out else Path("data/runs") / f"tune-{config.tune_id}"
     O.check_out(args, out, owned=[out])
     n = rules.players
     per = n * args.blocks
-    print(f"tuning {config.tune_id}: heuristic weights for {n} players, starting from "
-          f"{args.start}; {args.generations} generations of {args.population} candidates, "
-          f"each {per} games against every panel member; seed {args.seed}; in {out}",
-          flush=True)
-    from sim.run.engines import compile_notice
+    print(f"tuning {config.tune_id}: {'River Market ' if river else ''}heuristic weights for "
+          f"{n} players, starting from {start}; {args.generations} generations of "
+          f"{args.population} candidates, each {per} games against every panel member; seed "
+          f"{args.seed}; in {out}", flush=True)
+    if not river:  # (River Market's batches compile on first use, in seconds)
+        from sim.run.engines import compile_notice
 
-    compile_first(compile_notice(["heuristic", *config.opponents], board=board))
+        compile_first(compile_notice(["heuristic", *config.opponents], board=board))
     start = time.perf_counter()
     from sim.run.execution import Pool
     from sim.run.execution import progress_bar
@@ -92,7 +115,8 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
           f"{chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] against the starting weights"
           f"{' and the opponents' if args.opponent else ''} over "
           f"{chosen['games']} games (parity {final['parity']:.3f}); {seconds:.0f} s")
-    print(f"weights: {out / S.RESULT} (play them as heuristic:weights={out / S.RESULT})")
+    print(f"weights: {out / S.RESULT} (play them as heuristic:weights={out / S.RESULT}"
+          f"{' with --game river-market' if river else ''})")
     return 0
 
 
@@ -129,12 +153,16 @@ def add_parser(subparsers: Any) -> None:
     q = O.add_command(modes, "tune", "tune the heuristic's weights by self-play for given "
                       "rules and a player count; resumable", cmd_agents_tune,
                       description=" ".join(paragraphs[:3]))
+    O.add_game(q, "its heuristic's weights (good, coin, house, kinds, booth, helper, rival) "
+               "from the greedy agent's, --rules its switches, no --board or --guard")
     O.add_players(q)
     O.add_rules(q)
     O.add_board(q)
-    q.add_argument("--start", default=weight_sets.DEFAULT, metavar="SET",
+    q.add_argument("--start", default=None, metavar="SET",
                    help="weight set the search starts from and the panel keeps: a shipped "
-                   f"name ({', '.join(weight_sets.shipped_names())}) or a file")
+                   f"name ({', '.join(weight_sets.shipped_names())}) or a file (default: "
+                   f"{weight_sets.DEFAULT}; River Market: greedy, or another of its sets, see "
+                   "`portobello agents list`, or a file)")
     q.add_argument("--generations", type=O.positive_int, default=30, metavar="N",
                    help="CMA-ES generations (a larger number extends a finished tuning)")
     q.add_argument("--population", type=O.Integer(2), default=10,

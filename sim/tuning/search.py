@@ -1,10 +1,12 @@
 """Self-play tuning of the heuristic's weights for given rules and a player count.
 
-CMA-ES (the `cma` package) searches the weights (`sim.tuning.space`). Each generation's
-candidates play a panel (`sim.tuning.selfplay`): the weights the tuning started from (the
-current defaults), the incumbent (the search's mean after the last generation, the best
-estimate so far) and a few earlier incumbents, so a candidate must beat where the search
-has been, not only where it is. All candidates of a generation play the same game seeds.
+CMA-ES (the `cma` package) searches the weights (`sim.tuning.space`) of a game's heuristic
+(`sim.tuning.games`: Portobello Market's, or River Market's). Each generation's candidates
+play a panel (`sim.tuning.selfplay`): the weights the tuning started from (the current
+defaults, or River Market's greedy agent), the incumbent (the search's mean after the last
+generation, the best estimate so far) and a few earlier incumbents, so a candidate must
+beat where the search has been, not only where it is. All candidates of a generation play
+the same game seeds.
 
 When the generations are done, finalists (the last incumbent and the generations' best
 candidates of the last few generations) play the starting weights (and any `opponents`,
@@ -31,12 +33,8 @@ from typing import Any
 
 from sim.agents.evaluate import Weights
 from sim.agents.restricted import WRAPPERS
-from sim.agents.weight_sets import resolve
-from sim.engine.board import Board
 from sim.engine.errors import PortobelloError
 from sim.engine.outputs import atomic_write
-from sim.engine.rules import Rules
-from sim.run.config import play_code_hash
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import pool_for
@@ -45,9 +43,13 @@ from sim.run.ratings import wilson_interval
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.run.task_store import TaskStore
-from sim.tuning import space
+from sim.tuning.games import GAMES
+from sim.tuning.games import PORTOBELLO
+from sim.tuning.games import PortobelloTuning
+from sim.tuning.games import RiverTuning
+from sim.tuning.games import TuneGame
 from sim.tuning.selfplay import Score
-from sim.tuning.selfplay import evaluate
+from sim.tuning.selfplay import evaluate_game
 from sim.tuning.weight_file import weight_set_text
 
 LOG = "tune.json"
@@ -63,11 +65,13 @@ class TuneError(PortobelloError):
 
 @dataclass(frozen=True)
 class TuneConfig:
-    """What decides a tuning's result (not how it is executed: jobs, progress)."""
+    """What decides a tuning's result (not how it is executed: jobs, progress). `board` is
+    the game's material and `rules` its rules: Portobello Market's `Board` and `Rules`, or
+    with `game="river-market"` River Market's `CardSet` and `RiverRules`."""
 
-    board: Board
+    board: Any
     board_ref: str
-    rules: Rules
+    rules: Any
     start: str = "tuned"  # the weight set the search starts from and the panel keeps
     generations: int = 30
     population: int = 10
@@ -80,8 +84,15 @@ class TuneConfig:
     finalists: int = 4
     seed: int = 1
     name: str = ""
+    game: str = PORTOBELLO
 
     def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise TuneError(f"unknown game {self.game!r} (games: {', '.join(GAMES)})",
+                            field="game")
+        if self.game != PORTOBELLO and self.guards:
+            raise TuneError("River Market's agents have no restricted versions",
+                            field="guard")
         for key in ("generations", "population", "blocks", "final_blocks", "finalists"):
             if getattr(self, key) < 1:
                 raise TuneError("must be at least 1", field=key)
@@ -98,34 +109,40 @@ class TuneConfig:
 
     @property
     def players(self) -> int:
-        return self.rules.players
+        return int(self.rules.players)
 
     @property
-    def start_weights(self) -> Weights:
-        return resolve(self.start, self.players).weights
+    def tune_game(self) -> TuneGame:
+        """The game whose heuristic is tuned: its weight space, specs and games."""
+        if self.game == PORTOBELLO:
+            return PortobelloTuning(self.board, self.rules)
+        return RiverTuning(self.board, self.rules)
 
     @property
-    def opponent_weights(self) -> list[Weights]:
-        return [resolve(ref, self.players).weights for ref in self.opponents]
+    def start_weights(self) -> dict[str, float]:
+        return self.tune_game.resolve(self.start)
+
+    @property
+    def opponent_weights(self) -> list[dict[str, float]]:
+        return [self.tune_game.resolve(ref) for ref in self.opponents]
 
     def fixed_panel(self) -> list[str]:
         """The panel members every generation and the final evaluation play: the start and
         the `opponents`."""
-        return list(dict.fromkeys(space.spec_of(w) for w in
+        return list(dict.fromkeys(self.tune_game.spec_of(w) for w in
                                   [self.start_weights, *self.opponent_weights]))
 
     def identity(self) -> dict[str, Any]:
         """The fields a resumed tuning must share with the log (not `generations`: a
         finished tuning can be extended)."""
-        return {"format": FORMAT, "board_hash": self.board.content_hash,
-                "rules": self.rules.to_dict(), "start": self.start_weights.as_dict(),
+        game = self.tune_game
+        return {"format": FORMAT, **game.identity(), "start": self.start_weights,
                 "population": self.population, "blocks": self.blocks, "hall": self.hall,
                 "sigma": self.sigma, "final_blocks": self.final_blocks,
-                "finalists": self.finalists, "seed": self.seed, "play_code": play_code_hash(),
-                "bounds": {k: list(v) for k, v in space.BOUNDS.items()},
+                "finalists": self.finalists, "seed": self.seed, "play_code": game.play_code(),
+                "bounds": {k: list(v) for k, v in game.space.bounds.items()},
                 **({"guards": list(self.guards)} if self.guards else {}),
-                **({"opponents": [w.as_dict() for w in self.opponent_weights]}
-                   if self.opponents else {})}
+                **({"opponents": self.opponent_weights} if self.opponents else {})}
 
     @property
     def tune_id(self) -> str:
@@ -161,12 +178,13 @@ class Tuning:
     def panel(self) -> list[str]:
         """Specs the next generation plays: the start, the incumbent, earlier incumbents."""
         specs = self.config.fixed_panel()
+        spec_of = self.config.tune_game.spec_of
         if self.generations:
-            specs.append(space.spec_of(Weights(**self.generations[-1].incumbent)))
+            specs.append(spec_of(self.generations[-1].incumbent))
             earlier = [g.incumbent for g in self.generations[:-1]
                        if (g.index + 1) % HALL_EVERY == 0][-self.config.hall:] \
                 if self.config.hall else []
-            specs += [space.spec_of(Weights(**w)) for w in earlier]
+            specs += [spec_of(w) for w in earlier]
         return list(dict.fromkeys(specs))
 
     def log(self) -> dict[str, Any]:
@@ -181,7 +199,8 @@ def _optimiser(config: TuneConfig) -> Any:
     options = {"bounds": [0.0, 1.0], "popsize": config.population,
                "seed": derive_seed(config.seed, "cma") % (2**31 - 2) + 1, "verbose": -9,
                "tolfun": 0.0, "tolx": 0.0, "tolstagnation": 10**9, "tolflatfitness": 10**9}
-    return cma.CMAEvolutionStrategy(space.encode(config.start_weights), config.sigma, options)
+    return cma.CMAEvolutionStrategy(config.tune_game.space.encode(config.start_weights),
+                                    config.sigma, options)
 
 
 def _read_log(path: Path, config: TuneConfig) -> Tuning:
@@ -238,11 +257,11 @@ def _finalists(tuning: Tuning) -> list[dict[str, float]]:
 
 def _final(tuning: Tuning, pool: Pool, store: TaskStore) -> dict[str, Any]:
     config = tuning.config
+    game = config.tune_game
     finalists = _finalists(tuning)
     fixed = config.fixed_panel()
-    specs = [space.spec_of(Weights(**w)) for w in finalists]
-    scores = evaluate(config.board, config.rules, specs, fixed, final_seeds(config),
-                      pool=pool, store=store)
+    specs = [game.spec_of(w) for w in finalists]
+    scores = evaluate_game(game, specs, fixed, final_seeds(config), pool=pool, store=store)
     rows = []
     for w, s in zip(finalists, scores, strict=True):
         lo, hi = wilson_interval(s.wins, s.games)
@@ -268,6 +287,7 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
         tuning = _read_log(log_path, config)
         es = _optimiser(config)
         store = TaskStore(out / TASKS)  # a generation's finished tasks while it is played
+        game = config.tune_game
         _replay(es, tuning)
         if len(tuning.generations) < config.generations:
             tuning.final = None  # more generations: the old final no longer holds
@@ -275,18 +295,17 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
             index = len(tuning.generations)
             asked = es.ask()  # told back as asked: cma knows its own arrays
             points = [list(map(float, p)) for p in asked]
-            weights = [space.decode(p) for p in points]
+            weights = [game.space.decode(p) for p in points]
             panel = tuning.panel()
-            scores: list[Score] = evaluate(config.board, config.rules,
-                                           [space.spec_of(w) for w in weights], panel,
-                                           generation_seeds(config, index),
-                                           guards=config.guards, pool=workers,
-                                           store=store)
+            scores: list[Score] = evaluate_game(game, [game.spec_of(w) for w in weights],
+                                                panel, generation_seeds(config, index),
+                                                guards=config.guards, pool=workers,
+                                                store=store)
             es.tell(asked, [-s.share for s in scores])
             tuning.generations.append(Generation(
-                index=index, points=points, weights=[w.as_dict() for w in weights],
+                index=index, points=points, weights=weights,
                 share=[s.share for s in scores], margin=[s.margin for s in scores],
-                panel=panel, incumbent=space.decode(es.mean).as_dict()))
+                panel=panel, incumbent=game.space.decode(es.mean)))
             write_json_atomic(log_path, tuning.log())
             if progress:
                 progress(tuning)
@@ -298,7 +317,12 @@ def tune(config: TuneConfig, out: Path, jobs: int = 1,
     return tuning
 
 
-def chosen_weights(tuning: Tuning) -> Weights:
-    """The weights the final evaluation chose."""
+def chosen(tuning: Tuning) -> dict[str, float]:
+    """The weights the final evaluation chose, by name (any game)."""
     assert tuning.final is not None
-    return Weights(**tuning.final["finalists"][tuning.final["chosen"]]["weights"])
+    return dict(tuning.final["finalists"][tuning.final["chosen"]]["weights"])
+
+
+def chosen_weights(tuning: Tuning) -> Weights:
+    """The Portobello Market weights the final evaluation chose."""
+    return Weights(**chosen(tuning))

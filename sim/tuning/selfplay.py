@@ -1,4 +1,5 @@
-"""Candidates against a panel, on the compiled engine: every candidate plays the same games
+"""Candidates against a panel, on a game's compiled batches (`sim.tuning.games`: Portobello
+Market's compiled engine, River Market's batches): every candidate plays the same games
 (common random numbers), so the differences between candidates are differences of play,
 not of luck.
 
@@ -18,14 +19,15 @@ import numpy as np
 
 from sim.engine.board import Board
 from sim.engine.rules import Rules
-from sim.run.engines import CompiledEngine
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import chunks
 from sim.run.execution import pool_for
 from sim.run.execution import task_size
 from sim.run.task_store import TaskStore
-from sim.run.task_store import task_key
+from sim.tuning.games import Games
+from sim.tuning.games import PortobelloTuning
+from sim.tuning.games import TuneGame
 
 
 @dataclass(frozen=True)
@@ -48,11 +50,9 @@ def lineups(candidate: str, member: str, players: int) -> list[list[str]]:
     return out
 
 
-def _play(board: Board, rules: Rules, games: list[tuple[int, list[str]]]) -> np.ndarray:
-    specs = sorted({s for _, lineup in games for s in lineup})
-    engine = CompiledEngine(board, rules, specs)
-    res = engine.play([g for g, _ in games], [lineup for _, lineup in games])
-    return np.asarray(res.scores, np.int64)
+def _play(game: TuneGame, games: Games) -> np.ndarray:
+    """A task: the game's scores of these games (in a worker process)."""
+    return game.play(games)
 
 
 def focus_results(scores: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -79,20 +79,28 @@ def opponents(candidate: str, panel: Sequence[str], guards: Sequence[str]) -> li
 def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Sequence[str],
              seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = (),
              pool: Pool | None = None, store: TaskStore | None = None) -> list[Score]:
+    """`evaluate_game` for Portobello Market's heuristic on `board` under `rules`."""
+    return evaluate_game(PortobelloTuning(board, rules), candidates, panel, seeds, jobs=jobs,
+                         guards=guards, pool=pool, store=store)
+
+
+def evaluate_game(game: TuneGame, candidates: Sequence[str], panel: Sequence[str],
+                  seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = (),
+                  pool: Pool | None = None, store: TaskStore | None = None) -> list[Score]:
     """Each candidate against every panel member and its guards over the blocks `seeds`
     (one game seed per block), played in tasks on `pool` (else on `jobs` local processes).
     The scores do not depend on where they are played: each game depends on its seed and
     seats, and the games are merged in order. `store` keeps finished tasks (a stopped
     tuning plays only the rest of a generation)."""
-    n = rules.players
+    n = game.players
     games = [(seed, lineup) for c in candidates for m in opponents(c, panel, guards)
              for seed in seeds for lineup in lineups(c, m, n)]
     with pool_for(pool, Execution(jobs)) as workers:
         # Tasks of whole blocks (n rotations each), so a game's focus seat stays i mod n.
         size = n * task_size(len(games) // n, workers.workers, 1, 10_000)
-        tasks = [(board, rules, list(chunk)) for chunk in chunks(games, size)]
+        tasks = [(game, list(chunk)) for chunk in chunks(games, size)]
         scores = np.concatenate(workers.ordered(_play, tasks, store=store, keys=[
-            task_key(board.content_hash, rules.to_dict(), t[2]) for t in tasks]))
+            game.task_key(t[1]) for t in tasks]))
     share, margin = focus_results(scores, n)
     per = (len(panel) + len(guards)) * len(seeds) * n
     out = []

@@ -1,6 +1,8 @@
 """The weight-set file a tuning writes: the chosen weights (`[weights]`, what agents read)
 and where they came from (`[tuned]`: rules, player count, seeds, search settings;
-`[evaluation]`: how every finalist did against the starting weights)."""
+`[evaluation]`: how every finalist did against the starting weights). A River Market
+tuning's file says `game = "river-market"` and names its card set where Portobello
+Market's names its board."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from sim.engine.toml_text import toml_table
 from sim.engine.toml_text import toml_value
+from sim.tuning.games import PORTOBELLO
 
 if TYPE_CHECKING:
     from sim.tuning.search import Tuning
@@ -21,25 +24,32 @@ def weight_set_text(tuning: Tuning) -> str:
     chosen = final["finalists"][final["chosen"]]
     name = c.name or f"tuned-{c.players}p"
     lo, hi = chosen["interval"]
+    river = c.game != PORTOBELLO
     lines = [
-        f"# Heuristic weights tuned by self-play: `portobello agents tune`, {c.players} "
+        f"# {'River Market heuristic' if river else 'Heuristic'} weights tuned by self-play: "
+        f"`portobello agents tune{' --game ' + c.game if river else ''}`, {c.players} "
         "players.",
-        f"# Play them with heuristic:weights=FILE. Against the starting weights"
-        f"{' and the opponents' if c.opponents else ''} over "
+        f"# Play them with heuristic:weights=FILE{' (River Market)' if river else ''}. "
+        f"Against the starting weights{' and the opponents' if c.opponents else ''} over "
         f"{chosen['games']} games: win share {chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] "
         f"(parity {final['parity']:.3f}).",
         f"name = {toml_value(name)}",
         f"description = {toml_value(f'Self-play tuned for {c.players} players')}",
+        *([f"game = {toml_value(c.game)}"] if river else []),
     ]
+    material = {"cards": c.board_ref, "cards_hash": c.board.content_hash} if river else \
+        {"board": c.board_ref, "board_hash": c.board.content_hash}
     lines += toml_table("weights", {k: float(v) for k, v in chosen["weights"].items()})
     lines += toml_table("tuned", {
-        "players": c.players, "board": c.board_ref, "board_hash": c.board.content_hash,
+        "players": c.players, **material,
         "seed": c.seed, "generations": len(tuning.generations), "population": c.population,
         "blocks": c.blocks, "hall": c.hall, "sigma": c.sigma, "optimiser": _optimiser_name(),
-        "start": c.start, "start_weights": c.start_weights.as_dict(),
+        "start": c.start, "start_weights": c.start_weights,
         **({"opponents": list(c.opponents)} if c.opponents else {}),
         "tune_id": c.tune_id})
-    lines += toml_table("tuned.rules", c.rules.to_dict())
+    # (TOML has no null: a River Market switch left to the rulebook, None, is left out)
+    lines += toml_table("tuned.rules", {k: v for k, v in c.rules.to_dict().items()
+                                        if v is not None or not river})
     lines += toml_table("evaluation", {
         "against": final["against"], "parity": final["parity"],
         "blocks": c.final_blocks, "chosen": final["chosen"]})
