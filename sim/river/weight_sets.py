@@ -7,9 +7,10 @@ be `river-market` (a Portobello Market weight set is not one of these), and its 
 tables (`[tuned]`, `[evaluation]`, written by `portobello agents tune --game
 river-market`) say where it came from and are not read here.
 
-Names: `greedy` (the greedy agent's weights, `GREEDY_WEIGHTS`; the heuristic's default
-until a tuned set ships) and the sets shipped in `sim/river/weights/`. Anything with a `/`
-or ending in `.toml` is a file.
+Names: `greedy` (the greedy agent's weights, `GREEDY_WEIGHTS`) and the sets shipped in
+`sim/river/weights/`: `tuned-3p`, self-play tuned at 3 players under the rulebook's rules
+(docs/river-market.md has its command), the heuristic's default at every player count.
+Anything with a `/` or ending in `.toml` is a file.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from sim.river.agents import WEIGHTS
 
 SHIPPED = Path(__file__).resolve().parent / "weights"
 GREEDY = "greedy"
-DEFAULT = GREEDY  # the heuristic's weights unless a spec names others
+DEFAULT = "tuned-3p"  # the heuristic's weights unless a spec names others
 GAME = "river-market"
 
 
