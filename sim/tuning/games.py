@@ -14,11 +14,9 @@ games wherever it is played.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from typing import Protocol
 
@@ -140,10 +138,10 @@ class RiverTuning:
                 "rules": self.rules.to_dict()}
 
     def play_code(self) -> str:
-        return river_code_hash()
+        return play_code_hash(RIVER)
 
     def task_key(self, games: Games) -> str:
-        return task_key(RIVER, river_code_hash(), self.cards.content_hash,
+        return task_key(RIVER, play_code_hash(RIVER), self.cards.content_hash,
                         self.rules.to_dict(), list(games))
 
     def play(self, games: Games) -> np.ndarray:
@@ -162,15 +160,3 @@ def _river_tables(cards: Any, rules: Any) -> Any:
     from sim.river.tables import build_tables
 
     return build_tables(cards, rules)
-
-
-@functools.cache
-def river_code_hash() -> str:
-    """A hash of River Market's package (its rules, agents and shipped weight sets): the
-    code that plays its games."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted([*(root / "river").rglob("*.py"), *(root / "river").rglob("*.toml")]):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
