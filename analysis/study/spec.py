@@ -471,7 +471,7 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     shard_size = data.get("shard_size", 500)
     if not _is_int(shard_size) or shard_size < 1:
         raise _err(source, "shard_size", f"must be a positive integer, got {shard_size!r}")
-    events = data.get("events", True)
+    events = data.get("events", game.name == PORTOBELLO)  # River Market keeps no event log
     if not isinstance(events, bool):
         raise _err(source, "events", f"must be true or false, got {events!r}")
     records = data.get("records", False)
