@@ -5,7 +5,8 @@
   `ANSWERS_BEGIN` and `ANSWERS_END`: the central question (does the known customer order
   change the first player's edge?) per player count with its Holm-adjusted interval, its
   skill-ladder label and its value at the ladder's strongest level, then the other studies'
-  headline answers;
+  headline answers; then River Market's (the second game): its first player's edge and
+  the shorter game with the labels of the study's own skill levels, and its compensation;
 - `reports_index(reports)`: `reports/README.md`, every committed report with its question,
   its answers (each with its label where a ladder gives one), the games it played and what
   they cost.
@@ -25,7 +26,7 @@ from typing import Any
 ANSWERS_BEGIN = "<!-- answers: begin (written by `make answers` from reports/*/summary.json) -->"
 ANSWERS_END = "<!-- answers: end -->"
 ORDER = ("customer-order", "skill-ladder", "neutral-stack", "stalls", "compensation",
-         "compensation-search")
+         "compensation-search", "river-market", "river-coins")
 
 
 def _load(reports: Path, name: str) -> dict[str, Any] | None:
@@ -188,8 +189,52 @@ def readme_answers(reports: Path) -> str:
             + _notes(c) for c in fr["cells"])
         lines += [f"**What start scores make the seats fair ({fr['agents']})?** {cells} "
                   f"(seat 0 first; [report](reports/{name}/index.html)).", ""]
+    lines += _river_answers(reports)
     lines.append(ANSWERS_END)
     return "\n".join(lines)
+
+
+def _river_answers(reports: Path) -> list[str]:
+    """River Market's answers: per player count, the first player's share at the study's
+    strongest level with its label across the levels, and what the shorter game changes;
+    then the extra Coins its fairness tuning recommends."""
+    lines: list[str] = []
+    rm = _load(reports, "river-market")
+    if rm is not None and rm.get("skill"):
+        verdicts = _ladder_findings(rm)
+        top = _top_level(rm)
+        first = {(r["variant"], r["n_players"]): r for r in rm["first_player"]}
+        changes = {int(r["n_players"]): r for r in _seat0_changes(rm)}
+        lines += [
+            "**River Market, the second game (on a reconstructed card set): does the first "
+            "player have an edge, and does the rulebook's shorter game (4 houses) change "
+            f"it?** Measured at {len(rm['skill']['levels'])} levels of play in every seat, "
+            f"shown at the strongest, {top} ([report](reports/river-market/index.html), "
+            f"{_games(rm):,} games); the labels are across its own levels.",
+            "",
+            f"| players | first player wins at {top} | edge across levels | the shorter "
+            "game changes it by | across levels | converged? |",
+            "| --- | --- | --- | --- | --- | --- |"]
+        for n in sorted({int(r["n_players"]) for r in rm["first_player"]}):
+            base = first.get(("standard", n))
+            fp = verdicts.get(("first player", n, "standard", "seat 0 win share"))
+            eff = verdicts.get(("effect", n, "short", "seat 0 win share"))
+            share = (f"{100 * base['share']:.1f}% [{100 * base['adj_lo']:.1f}, "
+                     f"{100 * base['adj_hi']:.1f}] (fair {100 * base['fair']:.0f}%)"
+                     if base else "–")
+            change = _change(changes[n]) if n in changes else "–"
+            lines.append(f"| {n} | {share} | **{fp['label'] if fp else 'not examined'}** | "
+                         f"{change} | **{eff['label'] if eff else 'not examined'}** | "
+                         f"{_converged(fp)} |")
+        lines.append("")
+    rc = _load(reports, "river-coins")
+    if rc is not None:
+        cells = "; ".join(f"{c['players']}p: {c['recommended']['seat_coins']}" + _notes(c)
+                          for c in rc["cells"])
+        lines += [f"**What extra starting Coins make River Market's seats fair "
+                  f"({rc['agents']})?** {cells} (seat 0 first; "
+                  "[report](reports/river-coins/index.html)).", ""]
+    return lines
 
 
 # -- reports/README.md ------------------------------------------------------------------------
