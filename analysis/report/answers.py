@@ -43,7 +43,10 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _change(r: dict[str, Any]) -> str:
-    """`-6.7 pp [-9.9, -3.5], significant` from a comparisons row (Holm-adjusted)."""
+    """`-6.7 pp [-9.9, -3.5], significant` from a comparisons row (Holm-adjusted); a row
+    without an interval (the same outcome in every game) says so."""
+    if r.get("adj_lo") is None:
+        return f"{_pp(r['diff'])} pp in every game (the same games)"
     return (f"{_pp(r['diff'])} pp {_ci(r['adj_lo'], r['adj_hi'])}, "
             + ("significant" if r["significant"] else "not significant"))
 

@@ -13,6 +13,7 @@ through `analysis.metrics.wilson_interval`, so they match the report to the digi
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -129,9 +130,13 @@ def _share_lines(data: StudyData) -> list[str]:
     ladder = ladder_labels(data)
     for d in seat_zero_differences(data):
         label = ladder.get(("effect", d["n_players"], d["variant"], "seat 0 win share"))
-        lines.append(f"  {d['n_players']} players  {d['label']} − {d['base']}: "
-                     f"{100 * d['diff']:+.1f} pp [{100 * d['lo']:+.1f}, {100 * d['hi']:+.1f}] "
-                     f"(Holm-adjusted, {d['adj_level']:.1%}): "
+        head = f"  {d['n_players']} players  {d['label']} − {d['base']}: "
+        if math.isnan(d["lo"]):  # the same outcome in every game: nothing to test
+            lines.append(head + f"{100 * d['diff']:+.1f} pp in every game (the same games: "
+                         "these rules play alike at this count)")
+            continue
+        lines.append(head + f"{100 * d['diff']:+.1f} pp [{100 * d['lo']:+.1f}, "
+                     f"{100 * d['hi']:+.1f}] (Holm-adjusted, {d['adj_level']:.1%}): "
                      + ("significant" if d["significant"] else "not significant")
                      + (f"; skill ladder: {label}" if label else ""))
     return lines
