@@ -155,8 +155,8 @@ def _river_agent(spec: str) -> None:
 
 def _river_code() -> list[Path]:
     root = Path(__file__).resolve().parents[1]
-    return [root / "run" / "river_shard.py", *sorted((root / "river").rglob("*.py")),
-            *sorted((root / "river").rglob("*.toml"))]
+    return [root / "run" / "river_shard.py", root / "engine" / "compiled" / "rng.py",
+            *sorted((root / "river").rglob("*.py")), *sorted((root / "river").rglob("*.toml"))]
 
 
 @functools.cache
