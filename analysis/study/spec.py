@@ -55,8 +55,8 @@ from sim.engine.files import regular_file
 from sim.engine.rules import RULE_KEYS
 from sim.run.config import games_error
 from sim.run.runner import RunConfig
-from sim.run.seam import GAMES
 from sim.run.seam import PORTOBELLO
+from sim.run.seam import game_of_spec
 from sim.run.seam import kind
 
 # The study folder's own file, written by analysis.study.run and read by analysis.study.data.
@@ -426,16 +426,10 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
             raise _err(source, key, "missing")
     if "variants" not in data and "sweep" not in data:
         raise _err(source, "variants", "missing (give [[variants]], a sweep, or both)")
-    game_name = data.get("game", PORTOBELLO)
-    if not isinstance(game_name, str) or game_name not in GAMES:
-        raise _err(source, "game", f"unknown game {game_name!r} (games: {', '.join(GAMES)})")
-    game = kind(game_name)
-    if game.name == PORTOBELLO and "cards" in data:
-        raise _err(source, "cards", "a card set is River Market's: add game = "
-                                    "\"river-market\", or give a board")
-    if game.name != PORTOBELLO and "board" in data:
-        raise _err(source, "board", f"{game.title} has no board: name its card set with "
-                                    "cards = \"...\"")
+    try:
+        game = game_of_spec(data)
+    except PortobelloError as exc:
+        raise _err(source, exc.field, exc.reason) from None
     agents_for = functools.partial(_agents_for, game=game.name)
     name = data["name"]
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):

@@ -8,6 +8,7 @@ Starting Booths. Resources are numbered as `RESOURCES` lists them: Coins 0, Good
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -174,3 +175,10 @@ def _add(planks: list[list[int]], p: Plank | None) -> int:
         return -1
     planks.append(_plank_row(p))
     return len(planks) - 1
+
+
+@functools.lru_cache(maxsize=4)
+def cached_tables(cards: CardSet, rules: RiverRules) -> Tables:
+    """`build_tables`, built once a process for the few card sets and rules a worker plays
+    (a run's shards, a tuning's settings): the tables are read, never written."""
+    return build_tables(cards, rules)

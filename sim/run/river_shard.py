@@ -70,29 +70,14 @@ def play_river(config: Any, ids: Sequence[int]) -> RiverBatch:
     """The games `ids` of a River Market run, every seat's agent from the run's rotation."""
     from sim.river.play import PARTS
     from sim.river.play import play
+    from sim.river.tables import cached_tables
 
-    tables = _tables(config)
+    tables = cached_tables(config.board, config.rules)
     n = config.rules.players
     parts = np.zeros((len(ids), n, len(PARTS)), np.int64)
     out = play(tables, np.array([config.game_seed(i) for i in ids], np.uint64),
                [config.seats(i) for i in ids] or np.zeros((0, n), object), parts)
     return RiverBatch(out, parts)
-
-
-_TABLES: dict[tuple[str, str], Any] = {}
-
-
-def _tables(config: Any) -> Any:
-    """The compiled tables of the run's card set and rules (built once a worker)."""
-    import json
-
-    from sim.river.tables import build_tables
-
-    key = (config.board.content_hash, json.dumps(config.rules.to_dict(), sort_keys=True))
-    if key not in _TABLES:
-        _TABLES.clear()
-        _TABLES[key] = build_tables(config.board, config.rules)
-    return _TABLES[key]
 
 
 def concat_batches(batches: Sequence[RiverBatch]) -> RiverBatch:

@@ -190,6 +190,23 @@ def kind(name: str) -> GameKind:
     return kinds[name]
 
 
+def game_of_spec(data: Mapping[str, Any]) -> GameKind:
+    """The game a study or tuning spec names (`game`, Portobello Market by default), its
+    material given under the game's own key: a card set (`cards`) is River Market's, a
+    board Portobello Market's. GameError naming the field otherwise."""
+    name = data.get("game", PORTOBELLO)
+    if not isinstance(name, str) or name not in GAMES:
+        raise GameError(f"unknown game {name!r} (games: {', '.join(GAMES)})", field="game")
+    game = kind(name)
+    if game.name == PORTOBELLO and "cards" in data:
+        raise GameError("a card set is River Market's: add game = \"river-market\", or give "
+                        "a board", field="cards")
+    if game.name != PORTOBELLO and "board" in data:
+        raise GameError(f"{game.title} has no board: name its card set with cards = \"...\"",
+                        field="board")
+    return game
+
+
 def check_tables(game: GameKind, asked: Sequence[str]) -> None:
     """Refuse optional tables a game's runs do not keep (one message naming them)."""
     missing = [t for t in asked if t not in game.optional_tables]

@@ -13,7 +13,6 @@ games wherever it is played.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -147,16 +146,11 @@ class RiverTuning:
     def play(self, games: Games) -> np.ndarray:
         from sim.river.play import RES_SCORES
         from sim.river.play import play
+        from sim.river.tables import cached_tables
 
-        tables = _river_tables(self.cards, self.rules)
+        tables = cached_tables(self.cards, self.rules)
         out = play(tables, np.array([g for g, _ in games], np.uint64),
                    [lineup for _, lineup in games])
         return np.asarray(out[:, RES_SCORES:], np.int64)
 
 
-@functools.lru_cache(maxsize=4)
-def _river_tables(cards: Any, rules: Any) -> Any:
-    """River Market's compiled tables of a card set and rules (built once a process)."""
-    from sim.river.tables import build_tables
-
-    return build_tables(cards, rules)

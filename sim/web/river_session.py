@@ -38,6 +38,7 @@ from sim.river.words import card_line
 from sim.web.setup import MAX_SEED
 from sim.web.setup import SetupError
 from sim.web.setup import int_field
+from sim.web.setup import switch_table
 
 GAME = "river-market"
 FIELDS = ("game", "preset", "switches", "players", "seat", "agents", "seed")
@@ -84,11 +85,7 @@ def river_setup(data: Mapping[str, Any]) -> RiverSetup:
     if not isinstance(name, str) or name not in PRESETS:
         raise SetupError(f"unknown River Market preset {quote(name)} (presets: "
                          f"{', '.join(PRESETS)})", field="preset")
-    switches = data.get("switches", {}) or {}
-    if not isinstance(switches, Mapping):
-        raise SetupError("must be an object of rules switches", field="switches")
-    if "players" in switches:
-        raise SetupError("give the player count as players, not as a switch", field="switches")
+    switches = switch_table(data)
     try:
         rules = river_rules({**switches, "players": players}, base=preset(name))
     except PortobelloError as exc:

@@ -117,17 +117,23 @@ def _rules(data: Mapping[str, Any], players: int, files_dir: Path | None) -> Rul
             rules = load_rules(path, base=rules, quote_content=False)
         except PortobelloError as exc:
             raise _unquoted(exc, "rules_file", name) from None
-    switches = data.get("switches", {}) or {}
-    if not isinstance(switches, Mapping):
-        raise SetupError("must be an object of rules switches", field="switches")
-    if "players" in switches:
-        raise SetupError("give the player count as players, not as a switch", field="switches")
+    switches = switch_table(data)
     try:
         rules = rules_from_dict({**switches, "players": players}, base=rules,
                                 source="switches")
     except PortobelloError as exc:
         raise SetupError(exc.message, field="switches") from None
     return rules
+
+
+def switch_table(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The request's `switches`: an object of rules switches, the player count apart."""
+    switches = data.get("switches", {}) or {}
+    if not isinstance(switches, Mapping):
+        raise SetupError("must be an object of rules switches", field="switches")
+    if "players" in switches:
+        raise SetupError("give the player count as players, not as a switch", field="switches")
+    return switches
 
 
 def _board(name: str, files_dir: Path | None) -> tuple[Board, str]:

@@ -16,7 +16,6 @@ is in rounds (River Market: turns around the table, as its run tables count them
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,9 +99,6 @@ def _play(board: Any, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[
     return np.asarray(res.scores, np.int64), np.asarray(res.rounds, np.int64)
 
 
-_RIVER_TABLES: dict[tuple[str, str], Any] = {}
-
-
 def _play_river(cards: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int]
                 ) -> tuple[np.ndarray, np.ndarray]:
     """A task of River Market games in its compiled batches: every seat's score and each
@@ -111,14 +107,10 @@ def _play_river(cards: Any, rules: Any, lineup: Sequence[str], game_seeds: Seque
     from sim.river.play import RES_SCORES
     from sim.river.play import RES_TURNS
     from sim.river.play import play as play_batch
-    from sim.river.tables import build_tables
+    from sim.river.tables import cached_tables
 
-    key = (cards.content_hash, json.dumps(rules.to_dict(), sort_keys=True))
-    if key not in _RIVER_TABLES:
-        _RIVER_TABLES.clear()
-        _RIVER_TABLES[key] = build_tables(cards, rules)
     n = rules.players
-    out = play_batch(_RIVER_TABLES[key], np.asarray(game_seeds, np.uint64),
+    out = play_batch(cached_tables(cards, rules), np.asarray(game_seeds, np.uint64),
                      [list(lineup)] * len(game_seeds))
     return out[:, RES_SCORES:RES_SCORES + n].astype(np.int64), -(-out[:, RES_TURNS] // n)
 

@@ -33,8 +33,8 @@ from sim.agents.registry import time_budget
 from sim.engine.errors import PortobelloError
 from sim.engine.files import read_document
 from sim.run.config import MAX_GAMES
-from sim.run.seam import GAMES
 from sim.run.seam import PORTOBELLO
+from sim.run.seam import game_of_spec
 from sim.run.seam import kind
 from sim.tuning.fairness.knobs import GAME_KNOBS
 from sim.tuning.fairness.knobs import Dimension
@@ -444,17 +444,11 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
     for key in ("name", "players", "seed", "knobs"):
         if key not in data:
             raise _err(source, key, "missing")
-    game_name = data.get("game", PORTOBELLO)
-    if not isinstance(game_name, str) or game_name not in GAMES:
-        raise _err(source, "game", f"unknown game {game_name!r} (games: {', '.join(GAMES)})")
-    game = kind(game_name)
+    try:
+        game = game_of_spec(data)
+    except PortobelloError as exc:
+        raise _err(source, exc.field, exc.reason) from None
     knob_game = GAME_KNOBS[game.name]
-    if game.name == PORTOBELLO and "cards" in data:
-        raise _err(source, "cards", "a card set is River Market's: add game = "
-                                    "\"river-market\", or give a board")
-    if game.name != PORTOBELLO and "board" in data:
-        raise _err(source, "board", f"{game.title} has no board: name its card set with "
-                                    "cards = \"...\"")
     name = data["name"]
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
         raise _err(source, "name", f"must be a non-empty name of letters, digits, - and _, "
