@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from collections.abc import Sequence
+from typing import Any
 
 import matplotlib as mpl
 import numpy as np
@@ -249,13 +250,19 @@ def game_length(games: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
         return fig
 
 
+def source_colours(sources: Sources = PORTOBELLO_SOURCES) -> dict[str, Any]:
+    """Each of a game's point sources' colour: Portobello Market's own, the palette's in
+    scoring order for another game's."""
+    return {s: SOURCE_COLOURS.get(s, PALETTE[i % len(PALETTE)])
+            for i, s in enumerate(sources.names)}
+
+
 def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None = None,
                      sources: Sources = PORTOBELLO_SOURCES) -> Figure:
     """Mean points per player by the game's sources, stacked in scoring order; a source
     counting against the score (Bobby fees paid) to the left (PointsBySource)."""
     gained = [s for s in sources.names if s not in sources.negative]
-    colours = {s: SOURCE_COLOURS.get(s, PALETTE[i % len(PALETTE)])
-               for i, s in enumerate(sources.names)}
+    colours = source_colours(sources)
     with mpl.rc_context(RC):
         rows = _cells_top_down(pbs)
         fig = Figure(figsize=(WIDTH, 0.45 * len(rows) + 1.6), layout="constrained")

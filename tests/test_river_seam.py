@@ -277,3 +277,23 @@ def test_a_river_runs_identity_covers_its_playing_code() -> None:
     assert root / "engine" / "compiled" / "rng.py" in hashed
     assert root / "run" / "river_shard.py" in hashed
     assert root / "engine" / "compiled" / "transitions.py" not in hashed
+
+
+def test_a_river_sweep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sweep of River Market's houses: one variant per value, each value's games played
+    with that many houses, the report's sweep section drawn from River Market's sources."""
+    spec = tmp_path / "sweep.toml"
+    spec.write_text('name = "houses"\ngame = "river-market"\nplayers = [3]\nseed = 2\n'
+                    'games = 60\nshard_size = 30\nagents = "greedy"\n'
+                    'sweep = { houses = [3, 4, 5] }\n')
+    out, report = tmp_path / "out", tmp_path / "report"
+    assert main(["study", str(spec), "--out", str(out), "--report", str(report),
+                 "--jobs", "1", "--quiet"]) == 0
+    capsys.readouterr()
+    for houses in (3, 4, 5):
+        games = load_run(out / "runs" / f"houses-{houses}-3p").games().collect()
+        assert (games["houses"] == houses).all()
+    summary = json.loads((report / "summary.json").read_text())
+    assert summary["sweep"]["keys"] == ["houses"]
+    html = (report / "index.html").read_text()
+    assert 'id="sweep"' in html and "<th>events</th>" in html and "<th>lanes</th>" not in html

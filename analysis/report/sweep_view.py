@@ -89,7 +89,7 @@ def sweep_figure(a: Analysis, measure: str) -> Figure:
                 order = np.argsort(x)
                 y, lo, hi = (d[c].to_numpy(dtype=float)[order] for c in ("value", "lo", "hi"))
                 scale = 100.0 if measure == "first player advantage" else 1.0
-                colour = _colour(measure, s, series, g, groups)
+                colour = _colour(measure, s, series, g, groups, a.data.game)
                 ax.errorbar(x[order], scale * y, yerr=P._err(scale * y, scale * lo, scale * hi),
                             color=colour, ls=STYLES[groups.index(g) % len(STYLES)],
                             marker=MARKERS[groups.index(g) % len(MARKERS)], ms=4.5,
@@ -111,27 +111,27 @@ def sweep_figure(a: Analysis, measure: str) -> Figure:
                             "first player advantage": "advantage (pp, 95% CI)",
                             "rounds": "mean rounds (95% CI)",
                             "points": "mean points per player (95% CI)"}[measure])
-        _sweep_legend(fig, measure, series, groups)
+        _sweep_legend(fig, measure, series, groups, a.data.game)
         fig.suptitle(MEASURES[measure], fontsize=11, fontweight="bold")
         return fig
 
 def _colour(measure: str, s: str, series: Sequence[str], g: str,
-            groups: Sequence[str]) -> Any:
+            groups: Sequence[str], game: str = "portobello-market") -> Any:
     """Seats and sources by colour (groups by line style); single lines by group."""
     if measure == "points":
-        return P.SOURCE_COLOURS.get(s, "#333333")
+        return P.source_colours(GAME_SOURCES[game]).get(s, "#333333")
     if measure == "win share":
         return P.PALETTE[series.index(s) % len(P.PALETTE)]
     return P.PALETTE[groups.index(g) % len(P.PALETTE)]
 
 def _sweep_legend(fig: Figure, measure: str, series: Sequence[str],
-                  groups: Sequence[str]) -> None:
+                  groups: Sequence[str], game: str = "portobello-market") -> None:
     """Legend below the panels: seats or sources by colour, groups by line style."""
     handles: list[Line2D] = []
     names: list[str] = []
     if measure in ("win share", "points"):
         for s in series:
-            handles.append(Line2D([], [], color=_colour(measure, s, series, "", groups),
+            handles.append(Line2D([], [], color=_colour(measure, s, series, "", groups, game),
                                   marker="o", lw=2))
             names.append(s + (" (first)" if s == "seat 0" else ""))
         if len(groups) > 1:
