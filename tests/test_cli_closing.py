@@ -128,7 +128,7 @@ def test_simulate_without_agents_plays_the_documented_default(
         main(["simulate", "--help"])
     helptext = " ".join(capsys.readouterr().out.split())
     assert "the strongest agent with a compiled version plays every seat (default: " \
-        "heuristic; River Market: greedy)" in helptext
+        "heuristic; River Market: heuristic)" in helptext
     assert "Without --agents, heuristic plays every seat" in helptext
     out = tmp_path / "run"
     code, text, _ = run_cli(capsys, "simulate", "--games", "4", "--quiet", "--out", str(out))

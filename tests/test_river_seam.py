@@ -128,7 +128,7 @@ def test_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert line["games_played"] == 80
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == RIVER and manifest["rules"]["houses"] == 4
-    assert manifest["agents"] == ["greedy"] * 4 and manifest["board"]["name"] == "river-market"
+    assert manifest["agents"] == ["heuristic"] * 4 and manifest["board"]["name"] == "river-market"
 
 
 @pytest.mark.parametrize(("argv", "field", "reason"), [

@@ -32,7 +32,7 @@ from sim.run.seam import RIVER
 from sim.run.seam import kind
 
 DEFAULT_AGENTS = "heuristic"
-RIVER_DEFAULT_AGENTS = "greedy"  # River Market's strongest agent of thousands of games a second
+RIVER_DEFAULT_AGENTS = "heuristic"  # River Market's tuned heuristic: its strongest cheap agent
 neutral_stack = O.IntegerList(1, example="3,3,2,2,1,1,1,1", empty_ok=True)
 
 
