@@ -222,8 +222,7 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
         return session.view()
 
     def hint(session: AnySession, data: Any) -> dict[str, Any]:
-        default = "greedy" if isinstance(session, RiverSession) else "heuristic"
-        spec = data.get("agent", default) if isinstance(data, dict) else None
+        spec = data.get("agent", "heuristic") if isinstance(data, dict) else None
         if not isinstance(spec, str) or not spec.strip():
             raise PlayError("must be an agent spec, e.g. heuristic", field="agent")
         try:

@@ -91,7 +91,7 @@ def river_setup(data: Mapping[str, Any]) -> RiverSetup:
     except PortobelloError as exc:
         raise SetupError(f"{exc.field}: {exc.reason}" if exc.field else exc.reason,
                          field="switches") from None
-    value = data.get("agents", "greedy")
+    value = data.get("agents", "heuristic")
     specs = [value] * players if isinstance(value, str) else value
     if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
         raise SetupError("must be an agent spec or a list of one per seat", field="agents")
