@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
+from sim.run.river_shard import SOURCES as RIVER_COLUMNS
+
 BY: tuple[str, ...] = ("variant", "n_players")
 SOURCES: tuple[str, ...] = ("start", "lanes", "districts", "baron", "bobby received",
                             "bobby paid")
@@ -39,10 +41,8 @@ class Sources:
 
 PORTOBELLO_SOURCES = Sources((("start", "start_score"), *SOURCE_COLUMNS.items()),
                              negative=("bobby paid",))
-# River Market's scoring in the rulebook's order (its players table: sim.run.river_shard).
-RIVER_SOURCES = Sources((("events", "event_points"), ("booths", "booth_points"),
-                         ("helpers", "helper_points"), ("coins", "coin_points"),
-                         ("goods", "goods_points")))
+# River Market's scoring in the rulebook's order, as its own run tables define it.
+RIVER_SOURCES = Sources(tuple(RIVER_COLUMNS.items()))
 GAME_SOURCES = {"portobello-market": PORTOBELLO_SOURCES, "river-market": RIVER_SOURCES}
 
 
