@@ -93,7 +93,7 @@ def river_config(args: argparse.Namespace) -> RunConfig:
     rules = O.river_rules_from_args(args, args.players)
     game = kind(RIVER)
     ref = args.cards or game.default_material
-    agents = args.agents or ("random" if args.run_agents == "random" else RIVER_DEFAULT_AGENTS)
+    agents = args.agents or args.run_agents  # both games have the random and heuristic agents
     return RunConfig(board=game.load_material(ref, None), board_ref=ref, rules=rules,
                      agents=tuple(O.agent_specs(agents, rules.players)), games=args.games,
                      seed=args.seed, shard_size=args.shard_size, game=RIVER)

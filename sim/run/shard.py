@@ -105,21 +105,18 @@ def encode_shard(config: RunConfig, shard: int, res: Results | RiverBatch, secon
     ids = list(config.shard_range(shard))
     seeds = [config.game_seed(i) for i in ids]
     lineups = [config.seats(i) for i in ids]
-    if isinstance(res, RiverBatch):
+    games = []
+    if isinstance(res, RiverBatch):  # River Market's own columns; no event log or records
         games_table, players_table = river_tables(res, run_id, ids, seeds, lineups,
                                                   config.rules, config.board.name)
-        return {"shard": shard, "games": _parquet_bytes(games_table, run_id),
-                "players": _parquet_bytes(players_table, run_id), "n": len(ids),
-                "rows": {"games": len(ids), "players": len(ids) * config.rules.players},
-                "decisions": int(res.decisions.sum()), "seconds": seconds}
-    keep_log = config.events or config.records
-    games = []
-    if keep_log:
-        # One replay of each action log gives the events and the game a record is made of.
-        games = [game_from_log(config.board, config.rules, s, log, events=config.events)
-                 for s, log in zip(seeds, res.logs or [], strict=True)]
-    games_table, players_table = results_tables(res, run_id, ids, seeds, lineups, config.rules,
-                                                config.board.name)
+    else:
+        if config.events or config.records:
+            # One replay of each action log gives the events and the game a record is made
+            # of.
+            games = [game_from_log(config.board, config.rules, s, log, events=config.events)
+                     for s, log in zip(seeds, res.logs or [], strict=True)]
+        games_table, players_table = results_tables(res, run_id, ids, seeds, lineups,
+                                                    config.rules, config.board.name)
     out: dict[str, Any] = {
         "shard": shard,
         "games": _parquet_bytes(games_table, run_id),

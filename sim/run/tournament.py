@@ -269,15 +269,16 @@ def play_river_blocks(rules: Any, matchup: Matchup, index: int, blocks: range, s
     from sim.river.play import RES_SCORES
     from sim.river.play import RES_TURNS
     from sim.river.play import play
-    from sim.river.tables import build_tables
+    from sim.river.tables import cached_tables
+    from sim.run.river_shard import END_REASONS
 
     n = matchup.players
-    tables = build_tables(load_cards(), with_players(rules, players=n))
+    tables = cached_tables(load_cards(), with_players(rules, players=n))
     games = [(b, r, block_seed(seed, n, b)) for b in blocks for r in range(n)]
     out = play(tables, np.array([g[2] for g in games], np.uint64),
                [matchup.lineup(g[1]) for g in games])
     res = RiverResults(out[:, RES_SCORES:], out[:, RES_TURNS],
-                       ["houses" if e == 1 else "turn_limit" for e in out[:, RES_END]])
+                       [END_REASONS.get(int(e), "unfinished") for e in out[:, RES_END]])
     rows: list[dict[str, Any]] = []
     for k, (b, r, gseed) in enumerate(games):
         rows.extend(_game_rows(tid, matchup, index, b, r, gseed, res, k))
