@@ -39,3 +39,11 @@ def serving(app: Any, port: int) -> Iterator[None]:
         watchdog.cancel()
         srv.should_exit = True
         thread.join(10)
+
+
+def page_data(driver: Any, name: str) -> str:
+    """A value the play page keeps on its body (`data-NAME`) for tests to read: the game id,
+    the actions played, whether the person is to move, whether the game is over."""
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}") or ""

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from servers import page_data as _body
 
 from sim.agents.registry import make_agent
 from sim.cli.command import main
@@ -296,12 +297,6 @@ def _start(driver: Any, url: str) -> None:
     driver.find_element(By.ID, "start").click()
     WebDriverWait(driver, 20).until(lambda d: d.find_element(By.TAG_NAME, "body")
                                     .get_attribute("data-game-id"))
-
-
-def _body(driver: Any, name: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}") or ""
 
 
 def _legal_target(driver: Any) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from servers import page_data as _body
 
 from sim.river.records import read_record
 
@@ -122,12 +123,6 @@ def test_the_river_page_is_served(client: TestClient) -> None:
 
 
 # -- the page in a browser ---------------------------------------------------------------------
-def _body(driver: Any, name: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}") or ""
-
-
 def test_a_whole_game_played_by_choosing_replays_to_the_scores_shown(
         server: tuple[str, Path], browser: Any) -> None:
     from selenium.webdriver.common.by import By
