@@ -215,11 +215,15 @@ def compile_now(say: Callable[[str], None], notice: str = COMPILE_NOTICE_PLANNER
     (`COMPILE_NOTICE_NETWORKS`) brings the network code in (any network of the right
     inputs has its types: a blank one is compiled with)."""
     from sim.engine.board import load_board
+    from sim.run import precompile
 
     specs = ["random"] * 2 if notice == COMPILE_NOTICE else ["heuristic", "random"]
     say(notice)
     start = time.monotonic()
-    with still_saying(say, "compiling the fast engine"):  # from the notice on
+    # With the planner: a second process compiles it meanwhile (`sim.run.precompile`).
+    helper = None if notice == COMPILE_NOTICE else precompile.start_helper()
+    with still_saying(say, "compiling the fast engine"), contextlib.ExitStack() as stack:
+        stack.callback(precompile.stop_helper, helper)
         engine = CompiledEngine(load_board("standard"), Rules(), specs)
         if notice == COMPILE_NOTICE_NETWORKS:
             from sim.agents.compiled.expert import pack_networks

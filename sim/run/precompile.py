@@ -1,0 +1,187 @@
+"""The first compile on two cores: a helper process compiles the evaluator and the planner
+while the command's own process compiles the engine, the random agent and the game loop.
+
+numba compiles a function when a caller first needs it, depth first, in one process, so a
+cold compile of the heuristic's games is one long chain (about 34 s here). Most of it splits
+in two: the game loop reaches the planner late, after the engine and the random agent, and
+the planner needs only part of the engine. A second process that compiles the planner's
+functions from its leaves up writes each one to numba's disk cache; when the first process
+reaches one, numba loads it from that cache instead of compiling it again.
+
+numba compiles a function for the argument types it is called with, so the helper needs
+them before any caller exists: `compile_order.txt` (next to the compiled agents) lists the
+planner's and evaluator's functions with their types, in the order a cold compile finished
+them (leaves first). `python -m sim.run.precompile --record` writes it again from a cold
+compile in a scratch cache (after a change of those functions' arguments); a test holds
+each line to its function's parameters. A line that no longer fits costs only the time it
+saves: the command's own process compiles whatever the cache lacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import sim.agents.compiled as _compiled
+
+ORDER_FILE = Path(_compiled.__file__).with_name("compile_order.txt")
+# The modules the helper compiles: the evaluator and the planner (not the planner's front,
+# `planner.py`, which the game loop reaches early, nor the step-by-step `plan_step`).
+HELPER_MODULES = ("eval_", "evaluate", "plan_")
+_PACKAGE = "sim.agents.compiled."
+_HEADER = """\
+# The evaluator's and planner's compiled functions with their argument types, in the order
+# a cold compile finished them (leaves first): what the helper process of a first compile
+# compiles (`sim.run.precompile`). Written by `python -m sim.run.precompile --record`.
+"""
+
+
+def helps(module: str) -> bool:
+    """Whether the helper compiles this module's functions."""
+    return module.startswith(_PACKAGE) and module[len(_PACKAGE):].startswith(HELPER_MODULES)
+
+
+def planned(path: Path = ORDER_FILE) -> Iterator[tuple[str, str, str]]:
+    """The file's entries: (module, function, argument types as numba writes them)."""
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            module, name, types = line.split(" ", 2)
+            yield module, name, types
+
+
+def argument_types(text: str) -> tuple[Any, ...]:
+    """An entry's argument types, read back with numba's own type names."""
+    from numba.core import types
+
+    value = eval(text, {"__builtins__": {}}, dict(vars(types)))  # numba's own reprs of types
+    if not isinstance(value, tuple):
+        raise ValueError(f"not a tuple of types: {text[:60]}")
+    return value
+
+
+def compile_planned(path: Path = ORDER_FILE) -> int:
+    """Compile every entry (each lands in numba's disk cache); the number compiled. An
+    entry that no longer fits its function is passed over."""
+    import importlib
+
+    done = 0
+    for module, name, types in planned(path):
+        try:
+            getattr(importlib.import_module(module), name).compile(argument_types(types))
+            done += 1
+        except Exception:  # a stale entry: the command's own process compiles it
+            continue
+    return done
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def start_helper() -> subprocess.Popen[bytes] | None:
+    """The helper process, started when there is a second CPU for it and numba compiles
+    at all (None otherwise). Its output is discarded: it only fills the cache."""
+    import numba
+
+    if usable_cpus() < 2 or numba.config.DISABLE_JIT:
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "sim.run.precompile"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+def stop_helper(helper: subprocess.Popen[bytes] | None) -> None:
+    """Once the command's own compile is done the helper has nothing left to give: stop it
+    (numba writes each cache file whole, under a new name, so nothing is left half
+    written)."""
+    if helper is None:
+        return
+    if helper.poll() is None:
+        helper.terminate()
+    try:
+        helper.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        helper.wait()
+
+
+def _reads_back(args: tuple[Any, ...]) -> bool:
+    """Whether these types read back from their text (a constant's type, such as
+    `Literal[int](0)`, does not: such a version is left to the command's own process)."""
+    try:
+        return argument_types(repr(args)) == args
+    except Exception:
+        return False
+
+
+def record_here(out: Path) -> int:
+    """Compile the heuristic's games in this process (its cache must be empty) and write
+    the helper modules' compiles to `out` in the order they finished; the number written."""
+    from numba.core import event
+
+    from sim.engine.board import load_board
+    from sim.engine.rules import Rules
+    from sim.run.engines import CompiledEngine
+
+    lines: list[str] = []
+
+    class Finished(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            pass
+
+        def on_end(self, ev: event.Event) -> None:
+            f = ev.data["dispatcher"].py_func
+            args = tuple(ev.data["args"])
+            if helps(f.__module__) and _reads_back(args):
+                lines.append(f"{f.__module__} {f.__name__} {args!r}")
+
+    with event.install_listener("numba:compile", Finished()):
+        CompiledEngine(load_board("standard"), Rules(), ["heuristic", "random"]).compile()
+    out.write_text(_HEADER + "".join(f"{line}\n" for line in lines))
+    return len(lines)
+
+
+def record(out: Path = ORDER_FILE) -> int:
+    """`record_here` in a child process with a scratch cache, so that every function is
+    compiled (a warm cache would load the game loop whole, its callees unseen)."""
+    with tempfile.TemporaryDirectory(prefix="portobello-order-") as tmp:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env["XDG_CACHE_HOME"] = tmp
+        subprocess.run([sys.executable, "-m", "sim.run.precompile", "--record-here",
+                        str(out)], env=env, check=True)
+    return sum(1 for _ in planned(out))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m sim.run.precompile",
+        description="Compile the evaluator and planner into the cache (the helper of a "
+                    "first compile), or record the order they compile in.")
+    parser.add_argument("--record", action="store_true",
+                        help=f"write {ORDER_FILE.name} again from a cold compile")
+    parser.add_argument("--record-here", type=Path, metavar="FILE",
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.record_here:
+        record_here(args.record_here)
+    elif args.record:
+        print(f"{record()} entries written to {ORDER_FILE}")
+    else:
+        compile_planned()
+
+
+if __name__ == "__main__":
+    main()
