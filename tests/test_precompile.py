@@ -27,18 +27,22 @@ def test_every_listed_function_takes_the_listed_arguments() -> None:
         assert isinstance(function, CPUDispatcher), f"{module}.{name}"
         params = inspect.signature(function.py_func).parameters
         assert len(precompile.argument_types(text)) == len(params), f"{module}.{name}"
-    # leaves first: the planner's top comes after the evaluator it calls
+    # leaves first: the planner's top after the evaluator it calls, the learned agent's
+    # choice after the planner
     names = [name for _, name, _ in entries]
-    assert names.index("_evaluate") < names.index("plan_values")
+    assert names.index("_evaluate") < names.index("plan_values") \
+        < names.index("choose_expert")
 
 
-def test_only_the_planner_and_evaluator_are_helped() -> None:
-    assert precompile.helps("sim.agents.compiled.plan_turn")
-    assert precompile.helps("sim.agents.compiled.eval_deltas")
-    assert precompile.helps("sim.agents.compiled.evaluate")
-    assert not precompile.helps("sim.agents.compiled.planner")  # reached early by the loop
-    assert not precompile.helps("sim.agents.compiled.play")
-    assert not precompile.helps("sim.engine.compiled.transitions")
+def test_only_the_planner_and_evaluator_are_helped_and_the_network_when_asked() -> None:
+    for planner in ("plan_turn", "eval_deltas", "evaluate"):
+        assert precompile.helps(f"sim.agents.compiled.{planner}", networks=False)
+    for network in ("features", "network", "expert", "plan_step"):
+        assert not precompile.helps(f"sim.agents.compiled.{network}", networks=False)
+        assert precompile.helps(f"sim.agents.compiled.{network}", networks=True)
+    for early in ("sim.agents.compiled.planner", "sim.agents.compiled.play",  # the loop's
+                  "sim.engine.compiled.transitions", "sim.river.compiled"):
+        assert not precompile.helps(early, networks=True)
 
 
 def test_a_stale_line_is_passed_over(tmp_path: Path) -> None:
@@ -52,6 +56,8 @@ def test_a_stale_line_is_passed_over(tmp_path: Path) -> None:
                     "sim.agents.compiled.plan_work max_options not-a-type\n"
                     f"{' '.join(good)}\n")
     assert precompile.compile_planned(path) == 1
+    path.write_text(f"{' '.join(next(e for e in precompile.planned() if e[1] == 'rest'))}\n")
+    assert precompile.compile_planned(path) == 0  # the network's, for the planner alone
 
 
 def test_the_helper_runs_only_with_a_second_cpu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -209,32 +209,39 @@ def still_saying(say: Callable[[str], None], what: str, every: float = COMPILE_T
 def compile_now(say: Callable[[str], None], notice: str = COMPILE_NOTICE_PLANNER) -> None:
     """Compile what the notice announces here and now (the notice, then a line every
     `COMPILE_TICK` seconds, then the time it took), before any game: the workers then load
-    it from the cache instead of each compiling it at once. The compiled code's types are
-    the same for every board, rules and line-up, so one compile serves them all; random
-    agents alone (`COMPILE_NOTICE`) leave the planner out, and only a learned agent
+    it from the cache instead of each compiling it at once. With the planner, a second
+    process compiles it meanwhile (`sim.run.precompile`)."""
+    from sim.run import precompile
+
+    say(notice)
+    start = time.monotonic()
+    helper = None if notice == COMPILE_NOTICE else precompile.start_helper(
+        networks=notice == COMPILE_NOTICE_NETWORKS)
+    with still_saying(say, "compiling the fast engine"), contextlib.ExitStack() as stack:
+        stack.callback(precompile.stop_helper, helper)
+        compile_for(notice)
+    say(f"compiled in {time.monotonic() - start:.0f} s")
+
+
+def compile_for(notice: str) -> None:
+    """Compile (or load) the compiled games the notice announces, in this process. Their
+    types are the same for every board, rules and line-up, so one compile serves them all;
+    random agents alone (`COMPILE_NOTICE`) leave the planner out, and only a learned agent
     (`COMPILE_NOTICE_NETWORKS`) brings the network code in (any network of the right
     inputs has its types: a blank one is compiled with)."""
     from sim.engine.board import load_board
-    from sim.run import precompile
 
     specs = ["random"] * 2 if notice == COMPILE_NOTICE else ["heuristic", "random"]
-    say(notice)
-    start = time.monotonic()
-    # With the planner: a second process compiles it meanwhile (`sim.run.precompile`).
-    helper = None if notice == COMPILE_NOTICE else precompile.start_helper()
-    with still_saying(say, "compiling the fast engine"), contextlib.ExitStack() as stack:
-        stack.callback(precompile.stop_helper, helper)
-        engine = CompiledEngine(load_board("standard"), Rules(), specs)
-        if notice == COMPILE_NOTICE_NETWORKS:
-            from sim.agents.compiled.expert import pack_networks
-            from sim.agents.compiled.features import input_count
-            from sim.agents.model import Model
+    engine = CompiledEngine(load_board("standard"), Rules(), specs)
+    if notice == COMPILE_NOTICE_NETWORKS:
+        from sim.agents.compiled.expert import pack_networks
+        from sim.agents.compiled.features import input_count
+        from sim.agents.model import Model
 
-            blank = Model.from_layers([np.zeros((int(input_count(engine.B)), 1)),
-                                       np.zeros((1, 2))], [np.zeros(1), np.zeros(2)])
-            engine.nets = pack_networks([(blank.W, blank.L, 1, 0.0), None])
-        engine.compile()
-    say(f"compiled in {time.monotonic() - start:.0f} s")
+        blank = Model.from_layers([np.zeros((int(input_count(engine.B)), 1)),
+                                   np.zeros((1, 2))], [np.zeros(1), np.zeros(2)])
+        engine.nets = pack_networks([(blank.W, blank.L, 1, 0.0), None])
+    engine.compile()
 
 
 def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str = "auto",

@@ -1,5 +1,6 @@
 """The first compile on two cores: a helper process compiles the evaluator and the planner
-while the command's own process compiles the engine, the random agent and the game loop.
+(and the learned agent's network) while the command's own process compiles the engine, the
+random agent and the game loop.
 
 numba compiles a function when a caller first needs it, depth first, in one process, so a
 cold compile of the heuristic's games is one long chain (about 34 s here). Most of it splits
@@ -32,19 +33,25 @@ import sim.agents.compiled as _compiled
 
 ORDER_FILE = Path(_compiled.__file__).with_name("compile_order.txt")
 # The modules the helper compiles: the evaluator and the planner (not the planner's front,
-# `planner.py`, which the game loop reaches early, nor the step-by-step `plan_step`).
-HELPER_MODULES = ("eval_", "evaluate", "plan_")
+# `planner.py`, which the game loop reaches early), and for the learned agent its features,
+# network and choice with the search's parts they use.
+PLANNER_MODULES = frozenset({"eval_cache", "eval_terms", "eval_deltas", "evaluate", "plan_work",
+                             "plan_pick", "plan_bobby", "plan_options", "plan_turn"})
+NETWORK_MODULES = frozenset({"plan_step", "mcts", "features", "network", "expert"})
 _PACKAGE = "sim.agents.compiled."
 _HEADER = """\
-# The evaluator's and planner's compiled functions with their argument types, in the order
-# a cold compile finished them (leaves first): what the helper process of a first compile
-# compiles (`sim.run.precompile`). Written by `python -m sim.run.precompile --record`.
+# The evaluator's, planner's and learned agent's compiled functions with their argument
+# types, in the order a cold compile finished them (leaves first): what the helper process
+# of a first compile compiles (`sim.run.precompile`). Written by `python -m
+# sim.run.precompile --record`.
 """
 
 
-def helps(module: str) -> bool:
-    """Whether the helper compiles this module's functions."""
-    return module.startswith(_PACKAGE) and module[len(_PACKAGE):].startswith(HELPER_MODULES)
+def helps(module: str, networks: bool = True) -> bool:
+    """Whether the helper compiles this module's functions (for the learned agent's games
+    too, or for the planner's only)."""
+    name = module[len(_PACKAGE):] if module.startswith(_PACKAGE) else ""
+    return name in PLANNER_MODULES or (networks and name in NETWORK_MODULES)
 
 
 def planned(path: Path = ORDER_FILE) -> Iterator[tuple[str, str, str]]:
@@ -65,13 +72,16 @@ def argument_types(text: str) -> tuple[Any, ...]:
     return value
 
 
-def compile_planned(path: Path = ORDER_FILE) -> int:
-    """Compile every entry (each lands in numba's disk cache); the number compiled. An
-    entry that no longer fits its function is passed over."""
+def compile_planned(path: Path = ORDER_FILE, networks: bool = False) -> int:
+    """Compile the entries for the planner's games (or the learned agent's too), each into
+    numba's disk cache; the number compiled. An entry that no longer fits its function is
+    passed over."""
     import importlib
 
     done = 0
     for module, name, types in planned(path):
+        if not helps(module, networks):
+            continue
         try:
             getattr(importlib.import_module(module), name).compile(argument_types(types))
             done += 1
@@ -88,15 +98,17 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def start_helper() -> subprocess.Popen[bytes] | None:
-    """The helper process, started when there is a second CPU for it and numba compiles
-    at all (None otherwise). Its output is discarded: it only fills the cache."""
+def start_helper(networks: bool = False) -> subprocess.Popen[bytes] | None:
+    """The helper process (for the learned agent's games too, or the planner's only),
+    started when there is a second CPU for it and numba compiles at all (None otherwise).
+    Its output is discarded: it only fills the cache."""
     import numba
 
     if usable_cpus() < 2 or numba.config.DISABLE_JIT:
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "sim.run.precompile"],
+        return subprocess.Popen([sys.executable, "-m", "sim.run.precompile",
+                                 *(["--networks"] if networks else [])],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
     except OSError:
@@ -128,13 +140,13 @@ def _reads_back(args: tuple[Any, ...]) -> bool:
 
 
 def record_here(out: Path) -> int:
-    """Compile the heuristic's games in this process (its cache must be empty) and write
-    the helper modules' compiles to `out` in the order they finished; the number written."""
+    """Compile the learned agent's games (which hold the planner's) in this process (its
+    cache must be empty) and write the helper modules' compiles to `out` in the order they
+    finished; the number written."""
     from numba.core import event
 
-    from sim.engine.board import load_board
-    from sim.engine.rules import Rules
-    from sim.run.engines import CompiledEngine
+    from sim.run.engines import COMPILE_NOTICE_NETWORKS
+    from sim.run.engines import compile_for
 
     lines: list[str] = []
 
@@ -149,7 +161,7 @@ def record_here(out: Path) -> int:
                 lines.append(f"{f.__module__} {f.__name__} {args!r}")
 
     with event.install_listener("numba:compile", Finished()):
-        CompiledEngine(load_board("standard"), Rules(), ["heuristic", "random"]).compile()
+        compile_for(COMPILE_NOTICE_NETWORKS)
     out.write_text(_HEADER + "".join(f"{line}\n" for line in lines))
     return len(lines)
 
@@ -172,6 +184,8 @@ def main(argv: list[str] | None = None) -> None:
                     "first compile), or record the order they compile in.")
     parser.add_argument("--record", action="store_true",
                         help=f"write {ORDER_FILE.name} again from a cold compile")
+    parser.add_argument("--networks", action="store_true",
+                        help="the learned agent's functions too")
     parser.add_argument("--record-here", type=Path, metavar="FILE",
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -180,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.record:
         print(f"{record()} entries written to {ORDER_FILE}")
     else:
-        compile_planned()
+        compile_planned(networks=args.networks)
 
 
 if __name__ == "__main__":
