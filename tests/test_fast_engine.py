@@ -202,6 +202,41 @@ def test_no_bobby_move_costs_more_than_players_minus_one(players: int, tie: str)
     assert worst == max(1, players - 1)  # the bound, and reached
 
 
+
+@pytest.mark.parametrize("variant", ["defaults", "neutral_stack", "player_tokens",
+                                     "district_tokens", "customer_order"])
+def test_turn_start_counts_and_picks_are_the_legal_lists(variant: str) -> None:
+    """The random agent chooses at a turn's start from the engine's counts of token plays
+    and district scorings and names the one drawn (`turn_start_counts`,
+    `turn_start_action`): at every turn start of random games, under switches that change
+    the tokens (the neutral stack) or not, the counts are those of the legal list's two
+    kinds and the j-th named of each kind is the list's j-th, in its order."""
+    from sim.engine.codes import PLAY_TOKEN
+    from sim.engine.codes import SCORE_DISTRICT
+    from sim.engine.codes import TURN_START
+    from sim.engine.compiled import actions as A
+    from sim.engine.compiled.engine import turn_start_action
+    from sim.engine.compiled.engine import turn_start_counts
+
+    seen = 0
+    for players in (2, 3, 4):
+        rules = rules_from_dict({**VARIANTS[variant], "players": players})
+        for seed in range(4):
+            game = Game(STANDARD, rules, seed=seed)
+            agent = make_agent("random", seed)
+            while not game.is_over:
+                if game.phase == TURN_START:
+                    legal = game.legal_actions()
+                    plays = [a for a in legal if A.kind(a) == PLAY_TOKEN]
+                    scorings = [a for a in legal if A.kind(a) == SCORE_DISTRICT]
+                    assert turn_start_counts(game.B, game.S) == (len(plays), len(scorings))
+                    for scoring, listed in ((False, plays), (True, scorings)):
+                        named = [turn_start_action(game.B, game.S, scoring, np.int64(j))
+                                 for j in range(len(listed))]
+                        assert named == listed
+                    seen += 1
+                game.apply(game.sample_chance() if game.is_chance else agent.choose(game))
+    assert seen > 200
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_random_only_batch_plays_the_games_of_the_full_batch(players: int) -> None:
     """Random agents alone enter `play_batch_random`, compiled without the planner; the

@@ -20,6 +20,8 @@ from sim.engine.compiled.engine import legal_actions
 from sim.engine.compiled.engine import neighbour_count
 from sim.engine.compiled.engine import neighbour_move
 from sim.engine.compiled.engine import stall_and_draw_actions
+from sim.engine.compiled.engine import turn_start_action
+from sim.engine.compiled.engine import turn_start_counts
 from sim.engine.compiled.layout import PHASE
 from sim.engine.compiled.layout import S_LANE_COUNT
 from sim.engine.compiled.layout import TURN
@@ -111,6 +113,17 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
         if n_useful:
             return buf2[R.below(rng, n_useful)]
         return A.END
+    if phase == TURN_START and not (restrict[0] or restrict[1] or restrict[2] or restrict[3]):
+        # Unrestricted: the same choice, from the engine's counts of the two kinds (token
+        # plays, then district scorings, as in the legal list) without listing them.
+        plays, scorings = turn_start_counts(B, S)
+        if plays + scorings > 1:
+            kinds = (plays > 0) + (scorings > 0)
+            scoring = R.below(rng, kinds) == 1 or plays == 0
+            return turn_start_action(B, S, scoring, R.below(rng, scorings if scoring
+                                                                else plays))
+        R.below(rng, 1)  # the one legal action is drawn from a list of one, as below
+        return turn_start_action(B, S, scorings > 0, np.int64(0))
     m = agent_legal(B, S, restrict, buf)
     if phase == TURN_START and m > 1:
         # The kinds present, ascending (sorted set): a bit set of kinds, bit k for kind k.

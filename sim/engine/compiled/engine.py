@@ -46,20 +46,10 @@ from sim.engine.compiled.layout import N_SPOTS
 from sim.engine.compiled.layout import N_SQUARES
 from sim.engine.compiled.layout import N_TOKENS
 from sim.engine.compiled.layout import NEGATIVE_SCORES
-from sim.engine.compiled.layout import O_DISTRICT_LANES
-from sim.engine.compiled.layout import O_DISTRICT_LANES_AT
-from sim.engine.compiled.layout import O_LANE_LEN
-from sim.engine.compiled.layout import O_NEIGHBOUR_DISTRICT
-from sim.engine.compiled.layout import O_NEIGHBOUR_LANE
-from sim.engine.compiled.layout import O_NEIGHBOURS_AT
 from sim.engine.compiled.layout import PHASE
 from sim.engine.compiled.layout import ROUND
-from sim.engine.compiled.layout import S_LANE_COUNT
-from sim.engine.compiled.layout import S_LANE_DIR
 from sim.engine.compiled.layout import S_LINE
-from sim.engine.compiled.layout import S_SCORES
 from sim.engine.compiled.layout import S_SIZE
-from sim.engine.compiled.layout import S_STALLS_LEFT
 from sim.engine.compiled.layout import SEAT
 from sim.engine.compiled.layout import START_STALLS
 from sim.engine.compiled.layout import TOKEN_MAX
@@ -125,23 +115,19 @@ def start_game(B: np.ndarray, S: np.ndarray, chance_rng: np.ndarray) -> None:
 def stall_and_draw_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
     """The actions phase's stall placements and customer draw, in legal-action order (what
     `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
-    # The tables' offsets are read once: a write to `out` might alias `B` as far as the
-    # compiler knows, so it would read them again after every write.
     if S[ACTIONS_LEFT] > 0:
-        if S[B[S_STALLS_LEFT] + S[SEAT]] > 0:
-            at = B[O_DISTRICT_LANES_AT] + S[BOBBY]
-            lanes, counts = B[O_DISTRICT_LANES], B[S_LANE_COUNT]
-            lens, dirs = B[O_LANE_LEN], B[S_LANE_DIR]
-            for i in range(B[at], B[at + 1]):
-                lane = B[lanes + i]
-                c = S[counts + lane]
-                if c < B[lens + lane]:
+        if F.stalls_left(B, S, S[SEAT]) > 0:
+            bobby = S[BOBBY]
+            for i in range(F.district_lanes_at(B, bobby), F.district_lanes_at(B, bobby + 1)):
+                lane = F.district_lane(B, i)
+                c = F.lane_count(B, S, lane)
+                if c < F.lane_len(B, lane):
                     if c == 0:
                         out[k] = A.place_stall(lane, 0)
                         out[k + 1] = A.place_stall(lane, 1)
                         k += 2
                     else:
-                        out[k] = A.place_stall(lane, S[dirs + lane])
+                        out[k] = A.place_stall(lane, F.lane_dir(B, S, lane))
                         k += 1
         if S[CUSTOMERS_LEFT] > 0:
             out[k] = A.DRAW
@@ -154,21 +140,21 @@ def every_move_affordable(B: np.ndarray, S: np.ndarray) -> bool:
     """Whether the mover can pay for any Bobby move: a move costs at most max(1, players - 1)
     points (`move_cost`), so with that many (or negative scores allowed) the costs need not
     be worked out."""
-    return B[NEGATIVE_SCORES] or S[B[S_SCORES] + S[SEAT]] >= max(1, B[N_PLAYERS] - 1)
+    return B[NEGATIVE_SCORES] or F.score(B, S, S[SEAT]) >= max(1, B[N_PLAYERS] - 1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def neighbour_count(B: np.ndarray, S: np.ndarray) -> int:
     """How many districts the Bobby can move to (affordable or not)."""
-    at = B[O_NEIGHBOURS_AT] + S[BOBBY]
-    return B[at + 1] - B[at]
+    bobby = S[BOBBY]
+    return F.neighbours_at(B, bobby + 1) - F.neighbours_at(B, bobby)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def neighbour_move(B: np.ndarray, S: np.ndarray, i: int) -> int:
     """The Bobby's move to its `i`-th neighbour, in legal-action order: when every move is
     affordable, the i-th of `bobby_moves`."""
-    return A.move_bobby(B[B[O_NEIGHBOUR_DISTRICT] + B[B[O_NEIGHBOURS_AT] + S[BOBBY]] + i])
+    return A.move_bobby(F.neighbour_district(B, F.neighbours_at(B, S[BOBBY]) + i))
 
 
 @njit(cache=True, _nrt=False)
@@ -176,15 +162,78 @@ def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
     """The actions phase's affordable Bobby moves, in legal-action order (what
     `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
     seat = S[SEAT]
-    score = S[B[S_SCORES] + seat]
+    score = F.score(B, S, seat)
     rich = every_move_affordable(B, S)
-    at = B[O_NEIGHBOURS_AT] + S[BOBBY]
-    via, to = B[O_NEIGHBOUR_LANE], B[O_NEIGHBOUR_DISTRICT]
-    for i in range(B[at], B[at + 1]):
-        if rich or move_cost(B, S, B[via + i], seat)[0] <= score:
-            out[k] = A.move_bobby(B[to + i])
+    bobby = S[BOBBY]
+    for i in range(F.neighbours_at(B, bobby), F.neighbours_at(B, bobby + 1)):
+        if rich or move_cost(B, S, F.neighbour_lane(B, i), seat)[0] <= score:
+            out[k] = A.move_bobby(F.neighbour_district(B, i))
             k += 1
     return k
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def plays_for_actions(B: np.ndarray, S: np.ndarray, seat: int, i: int) -> bool:
+    """Whether `seat`'s token `i` is a token play of the turn's start of its own: face up,
+    and no face-up token before it of the same value and neutrality (playing either is one
+    action)."""
+    v = F.token_value(B, S, seat, i)
+    if not (v and F.token_up(B, S, seat, i)):
+        return False
+    neutral = F.token_neutral(B, S, seat, i)
+    for j in range(i):
+        if F.token_value(B, S, seat, j) == v and F.token_up(B, S, seat, j) \
+                and F.token_neutral(B, S, seat, j) == neutral:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def scores_districts(B: np.ndarray, S: np.ndarray, seat: int, i: int) -> bool:
+    """Whether `seat`'s token `i` may score a district at the turn's start: a face-up 2 or
+    4 of the seat's own (not a neutral token)."""
+    v = F.token_value(B, S, seat, i)
+    return bool(v and F.token_up(B, S, seat, i) and not F.token_neutral(B, S, seat, i)
+                and v <= B[TOKEN_MAX] and F.is_district_token(B, v))
+
+
+@njit(cache=True, _nrt=False)
+def turn_start_counts(B: np.ndarray, S: np.ndarray) -> tuple[int, int]:
+    """How many token plays and district scorings the turn's start offers the seat to move:
+    `legal_actions`' two parts, counted without listing them."""
+    seat = S[SEAT]
+    open_districts = 0
+    for d in range(B[N_DISTRICTS]):
+        if F.district_scored(B, S, d) < 0:
+            open_districts += 1
+    plays = scorings = 0
+    for i in range(B[N_TOKENS]):
+        if plays_for_actions(B, S, seat, i):
+            plays += 1
+        if scores_districts(B, S, seat, i):
+            scorings += open_districts
+    return plays, scorings
+
+
+@njit(cache=True, _nrt=False)
+def turn_start_action(B: np.ndarray, S: np.ndarray, scoring: bool, j: int) -> int:
+    """The `j`-th token play (or district scoring) of the turn's start, in `legal_actions`'
+    order."""
+    seat = S[SEAT]
+    for i in range(B[N_TOKENS]):
+        if scoring:
+            if scores_districts(B, S, seat, i):
+                for d in range(B[N_DISTRICTS]):
+                    if F.district_scored(B, S, d) < 0:
+                        if j == 0:
+                            return A.score_district(F.token_value(B, S, seat, i), d)
+                        j -= 1
+        elif plays_for_actions(B, S, seat, i):
+            if j == 0:
+                return A.play_token(F.token_value(B, S, seat, i),
+                                    F.token_neutral(B, S, seat, i))
+            j -= 1
+    return A.END
 
 
 @njit(cache=True, _nrt=False)
@@ -206,20 +255,13 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     if phase == TURN_START:  # a face-up token for actions, or a 2 or 4 on a district
         seat = S[SEAT]
         for i in range(B[N_TOKENS]):
-            v = F.token_value(B, S, seat, i)
-            if v and F.token_up(B, S, seat, i):
-                a = A.play_token(v, F.token_neutral(B, S, seat, i))
-                seen = False
-                for j in range(k):
-                    if out[j] == a:
-                        seen = True
-                if not seen:
-                    out[k] = a
-                    k += 1
+            if plays_for_actions(B, S, seat, i):
+                out[k] = A.play_token(F.token_value(B, S, seat, i),
+                                      F.token_neutral(B, S, seat, i))
+                k += 1
         for i in range(B[N_TOKENS]):
-            v = F.token_value(B, S, seat, i)
-            if v and F.token_up(B, S, seat, i) and not F.token_neutral(B, S, seat, i) \
-                    and v <= B[TOKEN_MAX] and F.is_district_token(B, v):
+            if scores_districts(B, S, seat, i):
+                v = F.token_value(B, S, seat, i)
                 for d in range(B[N_DISTRICTS]):
                     if F.district_scored(B, S, d) < 0:
                         out[k] = A.score_district(v, d)

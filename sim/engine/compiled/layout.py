@@ -321,7 +321,7 @@ def fields_source() -> str:
         lines += ["", "", _DECORATOR,
                   f"def {name}(B: np.ndarray, {index}: int) -> int:",
                   f'    """B\'s {slot} table at `{index}`."""',
-                  f"    return B[B[{slot}] + {index}]"]
+                  f"    return B[np.uint64(B[{slot}] + {index})]"]
     for name, slot, idx, stride in STATE_FIELDS:
         args = ", ".join(f"{i}: int" for i in idx)
         at = f"B[{slot}] + {idx[0]}" if len(idx) == 1 else \
@@ -330,15 +330,15 @@ def fields_source() -> str:
         lines += ["", "", _DECORATOR,
                   f"def {name}(B: np.ndarray, S: np.ndarray, {args}) -> int:",
                   f'    """{what}."""',
-                  f"    return S[{at}]",
+                  f"    return S[np.uint64({at})]",
                   "", "", _DECORATOR,
                   f"def set_{name}(B: np.ndarray, S: np.ndarray, {args}, value: int) -> None:",
                   f'    """Set {what}."""',
-                  f"    S[{at}] = value",
+                  f"    S[np.uint64({at})] = value",
                   "", "", _DECORATOR,
                   f"def add_{name}(B: np.ndarray, S: np.ndarray, {args}, delta: int) -> None:",
                   f'    """Add `delta` to {what}."""',
-                  f"    S[{at}] += delta"]
+                  f"    S[np.uint64({at})] += delta"]
     return "\n".join(lines) + "\n"
 
 
