@@ -33,7 +33,7 @@ P_MOVE_CHANCE, P_MAX_MOVES = 0, 1
 M_MOVES, M_TURN = 0, 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> bool:
     """`Restrictions.allows`."""
     k = A.kind(action)
@@ -48,7 +48,7 @@ def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> b
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndarray) -> int:
     """`BaseAgent.legal_actions`: the legal actions minus the restricted ones."""
     m = legal_actions(B, S, out)
@@ -67,7 +67,11 @@ def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndar
     return k
 
 
-@njit(cache=True, _nrt=False)
+# Inlined by LLVM into its callers, the game loop above all: a call passes each of its eight
+# arrays as seven machine words, and those calls took about a fifth of a random game. numba
+# passes `forceinline` on to the functions it compiles for this one, so the larger ones it
+# calls say `forceinline=False` (`sim.engine.compiled`).
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndarray,
                   restrict: np.ndarray, memory: np.ndarray, buf: np.ndarray,
                   buf2: np.ndarray) -> int:

@@ -22,6 +22,10 @@ ones (`stall_delta`, `choose_random`, `legal_actions`); as plain calls they comp
 LLVM still inlines them where that pays (games/s and playouts/s unchanged, measured). The
 layers called once per decision are inlined into their one caller instead
 (`sim.engine.compiled.inlining`), so that the planner is not compiled again for each.
+The random agent's choice is inlined by LLVM instead (`forceinline=True`: numba's own
+inlining of it cost the planner's compile about 7 s); numba hands that flag on to the
+functions compiled for it, which would then be inlined everywhere the planner calls them,
+so the larger ones it calls say `forceinline=False`.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def neighbour_move(B: np.ndarray, S: np.ndarray, i: int) -> int:
     return A.move_bobby(F.neighbour_district(B, F.neighbours_at(B, S[BOBBY]) + i))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
     """The actions phase's affordable Bobby moves, in legal-action order (what
     `Game.legal_actions` returns), written into `out` from `k`; returns the new count."""
@@ -197,7 +197,7 @@ def scores_districts(B: np.ndarray, S: np.ndarray, seat: int, i: int) -> bool:
                 and v <= B[TOKEN_MAX] and F.is_district_token(B, v))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def turn_start_counts(B: np.ndarray, S: np.ndarray) -> tuple[int, int]:
     """How many token plays and district scorings the turn's start offers the seat to move:
     `legal_actions`' two parts, counted without listing them."""
@@ -215,7 +215,7 @@ def turn_start_counts(B: np.ndarray, S: np.ndarray) -> tuple[int, int]:
     return plays, scorings
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def turn_start_action(B: np.ndarray, S: np.ndarray, scoring: bool, j: int) -> int:
     """The `j`-th token play (or district scoring) of the turn's start, in `legal_actions`'
     order."""
@@ -236,7 +236,7 @@ def turn_start_action(B: np.ndarray, S: np.ndarray, scoring: bool, j: int) -> in
     return A.END
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions into `out` (what `Game.legal_actions` returns); return how
     many."""
