@@ -17,16 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from analysis.probe import EXIT_BEATEN
-from analysis.probe import EXIT_FAILED
-from analysis.probe import EXIT_NONE
-from analysis.probe import ProbeConfig
-from analysis.probe import ProbeError
-from analysis.probe import beaten_by
-from analysis.probe import format_probe
-from analysis.probe import probe_table
-from analysis.probe import run_probe
-from analysis.probe import verdict_line
 from sim.agents.registry import split_specs
 from sim.cli import options as O
 from sim.cli.summary import compile_first
@@ -53,8 +43,10 @@ PROBE_FLAGS = (("--perturbations", "perturbations"), ("--sigma", "sigma"), ("--s
                ("--top", "top"), ("--probe-weights", "probe_weights"))
 
 
-class UsageError(ProbeError):
+class UsageError(PortobelloError):
     """Flags that do not go together (exit 2, like any bad input to a probe)."""
+
+    exit_code = 2
 
 
 PROBE_EPILOG = (
@@ -137,6 +129,18 @@ def _probe(args: argparse.Namespace) -> int:
     Holm-corrected interval and verdict, write the Parquet file; the last line says which
     challengers beat AGENT. Exit 0: none does; 3: some do; 1: games failed (the verdict is
     then on incomplete data); 2: bad input."""
+    # Loaded here, not with the command line: the probe's statistics (scipy) are slow to
+    # import, and every other command would wait for them.
+    from analysis.probe import EXIT_BEATEN
+    from analysis.probe import EXIT_FAILED
+    from analysis.probe import EXIT_NONE
+    from analysis.probe import ProbeConfig
+    from analysis.probe import beaten_by
+    from analysis.probe import format_probe
+    from analysis.probe import probe_table
+    from analysis.probe import run_probe
+    from analysis.probe import verdict_line
+
     if args.agents is not None:
         raise UsageError("--probe AGENT plays its own challengers: leave out --agents",
                          field="--agents")
