@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from dataclasses import field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from sim.agents.registry import parse_spec
 from sim.engine.board import Board
@@ -65,6 +65,9 @@ from sim.run.ratings import wilson_interval
 from sim.run.tables import Results
 from sim.run.task_store import TaskStore
 from sim.run.task_store import task_key
+
+if TYPE_CHECKING:  # pandas loads with the first frame: every command imports this module
+    import pandas as pd
 
 PAIRINGS = ("all", "ladder", "first")
 # Blocks per compiled `Engine.play` call: large enough that the batch, not Python, sets the
@@ -373,6 +376,8 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
     merged in task order. `progress` shows a bar counted in games (`desc` labels it), or
     `bar` (a command's own) counts them. With a `store`, finished tasks are kept as they
     arrive, so a stopped tournament run again plays only the rest."""
+    import pandas as pd
+
     tid = config.tournament_id
     board = config.board
     assert board is not None or config.river is not None
@@ -412,6 +417,8 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
 def summary(df: pd.DataFrame) -> pd.DataFrame:
     """One row per matchup: games, the focus agent's win rate with its 95% Wilson interval
     against parity 1/n, mean scores and margins, and milliseconds per decision."""
+    import pandas as pd
+
     out = []
     for (n, _, label), g in df.groupby(["players", "matchup_index", "matchup"], sort=True):
         focus = g[g.role == "focus"]
@@ -456,6 +463,7 @@ def _ms(x: float, digits: int = 2) -> str:
 def ratings(df: pd.DataFrame) -> pd.DataFrame:
     """openskill (Plackett-Luce, games in table order, ties share a rank) and
     Bradley-Terry (every pair of seats with different agents in a game) per agent."""
+    import pandas as pd
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
