@@ -19,6 +19,7 @@ from sim.cli.options import add_subcommands
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
+from sim.run.interrupts import interrupt_noted
 from sim.run.interrupts import raise_if_interrupted
 from sim.run.interrupts import say_interrupted
 from sim.run.interrupts import stop_while_loading
@@ -63,9 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         say_interrupted()
         return 130
-    except SystemError as exc:
-        # Ctrl-C inside compiled code surfaces as a SystemError caused by the interrupt.
-        if not _interrupted(exc):
+    except (SystemError, ImportError) as exc:
+        # Ctrl-C inside compiled code surfaces as a SystemError caused by the interrupt, and
+        # inside a library's compiled import (pandas loads with a command's first table) as
+        # an ImportError that may have lost it on the way: a noted Ctrl-C counts too.
+        if not (_interrupted(exc) or interrupt_noted()):
             raise
         say_interrupted()
         return 130

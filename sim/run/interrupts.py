@@ -136,6 +136,11 @@ def stop_while_loading() -> NoReturn:
     exit_interrupted()
 
 
+def interrupt_noted() -> bool:
+    """Whether Ctrl-C came during `ctrl_c_noted` (whether or not it was lost on the way)."""
+    return _noted.is_set()
+
+
 def raise_if_interrupted() -> None:
     """Raise KeyboardInterrupt if Ctrl-C came during `ctrl_c_noted` and was lost on the way."""
     if _noted.is_set():
