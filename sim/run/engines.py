@@ -217,9 +217,11 @@ def compile_now(say: Callable[[str], None], notice: str = COMPILE_NOTICE_PLANNER
     start = time.monotonic()
     helper = None if notice == COMPILE_NOTICE else precompile.start_helper(
         networks=notice == COMPILE_NOTICE_NETWORKS)
-    with still_saying(say, "compiling the fast engine"), contextlib.ExitStack() as stack:
-        stack.callback(precompile.stop_helper, helper)
-        compile_for(notice)
+    try:
+        with still_saying(say, "compiling the fast engine"):
+            compile_for(notice)
+    finally:
+        precompile.stop_helper(helper)
     say(f"compiled in {time.monotonic() - start:.0f} s")
 
 

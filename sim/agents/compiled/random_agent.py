@@ -33,6 +33,14 @@ P_MOVE_CHANCE, P_MAX_MOVES = 0, 1
 M_MOVES, M_TURN = 0, 1
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def restricted(restrict: np.ndarray) -> bool:
+    """Whether any restriction flag is set (an unrestricted agent takes the engine's lists
+    as they are)."""
+    return bool(restrict[R_DISTRICT] or restrict[R_CUSTOMERS] or restrict[R_BOBBY]
+                or restrict[R_FIRST_END])
+
+
 @njit(cache=True, _nrt=False, forceinline=False)
 def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> bool:
     """`Restrictions.allows`."""
@@ -52,7 +60,7 @@ def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> b
 def agent_legal(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, out: np.ndarray) -> int:
     """`BaseAgent.legal_actions`: the legal actions minus the restricted ones."""
     m = legal_actions(B, S, out)
-    if not (restrict[0] or restrict[1] or restrict[2] or restrict[3]):
+    if not restricted(restrict):
         return m
     k = 0
     for i in range(m):
@@ -83,7 +91,7 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
         if S[TURN] != memory[M_TURN]:
             memory[M_TURN] = S[TURN]
             memory[M_MOVES] = 0
-        if restrict[0] or restrict[1] or restrict[2] or restrict[3]:
+        if restricted(restrict):
             m = agent_legal(B, S, restrict, buf)
             n_useful = 0
             for i in range(m):
@@ -117,7 +125,7 @@ def choose_random(B: np.ndarray, S: np.ndarray, rng: np.ndarray, params: np.ndar
         if n_useful:
             return buf2[R.below(rng, n_useful)]
         return A.END
-    if phase == TURN_START and not (restrict[0] or restrict[1] or restrict[2] or restrict[3]):
+    if phase == TURN_START and not restricted(restrict):
         # Unrestricted: the same choice, from the engine's counts of the two kinds (token
         # plays, then district scorings, as in the legal list) without listing them.
         plays, scorings = turn_start_counts(B, S)

@@ -173,6 +173,12 @@ def bobby_moves(B: np.ndarray, S: np.ndarray, out: np.ndarray, k: int) -> int:
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def district_open(B: np.ndarray, S: np.ndarray, d: int) -> bool:
+    """Whether district `d` is still unscored, so a 2 or 4 may score it."""
+    return F.district_scored(B, S, d) < 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def plays_for_actions(B: np.ndarray, S: np.ndarray, seat: int, i: int) -> bool:
     """Whether `seat`'s token `i` is a token play of the turn's start of its own: face up,
     and no face-up token before it of the same value and neutrality (playing either is one
@@ -204,7 +210,7 @@ def turn_start_counts(B: np.ndarray, S: np.ndarray) -> tuple[int, int]:
     seat = S[SEAT]
     open_districts = 0
     for d in range(B[N_DISTRICTS]):
-        if F.district_scored(B, S, d) < 0:
+        if district_open(B, S, d):
             open_districts += 1
     plays = scorings = 0
     for i in range(B[N_TOKENS]):
@@ -224,7 +230,7 @@ def turn_start_action(B: np.ndarray, S: np.ndarray, scoring: bool, j: int) -> in
         if scoring:
             if scores_districts(B, S, seat, i):
                 for d in range(B[N_DISTRICTS]):
-                    if F.district_scored(B, S, d) < 0:
+                    if district_open(B, S, d):
                         if j == 0:
                             return A.score_district(F.token_value(B, S, seat, i), d)
                         j -= 1
@@ -263,7 +269,7 @@ def legal_actions(B: np.ndarray, S: np.ndarray, out: np.ndarray) -> int:
             if scores_districts(B, S, seat, i):
                 v = F.token_value(B, S, seat, i)
                 for d in range(B[N_DISTRICTS]):
-                    if F.district_scored(B, S, d) < 0:
+                    if district_open(B, S, d):
                         out[k] = A.score_district(v, d)
                         k += 1
         if k == 0:
