@@ -33,6 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         original = signal.signal(signal.SIGINT, _early_interrupt)
     try:
         try:
+            from sim.run.interrupts import came_of_ctrl_c
             from sim.run.interrupts import ctrl_c_noted
             from sim.run.interrupts import raise_if_interrupted
             from sim.run.interrupts import stop_while_loading
@@ -49,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     raise KeyboardInterrupt
                 raise_if_interrupted()
             except KeyboardInterrupt:
+                stop_while_loading()
+            except Exception as exc:  # Ctrl-C surfacing as another error while loading
+                if not (_EARLY or came_of_ctrl_c(exc)):
+                    raise
                 stop_while_loading()
             return run(argv)
     finally:

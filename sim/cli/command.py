@@ -19,7 +19,7 @@ from sim.cli.options import add_subcommands
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
-from sim.run.interrupts import interrupt_noted
+from sim.run.interrupts import came_of_ctrl_c
 from sim.run.interrupts import raise_if_interrupted
 from sim.run.interrupts import say_interrupted
 from sim.run.interrupts import stop_while_loading
@@ -64,27 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         say_interrupted()
         return 130
-    except (SystemError, ImportError) as exc:
-        # Ctrl-C inside compiled code surfaces as a SystemError caused by the interrupt, and
-        # inside a library's compiled import (pandas loads with a command's first table) as
-        # an ImportError that may have lost it on the way: a noted Ctrl-C counts too.
-        if not (_interrupted(exc) or interrupt_noted()):
+    except Exception as exc:
+        # Ctrl-C can surface as another error (`came_of_ctrl_c`): the one line all the same.
+        if not came_of_ctrl_c(exc):
             raise
         say_interrupted()
         return 130
-
-
-def _interrupted(exc: BaseException) -> bool:
-    """Whether `exc` was caused by Ctrl-C (a KeyboardInterrupt in its chain of causes)."""
-    seen: set[int] = set()
-    link: BaseException | None = exc
-    while link is not None and id(link) not in seen:
-        if isinstance(link, KeyboardInterrupt):
-            return True
-        seen.add(id(link))
-        link = link.__cause__ or link.__context__
-    return False
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -141,6 +141,21 @@ def interrupt_noted() -> bool:
     return _noted.is_set()
 
 
+def came_of_ctrl_c(exc: BaseException) -> bool:
+    """Whether `exc` is Ctrl-C's doing: a KeyboardInterrupt in its chain of causes (inside
+    compiled code it surfaces as a SystemError, inside a class body as a RuntimeError), or
+    any error once a Ctrl-C was noted (a library's compiled import can lose it on the way
+    and fail with an ImportError instead)."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return interrupt_noted()
+
+
 def raise_if_interrupted() -> None:
     """Raise KeyboardInterrupt if Ctrl-C came during `ctrl_c_noted` and was lost on the way."""
     if _noted.is_set():
