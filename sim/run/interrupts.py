@@ -87,12 +87,13 @@ def _main_thread() -> bool:
 @contextlib.contextmanager
 def ctrl_c_noted() -> Iterator[None]:
     """Ctrl-C raises KeyboardInterrupt and is noted for `raise_if_interrupted` while the
-    block runs (a command); the previous handler comes back after it."""
+    block runs (a command); the previous handler comes back after it. Each command says
+    its one line afresh, whichever thread runs it and whatever the handler was."""
+    _said.clear()
     if not _main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield
         return
     _noted.clear()
-    _said.clear()
     previous = signal.signal(signal.SIGINT, _on_sigint)
     before = sys.unraisablehook
     sys.unraisablehook = _quiet_about_interrupts(before)
