@@ -90,7 +90,8 @@ def _table(slot: int, doc: str) -> property:
 class Game:
     """One game of Portobello Market under given rules on a given board."""
 
-    __slots__ = ("B", "S", "_chance", "_log", "board", "events", "n", "rules", "seed")
+    __slots__ = ("B", "S", "_chance", "_lengths", "_log", "board", "events", "n", "rules",
+                 "seed")
 
     board: Board
     rules: Rules
@@ -104,6 +105,7 @@ class Game:
         self.n = rules.players
         self.seed = seed
         self.B = packed(board, rules)
+        self._lengths = _table_lengths(board, rules)
         # The game's own generator for chance: a known line is shuffled with it at the start
         # and the bag's draws come from it (`sample_chance`).
         self._chance: np.ndarray | None = R.new(seed, R.CHANCE_STREAM)
@@ -118,7 +120,18 @@ class Game:
         g = cls.__new__(cls)
         g.board, g.rules, g.n, g.seed = board, rules, rules.players, None
         g.B = packed(board, rules)
+        g._lengths = _table_lengths(board, rules)
         g.S = S
+        g._chance = None
+        g._log = _NO_LOG
+        g.events = None
+        return g
+
+    def _standing_at(self, S: np.ndarray) -> Game:
+        """`Game.at` on this game's board and rules (already packed): the position `S`."""
+        g = Game.__new__(Game)
+        g.board, g.rules, g.n, g.seed = self.board, self.rules, self.n, None
+        g.B, g._lengths, g.S = self.B, self._lengths, S
         g._chance = None
         g._log = _NO_LOG
         g.events = None
@@ -175,7 +188,7 @@ class Game:
     stats = _table(L.S_STATS, "per-seat statistics, at seat * N_STATS + k (codes.STAT_NAMES)")
 
     def _length(self, slot: int) -> int:
-        return _table_lengths(self.board, self.rules)[slot]
+        return self._lengths[slot]
 
     @property
     def n_tokens(self) -> int:
@@ -337,7 +350,7 @@ class Game:
             return
         from sim.engine.events import events_of
 
-        before = Game.at(self.board, self.rules, self.S.copy())
+        before = self._standing_at(self.S.copy())
         E.apply(self.B, self.S, action, log)
         self.events.extend(events_of(before, self, action))
 
