@@ -117,8 +117,7 @@ def test_study(cluster: Any, tmp_path: Path) -> None:
         assert main(["study", str(spec), "--out", str(out), "--no-report", "--quiet",
                      *flags]) == 0
         return sorted(p for p in (out / "runs").rglob("part-*") if "checksums" not in str(p))
-    same_bytes_on_the_cluster(cluster, tmp_path, study,
-                              (["--jobs", "2"], ["--backend", "dask", "--jobs", "2"]))
+    same_bytes_on_the_cluster(cluster, tmp_path, study)
 
 
 def test_tune(cluster: Any, tmp_path: Path) -> None:

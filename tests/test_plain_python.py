@@ -34,7 +34,7 @@ GAMES = textwrap.dedent("""
             r = CompiledEngine(board, rules, lineup).play([1, 2], [lineup] * 2, keep_log=True)
             out[",".join(lineup)] = [np.asarray(r.scores).tolist(),
                                      [[int(a) for a in log] for log in r.logs]]
-        game, _ = play_game(board, Rules(players=2), [make_agent("fastmcts:iterations=40"),
+        game, _ = play_game(board, Rules(players=2), [make_agent("fastmcts:iterations=8"),
                                                       make_agent("heuristic")], 5)
         out["fastmcts"] = [list(game.scores), [int(a) for a in game.log]]
     print(json.dumps(out))
