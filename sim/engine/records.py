@@ -21,6 +21,7 @@ from sim.engine.codes import CHANCE
 from sim.engine.codes import CUSTOMER_CODES
 from sim.engine.codes import CUSTOMER_NAMES
 from sim.engine.codes import PLACE
+from sim.engine.compiled import layout as L
 from sim.engine.errors import BoardError
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import RecordError
@@ -329,16 +330,19 @@ def game_from_log(board: Board, rules: Rules, seed: int, log: Sequence[int],
         for action in log:
             g.apply(action)
         return g
-    for action, obj in zip(log, actions_to_json(board, log), strict=True):
-        before = len(g.events)
-        when = {"turn": g.turn, "round": g.round}
-        seat = g.seat
-        if obj["type"] == "play_token":
-            g.events.append({"type": "play_token", "seat": seat, "value": obj["value"]})
-        elif obj["type"] == "draw_customer":
-            g.events.append({"type": "draw_customer", "seat": seat,
-                             "customer": obj.get("customer")})
+    events, S = g.events, g.S  # `apply` changes S in place
+    for action in log:
+        before = len(events)
+        turn, round_, seat = int(S[L.TURN]), int(S[L.ROUND]), int(S[L.SEAT])
+        kind = A.kind(action)
+        if kind == A.PLAY_TOKEN:
+            events.append({"type": "play_token", "seat": seat, "value": A.token_value(action)})
+        elif kind == A.DRAW_CUSTOMER:
+            drawn = A.arg(action)
+            events.append({"type": "draw_customer", "seat": seat,
+                           "customer": CUSTOMER_NAMES[drawn] if drawn else None})
         g.apply(action)
-        for ev in g.events[before:]:
-            ev.update(when)
+        for ev in events[before:]:
+            ev["turn"] = turn
+            ev["round"] = round_
     return g
