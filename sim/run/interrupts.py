@@ -1,12 +1,14 @@
 """Ctrl-C that is never lost, and never lands inside compiled code.
 
 Python drops a KeyboardInterrupt raised while it runs some internal callbacks (one of them
-releases an import lock: "Exception ignored in ... KeyboardInterrupt"), so a Ctrl-C in the
-first second of a command, while it imports, could be swallowed and the command run on for
-minutes. The command line's handler (`ctrl_c_noted`) therefore also notes each interrupt,
-and the places where stopping is safe (`raise_if_interrupted`: after loading, before each
-slice of compiled play) raise one that was noted but lost. `interrupts_held` defers an
-interrupt to the end of a block of compiled play, which a signal could crash.
+releases an import lock: "Exception ignored in ... KeyboardInterrupt"), and compiled code
+that imports a module may print its failure and go on (a traceback ending in
+KeyboardInterrupt), so a Ctrl-C in the first second of a command, while it imports, could
+be swallowed, or shown as a traceback, and the command run on for minutes. The command
+line's handler (`ctrl_c_noted`) therefore also notes each interrupt, and the places where
+stopping is safe (`raise_if_interrupted`: after loading, before each slice of compiled
+play) raise one that was noted but lost. `interrupts_held` defers an interrupt to the end
+of a block of compiled play, which a signal could crash.
 
 A Ctrl-C also ends the command within `STOP_WITHIN` seconds whatever it is waiting for: a
 library's shutdown (joblib's workers being stopped, say) can wait on something that never
@@ -95,13 +97,15 @@ def ctrl_c_noted() -> Iterator[None]:
         return
     _noted.clear()
     previous = signal.signal(signal.SIGINT, _on_sigint)
-    before = sys.unraisablehook
+    before, before_except = sys.unraisablehook, sys.excepthook
     sys.unraisablehook = _quiet_about_interrupts(before)
+    sys.excepthook = _quiet_printing(before_except)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = before
+        sys.excepthook = before_except
         _noted.clear()
         disarm_stop()
 
@@ -113,6 +117,19 @@ def _quiet_about_interrupts(hook: Callable[[Any], object]) -> Callable[[Any], ob
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             return None
         return hook(unraisable)
+    return quiet
+
+
+def _quiet_printing(hook: Callable[..., object]) -> Callable[..., object]:
+    """`sys.excepthook` that prints no KeyboardInterrupt: compiled code that imports a
+    module and prints its failure instead of raising it (`PyErr_Print`, which calls this
+    hook) would otherwise show a Ctrl-C as a traceback; the interrupt is noted and raised
+    later. Others go to `hook`."""
+    def quiet(kind: type[BaseException], value: BaseException, tb: Any) -> object:
+        if issubclass(kind, KeyboardInterrupt):
+            _noted.set()
+            return None
+        return hook(kind, value, tb)
     return quiet
 
 
