@@ -19,9 +19,8 @@ from sim.engine.codes import BOBBY_PAID
 from sim.engine.codes import BOBBY_RECEIVED
 from sim.engine.codes import CUSTOMER_NAMES
 from sim.engine.codes import DISTRICT_POINTS
-from sim.engine.codes import N_STATS
 from sim.engine.codes import OVER
-from sim.engine.compiled import layout as L
+from sim.engine.codes import STAT_NAMES
 from sim.engine.compiled.transitions import lane_points
 
 if TYPE_CHECKING:
@@ -36,7 +35,7 @@ def events_of(before: Game, after: Game, action: Action) -> list[Event]:
     k, a = A.kind(action), A.arg(action)
     seat = before.seat
     out: list[Event] = []
-    new_lanes = _new_lanes(before, after)
+    new_lanes = after.scored_lanes_from(before.n_scored_lanes)
     game_over = after.phase == OVER and before.phase != OVER
     # Only the end of a turn ends the game, and only the baron's scoring at the end scores a
     # lane in such an action: those lanes come last, after every other event of the action.
@@ -85,18 +84,9 @@ def events_of(before: Game, after: Game, action: Action) -> list[Event]:
     return out
 
 
-def _new_lanes(before: Game, after: Game) -> list[int]:
-    """The lanes the action scored (`Game.scored_lanes` beyond the count before it)."""
-    had, has = int(before.S[L.N_SCORED_LANES]), int(after.S[L.N_SCORED_LANES])
-    if has == had:
-        return []
-    at = int(after.B[L.S_SCORED_LANES])
-    return after.S[at + had:at + has].tolist()
-
-
 def _stat_gain(before: Game, after: Game, seat: int, stat: int) -> int:
-    i = int(after.B[L.S_STATS]) + seat * N_STATS + stat
-    return int(after.S[i] - before.S[i])
+    name = STAT_NAMES[stat]
+    return after.stat(seat, name) - before.stat(seat, name)
 
 
 def _lane_event(after: Game, lane: int, *, baron: bool) -> Event:

@@ -117,21 +117,19 @@ class Game:
     def at(cls, board: Board, rules: Rules, S: np.ndarray) -> Game:
         """A game standing at the compiled position `S` (shared, not copied), with no log,
         no events and no generator of its own: for reading a position, or searching on."""
-        g = cls.__new__(cls)
-        g.board, g.rules, g.n, g.seed = board, rules, rules.players, None
-        g.B = packed(board, rules)
-        g._lengths = _table_lengths(board, rules)
-        g.S = S
-        g._chance = None
-        g._log = _NO_LOG
-        g.events = None
-        return g
+        return cls._standing(board, rules, packed(board, rules), _table_lengths(board, rules),
+                             S)
 
     def _standing_at(self, S: np.ndarray) -> Game:
-        """`Game.at` on this game's board and rules (already packed): the position `S`."""
-        g = Game.__new__(Game)
-        g.board, g.rules, g.n, g.seed = self.board, self.rules, self.n, None
-        g.B, g._lengths, g.S = self.B, self._lengths, S
+        """`Game.at` on this game's board and rules, already packed: the position `S`."""
+        return Game._standing(self.board, self.rules, self.B, self._lengths, S)
+
+    @classmethod
+    def _standing(cls, board: Board, rules: Rules, B: np.ndarray, lengths: dict[int, int],
+                  S: np.ndarray) -> Game:
+        g = cls.__new__(cls)
+        g.board, g.rules, g.n, g.seed = board, rules, rules.players, None
+        g.B, g._lengths, g.S = B, lengths, S
         g._chance = None
         g._log = _NO_LOG
         g.events = None
@@ -140,7 +138,7 @@ class Game:
     # -- copies and identity ---------------------------------------------------------------
     def copy(self, keep_log: bool = False) -> Game:
         """An independent copy for search (no generator, no events; the log if asked)."""
-        g = Game.at(self.board, self.rules, self.S.copy())
+        g = self._standing_at(self.S.copy())
         g.seed = self.seed
         if keep_log and self._log.shape[0]:
             g._log = self._log.copy()
@@ -168,6 +166,7 @@ class Game:
     actions_left = _scalar(L.ACTIONS_LEFT, "actions left in the turn")
     neutral_top = _scalar(L.NEUTRAL_TOP, "neutral tokens handed out so far")
     n_full = _scalar(L.N_FULL_LANES, "lanes that are full")
+    n_scored_lanes = _scalar(L.N_SCORED_LANES, "lanes scored so far")
     bobby = _scalar(L.BOBBY, "the Bobby's district (-1: not placed)")
     customers_left = _scalar(L.CUSTOMERS_LEFT, "customers left to draw")
     line_pos = _scalar(L.LINE_POS, "the next position in the known customer line")
@@ -215,8 +214,13 @@ class Game:
     @property
     def scored_lanes(self) -> list[int]:
         """The lanes scored so far, in the order they scored."""
+        return self.scored_lanes_from(0)
+
+    def scored_lanes_from(self, first: int) -> list[int]:
+        """The lanes scored so far from the `first`-th on (an action's, given the count
+        before it), in the order they scored."""
         at = int(self.B[L.S_SCORED_LANES])
-        return self.S[at:at + int(self.S[L.N_SCORED_LANES])].tolist()
+        return self.S[at + first:at + self.n_scored_lanes].tolist()
 
     @property
     def log(self) -> list[Action] | None:
