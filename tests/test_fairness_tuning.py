@@ -308,6 +308,45 @@ def test_an_unconfirmable_recommendation_is_reported_as_such(
     assert 'class="far">NOT confirmed fair' in page and 'class="ok">confirmed fair' not in page
 
 
+def test_a_fair_setting_only_the_profile_plays_can_be_recommended(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted response that does not rise steadily with seat 1's bonus x (as the learned
+    agent's does not): seat 1 wins 0.30 at x = -10, 0.40 at -2, 0.45 at 5, 0.55 at 12 and
+    0.70 at 20, linearly between, except 0.46 at x = 8 and 9 and exactly 0.50 at x = 7.
+    The search's five spaced values are -10, -2, 5, 12 and 20 (0, 7.5, 15, 22.5 and 30 of
+    the 30 steps, rounded); their fit crosses one half between 8 and 9 (0.4929 and 0.5071,
+    a tie the first wins), so its sixth and last setting is x = 8, which wins 0.46: the
+    search's best, and not fair. The profile around it (x = 2 to 14) plays x = 7, which is
+    fair; with the profile's settings among the finalists, x = 7 is confirmed (start scores
+    [10, 17]). With the search's settings alone (8 and 5 or 12) none would confirm."""
+    knots = {-10: 0.30, -2: 0.40, 5: 0.45, 12: 0.55, 20: 0.70}
+    planted = {7: 0.50, 8: 0.46, 9: 0.46}
+
+    def seat_1(x: int) -> float:
+        if x in planted:
+            return planted[x]
+        xs = sorted(knots)
+        return float(np.interp(x, xs, [knots[k] for k in xs]))
+
+    def play(board: Any, rules: Rules, lineup: Any, game_seeds: Any, *args: Any,
+             **kwargs: Any) -> Outcome:
+        share = seat_1(rules.seat_start_scores[1] - rules.seat_start_scores[0])
+        games = len(game_seeds)
+        return Outcome(games, ((1 - share) * games, share * games), 10.0)
+
+    monkeypatch.setattr(R, "play", play)
+    spec = tuning_from_dict(spec_dict(
+        knobs=[{"switch": "start_scores", "seats": [1], "low": -10, "high": 20}],
+        search={"budget": 6, "games": 2000}, confirm={"best": 2, "games": 2000}), "p.toml")
+    cell = R.tune_rules(spec, tmp_path / "out", quiet=True)["cells"][0]
+    assert cell["method"] == "monotone" and cell["best"] == {"start_scores[1]": 8}
+    searched = [h["start_scores"][1] - 10 for h in cell["history"] if h["stage"] == "search"]
+    assert sorted(searched) == [-10, -2, 5, 8, 12, 20]
+    assert cell["confirmation"][0]["start_scores"] == [10, 17]  # the best finalist
+    rec = cell["recommended"]
+    assert rec["confirmed"] and rec["start_scores"] == [10, 17]
+
+
 def test_a_fair_answer_and_its_report(tmp_path: Path) -> None:
     """Greedy 2-player games are fair with about 5 more points for seat 1 (measured: +5 and
     +6 both confirm at 300 games); the knob's range holds only +3..+6, so that a search of

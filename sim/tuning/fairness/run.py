@@ -5,16 +5,18 @@ For each cell (variant x player count):
 
 1. the fixed rules as given (the *baseline*) and the search's settings are played on the
    search seeds (common random numbers, `search.games` games each);
-2. the best few settings by the search's target (`confirm.best`) and the baseline are
-   played again on fresh seeds with `confirm.games` games: the *recommendation* is the
-   confirmed setting with the lowest target among those whose every seat's 95% interval
-   contains 1/n, or, when none does, the lowest target, reported as not confirmed;
-3. *profiles*: from the recommendation, each knob alone is moved over its values (every
-   value of a choice, the recommended integer value +-PROFILE_REACH) on the search seeds,
+2. *profiles*: from the search's best setting, each knob alone is moved over its values
+   (every value of a choice, the best integer value +-PROFILE_REACH) on the search seeds,
    the others held, so the report can draw each seat's share against each knob and give
    each knob's *fair range* (the values where every seat's interval still holds 1/n); a
    profile also holds the search's own settings on that line (all of them for a single
    knob, so a spec with `profile = false` still gets its figure);
+3. the best few settings by the target among all those played (the search's and the
+   profiles': where the shares do not move steadily with a knob, as with the learned
+   agent's, a profile finds fair settings the search's fit steps over) and the baseline
+   are played again on fresh seeds with `confirm.games` games: the *recommendation* is the
+   confirmed setting with the lowest target among those whose every seat's 95% interval
+   contains 1/n, or, when none does, the lowest target, reported as not confirmed;
 4. each `confirm.checks` line-up (other agents, e.g. a search) plays the recommendation on
    seeds of its own.
 
@@ -194,6 +196,10 @@ class CellTuning:
         SEARCHES[method](cell.dims, self.measure("search"), spec.budget, spec.target,
                          derive_seed(spec.seed, "search", cell.key))
         best = self.ranked()[0]
+        if spec.profile:  # before the finalists: a profile's settings may be among them
+            for i, dim in enumerate(cell.dims):
+                for v in self.profile_values(dim, best[i]):
+                    self.measure("profile")((*best[:i], v, *best[i + 1:]))
         finalists = self.ranked()[:spec.confirm_best]
         confirmed = [(s, self.outcome(s, "confirm", "confirm", spec.confirm_games))
                      for s in finalists]
@@ -202,12 +208,7 @@ class CellTuning:
         pool = fair or confirmed
         chosen = min(pool, key=lambda c: (c[1].target(spec.target), finalists.index(c[0])))
         self.chosen = self.rules(chosen[0])
-        centre = chosen[0]
-        if spec.profile:
-            for i, dim in enumerate(cell.dims):
-                for v in self.profile_values(dim, centre[i]):
-                    self.measure("profile")((*centre[:i], v, *centre[i + 1:]))
-        profiles = [self.line_through(centre, i) for i in range(len(cell.dims))]
+        profiles = [self.line_through(best, i) for i in range(len(cell.dims))]
         checks = [(check, self.outcome(chosen[0], f"check-{i}", f"check-{i}", check.games,
                                        check.agents))
                   for i, check in enumerate(cell.checks)]
