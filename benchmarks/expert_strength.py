@@ -8,9 +8,10 @@ For each player count: `AGENT` against the tuned heuristic (at 3 and 4 players b
 one AGENT against the others, and one heuristic against AGENTs), against the search's
 skill-ladder level (`fastmcts:iterations=100`), and against the heuristic in every rule
 variant the committed studies compare (the training specs' rule sets,
-`data/training/expert-Np.toml`). One markdown row per matchup: the focus agent's win share
-with its 95% interval, parity 1/n and the verdict. The tables of docs/learning.md are this
-script's output.
+`data/training/expert-Np.toml`, and the committed compensation report's recommended start
+scores, `reports/compensation/summary.json`). One markdown row per matchup: the focus
+agent's win share with its 95% interval, parity 1/n and the verdict. The tables of
+docs/learning.md are this script's output.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.rules import Rules
+from sim.engine.rules import rules_from_dict
 from sim.learning.spec import load_spec
 from sim.run.tournament import TournamentConfig
 from sim.run.tournament import run_tournament
@@ -48,6 +50,19 @@ def matchup_rows(agent: str, other: str, players: int, games: int, seed: int, ru
              "parity": round(float(r.parity), 4), "verdict": str(r.verdict),
              "seconds": round(seconds, 1)}
             for r in summary(df).itertuples()]
+
+
+def recommendations(players: int) -> list[tuple[str, Rules]]:
+    """The committed compensation report's recommended start scores at this player count
+    (`reports/compensation/summary.json`), each with its rules (the customer order)."""
+    summary = json.loads((ROOT / "reports" / "compensation" / "summary.json").read_text())
+    out = []
+    for cell in summary["cells"]:
+        if cell["players"] == players and cell.get("recommended"):
+            changes = cell["recommended"]["rules"]
+            rules = rules_from_dict(changes, base=Rules(players=players))
+            out.append((f"start scores {changes['start_scores']} ({cell['variant']})", rules))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
         for name in spec.presets[1:]:
             show(matchup_rows(args.agent, "heuristic", n, args.variant_games, args.seed,
                               spec.rules(name), args.jobs, name))
+        for label, rules in recommendations(n):
+            show(matchup_rows(args.agent, "heuristic", n, args.variant_games, args.seed,
+                              rules, args.jobs, label))
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0

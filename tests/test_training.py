@@ -100,7 +100,12 @@ def test_a_stopped_training_resumes_to_the_same_model(tmp_path: Path,
     ({"colour": "red"}, "colour"), ({"variants": {"baron": False}}, "variants"),
     ({"variants": [{"preset": "nope"}]}, "variants[0].preset"),
     ({"variants": [{}, {"neutral_stack": "x"}]}, "variants[1].neutral_stack"),
-    ({"variants": [{"players": 3}]}, "variants[0].players")])
+    ({"variants": [{"players": 3}]}, "variants[0].players"),
+    ({"start_bonus": [0, 5]}, "start_bonus"),
+    ({"start_bonus": {"low": 5, "high": 0}}, "start_bonus.high"),
+    ({"start_bonus": {"low": -99}}, "start_bonus.low"),
+    ({"start_bonus": {"low": 0, "high": 5, "share": 0}}, "start_bonus.share"),
+    ({"start_bonus": {"lo": 0}}, "start_bonus.lo")])
 def test_bad_specs_are_refused_by_field(change: dict[str, Any], field: str) -> None:
     with pytest.raises(TrainingError) as info:
         spec_from_dict({**SPEC, **change}, "bad.toml")
@@ -119,6 +124,48 @@ def test_variants_are_rule_sets_of_their_own() -> None:
     assert reversed_stack.customer_order == "drawn" and reversed_stack.players == 2
     assert compensated.customer_order == "known" and compensated.start_scores == (10, 19)
     assert [p for p, _ in T.round_seeds(spec, 0)] == list(spec.presets)  # 4 games
+
+
+def test_a_start_bonus_spreads_the_start_scores_of_a_share_of_the_games() -> None:
+    """With `start_bonus = {low = -3, high = 4, share = 0.5}`, about half the games keep the
+    rule set's start scores (10 each, or the variant's [10, 19]) and the others give each
+    later seat its own bonus from -3 to +4 over them; seat 0 keeps its start score. The
+    game's seed decides, so the same seed always gives the same scores."""
+    spec = spec_from_dict({**SPEC, "start_bonus": {"low": -3, "high": 4, "share": 0.5},
+                           "players": 3, "variants": [{"start_scores": [10, 19, 12]}]},
+                          "b.toml")
+    bonus = spec.start_bonus
+    assert bonus is not None and spec.identity()["start_bonus"] == {
+        "low": -3, "high": 4, "share": 0.5}
+    assert "start_bonus" not in spec_from_dict(SPEC, "s.toml").identity()  # as before it
+    for name, base in (("standard", (10, 10, 10)), (spec.presets[-1], (10, 19, 12))):
+        rules = spec.rules(name)
+        seen = [bonus.apply(rules, seed).seat_start_scores for seed in range(400)]
+        kept = sum(s == base for s in seen)
+        assert 150 < kept < 250 + 400 // 64  # half, and a few draws of bonus 0 for both
+        offsets = {s[p] - base[p] for s in seen for p in (1, 2)}
+        assert offsets == set(range(-3, 5)) and all(s[0] == 10 for s in seen)
+        assert [bonus.apply(rules, seed).seat_start_scores for seed in range(400)] == seen
+
+
+def test_the_teacher_plays_the_spread_start_scores() -> None:
+    """A game whose seed draws a bonus starts from the spread scores: every row sees the
+    two seats' start scores (features: over 20, each seat block's fourth input) as 10 and
+    17 with a bonus of +7, as 10 and 10 without."""
+    from sim.agents.compiled.features import GAME
+    from sim.agents.compiled.features import RULES
+    from sim.agents.compiled.features import seat_block
+    from sim.engine.game import packed
+    from sim.learning.spec import StartBonus
+
+    bonus = StartBonus(7, 7, 1.0)  # always +7 for seat 1
+    board = load_board("standard")
+    block = seat_block(packed(board, Rules(players=2)))
+    starts = [GAME + RULES + 3, GAME + RULES + block + 3]  # the chooser's, the other's
+    rows = teach(board, Rules(players=2), "fastmcts:iterations=6,width=4", [11], bonus=bonus)
+    plain = teach(board, Rules(players=2), "fastmcts:iterations=6,width=4", [11])
+    assert {tuple(x) for x in np.round(rows.X[:, starts] * 20)} == {(10, 17), (17, 10)}
+    assert {tuple(x) for x in np.round(plain.X[:, starts] * 20)} == {(10, 10)}
 
 
 def test_the_trained_model_plays_and_is_refused_elsewhere(tmp_path: Path) -> None:

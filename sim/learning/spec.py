@@ -7,6 +7,9 @@ mistake names the file, the field and the reason before any game is played.
     presets = ["standard", "known-order"]   # rules the games are spread over, in turn
     variants = [{ neutral_stack = [1, 1, 1, 1, 2, 2, 3, 3] }]  # more rules, each a preset
                                     # (`preset = ...`, standard by default) and switches
+    start_bonus = { low = -10, high = 20, share = 0.5 }  # optional: in this share of each
+                                    # rule set's games, each later seat starts with a bonus
+                                    # drawn from low..high on top of the rules' start score
     teacher = "fastmcts:iterations=100"     # the search whose choices are learned
     seed = 1
     rounds = 3                      # rounds of expert iteration
@@ -26,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sim.agents.registry import parse_spec
 from sim.engine.board import Board
 from sim.engine.board import load_board
@@ -36,8 +41,31 @@ from sim.engine.rules import Rules
 from sim.engine.rules import preset
 from sim.engine.rules import rules_from_dict
 
-KEYS = ("name", "players", "board", "presets", "variants", "teacher", "seed", "rounds", "games",
-        "hidden", "epochs", "fits", "mix", "eval_games")
+KEYS = ("name", "players", "board", "presets", "variants", "start_bonus", "teacher", "seed",
+        "rounds", "games", "hidden", "epochs", "fits", "mix", "eval_games")
+BONUS_KEYS = ("low", "high", "share")
+BONUS_LIMIT = 50  # a bonus of more than this many points is no compensation a study asks
+
+
+@dataclass(frozen=True)
+class StartBonus:
+    """Start scores spread over a training's games, so that the learned agent has seen the
+    leads a start-score compensation gives (a tuning varies them; without it, a network
+    trained at a few start scores plays erratically between them)."""
+
+    low: int
+    high: int
+    share: float
+
+    def apply(self, rules: Rules, seed: int) -> Rules:
+        """The rules of the game of `seed`: in `share` of the games, each later seat's start
+        score raised by a bonus drawn from low..high; the same seed, the same rules."""
+        rng = np.random.default_rng(seed ^ 0x5B0B)
+        if rng.random() >= self.share:
+            return rules
+        base = rules.seat_start_scores
+        return rules.with_changes(start_scores=(base[0], *(
+            v + int(rng.integers(self.low, self.high + 1)) for v in base[1:])))
 
 
 class TrainingError(PortobelloError):
@@ -64,6 +92,7 @@ class TrainSpec:
     eval_games: int
     text: str = ""
     variants: tuple[tuple[str, Rules], ...] = ()  # (name, rules) of each variant table
+    start_bonus: StartBonus | None = None
 
     def rules(self, name: str) -> Rules:
         for key, rules in self.variants:
@@ -73,18 +102,22 @@ class TrainSpec:
 
     def identity(self) -> dict[str, Any]:
         """What decides the training's games and models (not how it runs)."""
-        return {"players": self.players, "board": self.board.content_hash,
-                "presets": list(self.presets), "teacher": self.teacher, "seed": self.seed,
-                "games": self.games, "hidden": list(self.hidden), "epochs": self.epochs,
-                "fits": self.fits, "mix": self.mix, "eval_games": self.eval_games}
+        out = {"players": self.players, "board": self.board.content_hash,
+               "presets": list(self.presets), "teacher": self.teacher, "seed": self.seed,
+               "games": self.games, "hidden": list(self.hidden), "epochs": self.epochs,
+               "fits": self.fits, "mix": self.mix, "eval_games": self.eval_games}
+        if self.start_bonus is not None:  # absent, the identity of trainings before it
+            b = self.start_bonus
+            out["start_bonus"] = {"low": b.low, "high": b.high, "share": b.share}
+        return out
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int,
-         source: str) -> int:
+         source: str, table: str = "") -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise TrainingError(f"must be a whole number from {low} to {high:,}, got {value!r}",
-                            source=source, field=key)
+                            source=source, field=f"{table}.{key}" if table else key)
     return value
 
 
@@ -129,6 +162,7 @@ def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
     spec = TrainSpec(name=name, players=players, board=board, board_ref=board_ref,
                      presets=(*presets, *(name for name, _ in variants)),
                      variants=variants, teacher=teacher,
+                     start_bonus=_start_bonus(data.get("start_bonus"), source),
                      seed=_int(data, "seed", 1, 0, 2**62, source),
                      rounds=_int(data, "rounds", 3, 1, 1000, source),
                      games=_int(data, "games", 200, 1, 10_000_000, source),
@@ -144,6 +178,26 @@ def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
                                 field="variants" if name.startswith("{") else "presets"
                                 ) from None
     return spec
+
+
+def _start_bonus(data: Any, source: str) -> StartBonus | None:
+    if data is None:
+        return None
+    field = "start_bonus"
+    if not isinstance(data, Mapping):
+        raise TrainingError("must be a table { low = ..., high = ..., share = ... }",
+                            source=source, field=field)
+    unknown = sorted(set(data) - set(BONUS_KEYS))
+    if unknown:
+        raise TrainingError(f"unknown field (fields: {', '.join(BONUS_KEYS)})", source=source,
+                            field=f"{field}.{unknown[0]}")
+    low = _int(data, "low", 0, -BONUS_LIMIT, BONUS_LIMIT, source, field)
+    high = _int(data, "high", 0, low, BONUS_LIMIT, source, field)
+    share = data.get("share", 1.0)
+    if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+        raise TrainingError(f"must be a number above 0 and at most 1, got {share!r}",
+                            source=source, field=f"{field}.share")
+    return StartBonus(low, high, float(share))
 
 
 def _variants(data: Any, players: int, source: str) -> tuple[tuple[str, Rules], ...]:

@@ -25,6 +25,7 @@ from sim.engine.actions import Action
 from sim.engine.board import Board
 from sim.engine.game import Game
 from sim.engine.rules import Rules
+from sim.learning.spec import StartBonus
 
 
 @dataclass
@@ -121,10 +122,12 @@ class Mixed(PlanningAgent):
 
 
 def teach(board: Board, rules: Rules, teacher: str, seeds: Sequence[int],
-          student: Model | None = None, beta: float = 1.0) -> Rows:
+          student: Model | None = None, beta: float = 1.0,
+          bonus: StartBonus | None = None) -> Rows:
     """Games of `teacher` (a `fastmcts` spec) in every seat on `seeds`, every search's
     rows; with a `student` model, each seat plays the teacher's move with probability
-    `beta`, else the student's (`Mixed`)."""
+    `beta`, else the student's (`Mixed`); with a `bonus`, each game's start scores are
+    spread as it says (the game's seed decides them)."""
     from sim.agents.expert import ExpertAgent
     from sim.agents.fast_mcts import FastMCTSAgent
     from sim.agents.registry import make_agent
@@ -142,7 +145,8 @@ def teach(board: Board, rules: Rules, teacher: str, seeds: Sequence[int],
     for seed in seeds:
         for r in recorders:
             r.rows.clear()
-        game, _ = play_game(board, rules, agents, seed, keep_log=False)
+        played = bonus.apply(rules, seed) if bonus is not None else rules
+        game, _ = play_game(board, played, agents, seed, keep_log=False)
         final = squashed_margins(list(game.scores), teachers[0].scale)
         for r in recorders:
             for X, values, visits, chosen, seat in r.rows:

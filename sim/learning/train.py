@@ -1,6 +1,7 @@
 """Expert iteration: rounds of labelled games, a fit and an evaluation, resumably.
 
-Round r plays `games` games on fresh seeds (spread over the spec's presets in turn) in
+Round r plays `games` games on fresh seeds (spread over the spec's presets in turn, their
+start scores spread too when the spec has a `start_bonus`) in
 tasks of a few games through the command's pool (`sim.run.execution`): in round 0 the
 teacher plays every seat; later, each seat plays the teacher's move with probability
 1/2^r and the last model's otherwise, the teacher searching every position either way
@@ -31,6 +32,7 @@ from sim.engine.board import Board
 from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.learning.fit import fit
+from sim.learning.spec import StartBonus
 from sim.learning.spec import TrainingError
 from sim.learning.spec import TrainSpec
 from sim.learning.teacher import Rows
@@ -55,10 +57,10 @@ FIELDS = ("X", "value", "visits", "chosen", "outcome", "decision")
 
 
 def _teach_task(board: Board, rules: Rules, teacher: str, seeds: list[int],
-                student: bytes | None, beta: float) -> Rows:
+                student: bytes | None, beta: float, bonus: StartBonus | None = None) -> Rows:
     """One task: a few labelled games (the student's model travels as its file's bytes)."""
     model = None if student is None else Model.from_bytes(student, "the student model")
-    return teach(board, rules, teacher, seeds, model, beta)
+    return teach(board, rules, teacher, seeds, model, beta, bonus)
 
 
 def _save_rows(path: Path, rows: Rows) -> None:
@@ -111,7 +113,7 @@ def _labels(spec: TrainSpec, r: int, pool: Pool, store: TaskStore, student: Mode
         mine = [s for p, s in games if p == preset]
         for part in chunks(mine, size):
             tasks.append((spec.board, spec.rules(preset), spec.teacher, list(part),
-                          model_bytes, beta))
+                          model_bytes, beta, spec.start_bonus))
             keys.append(task_key(spec.identity(), r, preset, list(part), beta, student_hash))
     parts = pool.ordered(_teach_task, tasks, store=store, keys=keys,
                          done=lambda k, _: bar.update(len(tasks[k][3])))
@@ -167,6 +169,8 @@ def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
                     header = {"board_hash": spec.board.content_hash,
                               "players": spec.players, "features_version": FEATURES_VERSION,
                               "presets": list(spec.presets), "teacher": spec.teacher,
+                              **({"start_bonus": spec.identity()["start_bonus"]}
+                                 if spec.start_bonus else {}),
                               "spec": spec.text, "round": r, "rows": len(data),
                               "data_hash": _data_hash(data), "code": play_code_hash(),
                               "code_version": code_version(),
