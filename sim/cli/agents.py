@@ -196,7 +196,8 @@ def add_parser(subparsers: Any) -> None:
                       "plays some of the moves, DAgger), a network fitted on every round's "
                       "labels (scikit-learn, the learn extra; the mean of `fits` networks), "
                       "and an evaluation against the tuned heuristic; the games spread "
-                      "over the spec's presets and rule variants. Resumable: the same "
+                      "over the spec's presets and rule variants (their start scores "
+                      "spread with a start_bonus). Resumable: the same "
                       "command continues a stopped training with the same result. The "
                       "model is OUT/expert.model; play it as expert:model=FILE (`expert` "
                       "alone plays the shipped model for the player count).")
