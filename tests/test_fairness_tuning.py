@@ -347,6 +347,48 @@ def test_a_fair_setting_only_the_profile_plays_can_be_recommended(
     assert rec["confirmed"] and rec["start_scores"] == [10, 17]
 
 
+def test_profiles_are_drawn_through_the_searchs_best_not_the_recommendation(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players, seat 1's and seat 2's bonuses x1 and x2 (-3 to 6): seat 1 wins
+    1/3 + 0.02 (x1 - 2) - 0.01 (x2 - 2), seat 2 the same with x1 and x2 swapped, exactly
+    fair at (2, 2), which the search's linear fit finds. On the confirmation's games (3,000
+    a setting, the search's are 2,000) (2, 2) plays unfair (seat 1 0.30, a gap of 0.033),
+    so the recommendation is another finalist, one step away (a gap of 0.02). The profiles
+    are drawn through the search's best, (2, 2): every point of knob i's profile keeps the
+    other knob at 2, and is labelled with the setting it played."""
+
+    def shares(x1: int, x2: int, confirm: bool) -> tuple[float, float, float]:
+        if confirm and (x1, x2) == (2, 2):
+            return (0.35, 0.30, 0.35)
+        s1 = 1 / 3 + 0.02 * (x1 - 2) - 0.01 * (x2 - 2)
+        s2 = 1 / 3 + 0.02 * (x2 - 2) - 0.01 * (x1 - 2)
+        return (1 - s1 - s2, s1, s2)
+
+    def play(board: Any, rules: Rules, lineup: Any, game_seeds: Any, *args: Any,
+             **kwargs: Any) -> Outcome:
+        s0, s1, s2 = rules.seat_start_scores
+        games = len(game_seeds)
+        return Outcome(games, tuple(v * games for v in shares(s1 - s0, s2 - s0,
+                                                                 games == 3000)), 10.0)
+
+    monkeypatch.setattr(R, "play", play)
+    spec = tuning_from_dict(spec_dict(
+        players=[3], knobs=[{"switch": "start_scores", "low": -3, "high": 6}],
+        search={"budget": 12, "games": 2000}, confirm={"best": 3, "games": 3000}), "p.toml")
+    cell = R.tune_rules(spec, tmp_path / "out", quiet=True)["cells"][0]
+    assert cell["best"] == {"start_scores[1]": 2, "start_scores[2]": 2}
+    rec = cell["recommended"]
+    assert rec["setting"] != cell["best"] and not rec["confirmed"]
+    for i, profile in enumerate(cell["profiles"]):
+        other = f"start_scores[{2 - i}]"
+        assert len(profile["points"]) > 5
+        for point in profile["points"]:
+            assert point["setting"][other] == 2
+            x1, x2 = (point["setting"][f"start_scores[{k}]"] for k in (1, 2))
+            assert point["start_scores"] == [10, 10 + x1, 10 + x2]
+            assert point["shares"] == pytest.approx(shares(x1, x2, False))
+
+
 def test_a_fair_answer_and_its_report(tmp_path: Path) -> None:
     """Greedy 2-player games are fair with about 5 more points for seat 1 (measured: +5 and
     +6 both confirm at 300 games); the knob's range holds only +3..+6, so that a search of

@@ -253,8 +253,7 @@ class CellTuning:
             "history": history,
             "profiles": [{"dimension": d.name, "fair_range": self.fair_range(pts, d),
                           "points": [{"value": v if not isinstance(v, tuple) else list(v),
-                                      **self._row((*chosen[0][:i], v, *chosen[0][i + 1:]),
-                                                  o)}
+                                      **self._row((*best[:i], v, *best[i + 1:]), o)}
                                      for v, o in pts]}
                          for i, (d, pts) in enumerate(zip(cell.dims, profiles, strict=False))],
             "confirmation": [{**self._row(s, o), "chosen": s == chosen[0]}
