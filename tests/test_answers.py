@@ -66,3 +66,35 @@ def test_readmes_commands_write_under_data_runs() -> None:
     assert len(paths) >= 8
     assert all(p.startswith("data/runs/") for p in paths), paths
     assert "data/runs/" in (REPO / ".gitignore").read_text()
+
+
+def test_a_study_with_a_ladder_of_its_own_shows_each_change_with_its_label(
+        tmp_path: Path) -> None:
+    """`reports/stalls-ladder` beside `reports/stalls`: each change of the first player's
+    share gets the ladder's label for the same variant and player count, its size at the
+    ladder's strongest level and its convergence; without the ladder, one sentence that
+    says it is not on one."""
+    from analysis.report.answers import _laddered
+
+    change = {"measure": "seat 0 win share", "n_players": 4, "variant": "stalls-12",
+              "baseline": "stalls-16", "diff": -0.058, "adj_lo": -0.084, "adj_hi": -0.032,
+              "significant": True}
+    study = {"comparisons": [change], "variants": [{"name": "stalls-12", "label": "12"}],
+             "ladder": {"level": "Learned agent"}}
+    finding = {"kind": "effect", "n_players": 4, "variant": "stalls-12",
+               "measure": "seat 0 win share", "label": "skill-dependent",
+               "levels": [{"estimate": 0.021, "adj_lo": -0.05, "adj_hi": 0.09,
+                           "significant": False}],
+               "convergence": {"text": "not converged (too few games)"}}
+    ladder = {"skill": {"levels": [{"label": "Random"}, {"label": "Search (100 it.)"}],
+                        "findings": [finding]}}
+    for name, data in (("stalls", study), ("stalls-ladder", ladder)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "summary.json").write_text(json.dumps(data))
+    lines = _laddered(tmp_path, "stalls", "How many stalls?", "the rulebook's 16")
+    assert "| 4 | 12 | -5.8 pp [-8.4, -3.2], significant | **skill-dependent** | " \
+           "+2.1 pp [-5.0, +9.0], not significant | not converged (too few games) |" in lines
+    assert "at Search (100 it.)" in lines[2] and "across 2 levels" in lines[0]
+    (tmp_path / "stalls-ladder" / "summary.json").unlink()
+    (alone,) = _laddered(tmp_path, "stalls", "How many stalls?", "the rulebook's 16")[:1]
+    assert "only (not on a ladder): 12 at 4p -5.8 pp [-8.4, -3.2], significant" in alone

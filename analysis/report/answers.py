@@ -25,8 +25,8 @@ from typing import Any
 
 ANSWERS_BEGIN = "<!-- answers: begin (written by `make answers` from reports/*/summary.json) -->"
 ANSWERS_END = "<!-- answers: end -->"
-ORDER = ("customer-order", "skill-ladder", "neutral-stack", "stalls", "compensation",
-         "compensation-search", "river-market", "river-coins")
+ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
+         "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins")
 
 
 def _load(reports: Path, name: str) -> dict[str, Any] | None:
@@ -170,19 +170,10 @@ def readme_answers(reports: Path) -> str:
                               + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
                               for n, f in zip((2, 3, 4), fp, strict=True) if f)
             lines += [f"**Does the first player have an edge (standard rules)?** {words}.", ""]
-    ns = _load(reports, "neutral-stack")
-    if ns is not None:
-        parts = [f"{_label(ns, r['variant'])} at {r['n_players']}p {_change(r)}"
-                 for r in _seat0_changes(ns)]
-        lines += ["**Does the neutral stack's order matter?** The first player's share against "
-                  f"the standard stack, with the {_level_of(ns)} only (not on the ladder): "
-                  + "; ".join(parts) + ". ([report](reports/neutral-stack/index.html))", ""]
-    st = _load(reports, "stalls")
-    if st is not None:
-        parts = [f"{_label(st, r['variant'])} {_change(r)}" for r in _seat0_changes(st)]
-        lines += ["**How many stalls at four players?** The first player's share against the "
-                  f"rulebook's 16, with the {_level_of(st)} only: " + "; ".join(parts)
-                  + ". ([report](reports/stalls/index.html))", ""]
+    lines += _laddered(reports, "neutral-stack", "Does the neutral stack's order matter?",
+                       "the standard stack")
+    lines += _laddered(reports, "stalls", "How many stalls at four players?",
+                       "the rulebook's 16")
     for name in ("compensation", "compensation-search"):
         fr = _load(reports, name)
         if fr is None:
@@ -195,6 +186,38 @@ def readme_answers(reports: Path) -> str:
     lines += _river_answers(reports)
     lines.append(ANSWERS_END)
     return "\n".join(lines)
+
+
+def _laddered(reports: Path, name: str, question: str, baseline: str) -> list[str]:
+    """A study's changes of the first player's share against its baseline, each with its
+    label across the levels of the study's own skill ladder (`reports/<name>-ladder`, the
+    same variants from random play to the search), its size there and its convergence; a
+    study without such a ladder, one sentence at its one level."""
+    s = _load(reports, name)
+    if s is None:
+        return []
+    ladder = _load(reports, f"{name}-ladder")
+    link = f"([report](reports/{name}/index.html))"
+    if not ladder or not ladder.get("skill"):
+        parts = [f"{_label(s, r['variant'])} at {r['n_players']}p {_change(r)}"
+                 for r in _seat0_changes(s)]
+        return [f"**{question}** The first player's share against {baseline}, with the "
+                f"{_level_of(s)} only (not on a ladder): " + "; ".join(parts) + f". {link}", ""]
+    verdicts = _ladder_findings(ladder)
+    top = _top_level(ladder)
+    out = [f"**{question}** The first player's share against {baseline}, measured with the "
+           f"{_level_of(s)} in every seat {link}; the label is its "
+           f"[skill ladder](reports/{name}-ladder/index.html)'s across "
+           f"{len(ladder['skill']['levels'])} levels of play.", "",
+           "| players | rules | change (Holm-adjusted) | skill ladder | "
+           f"at {top} | converged? |", "| --- | --- | --- | --- | --- | --- |"]
+    for r in _seat0_changes(s):
+        n = int(r["n_players"])
+        f = verdicts.get(("effect", n, r["variant"], "seat 0 win share"))
+        out.append(f"| {n} | {_label(s, r['variant'])} | {_change(r)} | "
+                   f"**{f['label'] if f else 'not examined'}** | {_top(f)} | "
+                   f"{_converged(f)} |")
+    return [*out, ""]
 
 
 def _river_answers(reports: Path) -> list[str]:
