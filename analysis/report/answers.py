@@ -191,7 +191,7 @@ def readme_answers(reports: Path) -> str:
 def _laddered(reports: Path, name: str, question: str, baseline: str) -> list[str]:
     """A study's changes of the first player's share against its baseline, each with its
     label across the levels of the study's own skill ladder (`reports/<name>-ladder`, the
-    same variants from random play to the search), its size there and its convergence; a
+    same variants from random play up), its size at the ladder's top and its convergence; a
     study without such a ladder, one sentence at its one level."""
     s = _load(reports, name)
     if s is None:

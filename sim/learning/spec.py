@@ -67,6 +67,9 @@ class StartBonus:
         return rules.with_changes(start_scores=(base[0], *(
             v + int(rng.integers(self.low, self.high + 1)) for v in base[1:])))
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"low": self.low, "high": self.high, "share": self.share}
+
 
 class TrainingError(PortobelloError):
     """A training spec or folder that cannot be used."""
@@ -107,8 +110,7 @@ class TrainSpec:
                "games": self.games, "hidden": list(self.hidden), "epochs": self.epochs,
                "fits": self.fits, "mix": self.mix, "eval_games": self.eval_games}
         if self.start_bonus is not None:  # absent, the identity of trainings before it
-            b = self.start_bonus
-            out["start_bonus"] = {"low": b.low, "high": b.high, "share": b.share}
+            out["start_bonus"] = self.start_bonus.to_dict()
         return out
 
 

@@ -169,7 +169,7 @@ def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
                     header = {"board_hash": spec.board.content_hash,
                               "players": spec.players, "features_version": FEATURES_VERSION,
                               "presets": list(spec.presets), "teacher": spec.teacher,
-                              **({"start_bonus": spec.identity()["start_bonus"]}
+                              **({"start_bonus": spec.start_bonus.to_dict()}
                                  if spec.start_bonus else {}),
                               "spec": spec.text, "round": r, "rows": len(data),
                               "data_hash": _data_hash(data), "code": play_code_hash(),
