@@ -30,6 +30,7 @@ from sim.tuning.fairness.search import monotone
 from sim.tuning.fairness.search import optuna_search
 from sim.tuning.fairness.search import surface
 from sim.tuning.fairness.spec import Target
+from sim.tuning.fairness.spec import TuningError
 from sim.tuning.fairness.spec import tuning_from_dict
 
 GAP = Target()
@@ -387,6 +388,68 @@ def test_profiles_are_drawn_through_the_searchs_best_not_the_recommendation(
             x1, x2 = (point["setting"][f"start_scores[{k}]"] for k in (1, 2))
             assert point["start_scores"] == [10, 10 + x1, 10 + x2]
             assert point["shares"] == pytest.approx(shares(x1, x2, False))
+
+
+def test_the_neighbourhood_finds_a_fair_setting_two_knobs_away(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players, bonuses x1 and x2 (-3 to 6), the linear response of the test above
+    (exactly fair at (2, 2), which the search finds), except: on the search's games (4, 4)
+    is exactly fair too (linearly it would be 0.293, 0.353, 0.353, a gap of 0.06); on the
+    confirmation's games (3,000 a setting) every setting but (4, 4) plays unfair (seat 1
+    0.30 at (2, 2), every other one 0.40, 0.30, 0.30). The search (12 settings) and the
+    profiles through (2, 2) play every setting one step from (2, 2) but not (4, 4), which
+    moves both knobs two steps; with `neighbourhood = 2` the 24 settings within two steps
+    are played, (4, 4) is as fair as (2, 2) on the search's games, the two are the
+    finalists, and (4, 4) is confirmed. Without the neighbourhood, the same tuning confirms
+    nothing."""
+
+    def shares(x1: int, x2: int, confirm: bool) -> tuple[float, float, float]:
+        if (x1, x2) == (4, 4):
+            return (1 / 3, 1 / 3, 1 / 3)
+        if confirm:
+            return (0.35, 0.30, 0.35) if (x1, x2) == (2, 2) else (0.40, 0.30, 0.30)
+        s1 = 1 / 3 + 0.02 * (x1 - 2) - 0.01 * (x2 - 2)
+        s2 = 1 / 3 + 0.02 * (x2 - 2) - 0.01 * (x1 - 2)
+        return (1 - s1 - s2, s1, s2)
+
+    def play(board: Any, rules: Rules, lineup: Any, game_seeds: Any, *args: Any,
+             **kwargs: Any) -> Outcome:
+        s0, s1, s2 = rules.seat_start_scores
+        games = len(game_seeds)
+        return Outcome(games, tuple(v * games for v in shares(s1 - s0, s2 - s0,
+                                                                 games == 3000)), 10.0)
+
+    monkeypatch.setattr(R, "play", play)
+    cells = {}
+    for reach in (0, 2):
+        spec = tuning_from_dict(spec_dict(
+            players=[3], knobs=[{"switch": "start_scores", "low": -3, "high": 6}],
+            search={"budget": 12, "games": 2000, "neighbourhood": reach},
+            confirm={"best": 2, "games": 3000}), "p.toml")
+        cells[reach] = R.tune_rules(spec, tmp_path / f"out{reach}", quiet=True)["cells"][0]
+        assert cells[reach]["best"] == {"start_scores[1]": 2, "start_scores[2]": 2}
+    played = {reach: {tuple(h["setting"].values()) for h in cell["history"]
+                      if h["setting"]} for reach, cell in cells.items()}
+    assert (4, 4) not in played[0] and not cells[0]["recommended"]["confirmed"]
+    around = {tuple(h["setting"].values()) for h in cells[2]["history"]
+              if h["stage"] == "neighbourhood"}
+    assert (4, 4) in around and not around & played[0]
+    assert around | played[0] >= {(a, b) for a in range(5) for b in range(5)} - {(2, 2)}
+    rec = cells[2]["recommended"]
+    assert rec["confirmed"] and rec["start_scores"] == [10, 14, 14]
+    assert sorted(c["start_scores"] for c in cells[2]["confirmation"]) == \
+        [[10, 12, 12], [10, 14, 14]]
+
+
+def test_a_neighbourhood_too_wide_is_refused() -> None:
+    """Three steps around the best in three knobs (4 players) is 7^3 = 343 settings, within
+    the bound of 400; four steps is 9^3 = 729, refused naming the field."""
+    knobs = [{"switch": "start_scores", "low": -3, "high": 6}]
+    tuning_from_dict(spec_dict(players=[4], knobs=knobs,
+                               search={"neighbourhood": 3}), "p.toml")
+    with pytest.raises(TuningError, match=r"p\.toml: search\.neighbourhood: 4 steps .* 729"):
+        tuning_from_dict(spec_dict(players=[4], knobs=knobs,
+                                   search={"neighbourhood": 4}), "p.toml")
 
 
 def test_a_fair_answer_and_its_report(tmp_path: Path) -> None:

@@ -132,6 +132,9 @@ def confirmation_figure(cells: Sequence[Cell]) -> Figure:
     return fig
 
 
+STAGE_COLOURS = {"search": "#0173b2", "profile": "#de8f05", "neighbourhood": "#029e73"}
+
+
 def history_figure(cells: Sequence[Cell]) -> Figure:
     """The target of every setting the search played, in order, with the best so far."""
     with mpl.rc_context(RC):
@@ -140,7 +143,7 @@ def history_figure(cells: Sequence[Cell]) -> Figure:
             hist = [h for h in cell["history"] if h["stage"] != "baseline"]
             steps = np.arange(1, len(hist) + 1)
             values = np.array([h["target"] for h in hist])
-            colours = ["#0173b2" if h["stage"] == "search" else "#de8f05" for h in hist]
+            colours = [STAGE_COLOURS.get(h["stage"], "#de8f05") for h in hist]
             ax.scatter(steps, values, s=12, c=colours, zorder=3)
             ax.plot(steps, np.minimum.accumulate(values), color="#222222", lw=1.1)
             ax.set_title(f"{_title(cell)} ({cell['method']})", fontsize=9.5)
@@ -148,7 +151,9 @@ def history_figure(cells: Sequence[Cell]) -> Figure:
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_ylim(bottom=0)
         axes[0].set_ylabel("target (lower is fairer)")
-        fig.suptitle("What the search tried: blue the search, orange the profiles; the line "
-                     "is the best so far", fontsize=10.5, fontweight="bold")
+        around = any(h["stage"] == "neighbourhood" for c in cells for h in c["history"])
+        fig.suptitle("What the search tried: blue the search, orange the profiles"
+                     + (", green the neighbourhood" if around else "")
+                     + "; the line is the best so far", fontsize=10.5, fontweight="bold")
         fig.tight_layout(rect=(0, 0, 1, 0.94))
     return fig

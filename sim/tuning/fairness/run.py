@@ -11,9 +11,13 @@ For each cell (variant x player count):
    each knob's *fair range* (the values where every seat's interval still holds 1/n); a
    profile also holds the search's own settings on that line (all of them for a single
    knob, so a spec with `profile = false` still gets its figure);
-3. the best few settings by the target among all those played (the search's and the
-   profiles': where the shares do not move steadily with a knob, as with the learned
-   agent's, a profile finds fair settings the search's fit steps over) and the baseline
+   *neighbourhood* (`search.neighbourhood = k`, 0 by default): every setting within k steps
+   of the search's best in every knob at once, on the search seeds (a profile moves one
+   knob; where the shares move unsteadily, a fair setting may need two knobs moved);
+3. the best few settings by the target among all those played (the search's, the
+   profiles' and the neighbourhood's: where the shares do not move steadily with a knob,
+   as with the learned agent's, these find fair settings the search's fit steps over) and
+   the baseline
    are played again on fresh seeds with `confirm.games` games: the *recommendation* is the
    confirmed setting with the lowest target among those whose every seat's 95% interval
    contains 1/n, or, when none does, the lowest target, reported as not confirmed;
@@ -37,6 +41,7 @@ summary are as they were.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sys
 import time
@@ -180,6 +185,19 @@ class CellTuning:
             return dim.values()
         return [v for v in dim.values() if abs(v - best) <= PROFILE_REACH]
 
+    def neighbours(self, best: Setting) -> list[Setting]:
+        """Every setting within `search.neighbourhood` steps of `best` in each knob (steps
+        along the knob's values), `best` itself left out; none when the reach is 0."""
+        k = self.spec.neighbourhood
+        if not k:
+            return []
+        near = []
+        for dim, b in zip(self.cell.dims, best, strict=True):
+            values = dim.values()
+            at = values.index(b)
+            near.append(values[max(0, at - k):at + k + 1])
+        return [s for s in itertools.product(*near) if s != tuple(best)]
+
     def line_through(self, best: Setting, i: int) -> list[tuple[Any, Outcome]]:
         """Every setting played that differs from `best` in knob i alone (and `best`), in
         the knob's order: the profile, and any search settings on the same line."""
@@ -200,6 +218,8 @@ class CellTuning:
             for i, dim in enumerate(cell.dims):
                 for v in self.profile_values(dim, best[i]):
                     self.measure("profile")((*best[:i], v, *best[i + 1:]))
+        for setting in self.neighbours(best):
+            self.measure("neighbourhood")(setting)
         finalists = self.ranked()[:spec.confirm_best]
         confirmed = [(s, self.outcome(s, "confirm", "confirm", spec.confirm_games))
                      for s in finalists]
@@ -241,7 +261,8 @@ class CellTuning:
         rules = self.rules(chosen[0])
         history = [{"step": i, "stage": p.stage, **self._row(p.setting, p.outcome)}
                    for i, p in enumerate(q for q in self.trail
-                                         if q.stage in ("baseline", "search", "profile"))]
+                                         if q.stage in ("baseline", "search", "profile",
+                                                         "neighbourhood"))]
         return {
             "key": cell.key, "variant": cell.variant.name, "label": cell.variant.label,
             "description": cell.variant.description, "players": cell.players,
@@ -302,6 +323,7 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
             total = 1 + spec.budget + spec.confirm_best + 1 + len(cell.checks)
             if spec.profile:
                 total += sum(min(d.size(), 2 * PROFILE_REACH + 1) for d in cell.dims)
+            total += (2 * spec.neighbourhood + 1) ** len(cell.dims) - 1
             budgets.append(total)
         with Pool(execution or Execution(jobs)) as pool, \
                 closing(progress_bar(sum(budgets), spec.name, quiet)) as bar:
@@ -336,7 +358,9 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                    "agents": spec.agents,
                    "seed": spec.seed, "target": spec.target.text(),
                    "search": {"method": spec.method, "budget": spec.budget,
-                              "games": spec.games, "profile": spec.profile},
+                              "games": spec.games, "profile": spec.profile,
+                              **({"neighbourhood": spec.neighbourhood}
+                                 if spec.neighbourhood else {})},
                    "confirm": {"best": spec.confirm_best, "games": spec.confirm_games,
                                "checks": [{"agents": a, "games": g} for a, g in spec.checks]},
                    "spec": spec.text, "reduced": spec.reduced, "cells": cells}

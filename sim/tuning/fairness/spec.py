@@ -47,7 +47,8 @@ TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed"
 VARIANT_KEYS = ("name", "label", "description", "preset", "rules")
 KNOB_KEYS = ("switch", "name", "seats", "low", "high", "choices")
 TARGET_KEYS = ("seat_gap", "first_player", "length", "length_goal")
-SEARCH_KEYS = ("method", "budget", "games", "profile")
+SEARCH_KEYS = ("method", "budget", "games", "profile", "neighbourhood")
+MAX_NEIGHBOURHOOD_SETTINGS = 400  # (2k+1)^knobs settings a neighbourhood of reach k plays
 CONFIRM_KEYS = ("best", "games", "checks")
 CHECK_KEYS = ("agents", "games")
 METHODS = ("auto", "monotone", "surface", "grid", "optuna")
@@ -149,6 +150,8 @@ class TuningSpec:
     text: str
     reduced: str = ""  # the command-line flags that reduced the spec, if any
     game: str = PORTOBELLO
+    neighbourhood: int = 0  # after the profiles, every setting within this many steps of
+    # the search's best in every knob at once (0: none)
 
     @property
     def knob_game(self) -> GameKnobs:
@@ -517,6 +520,8 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         budget=_int_field(search, "budget", source, "search.budget", 40, 1, MAX_BUDGET),
         games=_int_field(search, "games", source, "search.games", 2000, 1, MAX_GAMES),
         profile=profile,
+        neighbourhood=_int_field(search, "neighbourhood", source, "search.neighbourhood", 0,
+                                 0, 5),
         confirm_best=_int_field(confirm, "best", source, "confirm.best", 3, 1, 50),
         confirm_games=_int_field(confirm, "games", source, "confirm.games", 10_000, 1,
                                  MAX_GAMES),
@@ -545,6 +550,12 @@ def _check_method(spec: TuningSpec) -> None:
                    f"search.budget ({spec.budget:,})")
         if why:
             raise _err(spec.source, "search.method", f"{why} (use auto, or another method)")
+        around = (2 * spec.neighbourhood + 1) ** len(cell.dims)
+        if spec.neighbourhood and around > MAX_NEIGHBOURHOOD_SETTINGS:
+            raise _err(spec.source, "search.neighbourhood",
+                       f"{spec.neighbourhood} steps around the best in {len(cell.dims)} "
+                       f"knobs at {cell.players} players is {around:,} settings, over "
+                       f"{MAX_NEIGHBOURHOOD_SETTINGS}: use a smaller reach")
 
 
 def load_tuning(path: str | Path) -> TuningSpec:
