@@ -348,6 +348,27 @@ def test_a_fair_setting_only_the_profile_plays_can_be_recommended(
     assert rec["confirmed"] and rec["start_scores"] == [10, 17]
 
 
+def linear_around_2_2(x1: int, x2: int) -> tuple[float, float, float]:
+    """Three seats' shares, exactly fair at bonuses (2, 2): seat 1 wins 1/3 + 0.02 (x1 - 2)
+    - 0.01 (x2 - 2), seat 2 the same with x1 and x2 swapped, seat 0 the rest."""
+    s1 = 1 / 3 + 0.02 * (x1 - 2) - 0.01 * (x2 - 2)
+    s2 = 1 / 3 + 0.02 * (x2 - 2) - 0.01 * (x1 - 2)
+    return (1 - s1 - s2, s1, s2)
+
+
+def planted_three_seats(shares: Any) -> Any:
+    """A stand-in for `play` at three players: every seat's wins from `shares(x1, x2,
+    confirm)` of seat 1's and seat 2's bonuses over seat 0; `confirm` is true on the
+    confirmation's 3,000 games a setting (the search's are 2,000)."""
+    def play(board: Any, rules: Rules, lineup: Any, game_seeds: Any, *args: Any,
+             **kwargs: Any) -> Outcome:
+        s0, s1, s2 = rules.seat_start_scores
+        games = len(game_seeds)
+        return Outcome(games, tuple(v * games for v in shares(s1 - s0, s2 - s0,
+                                                                 games == 3000)), 10.0)
+    return play
+
+
 def test_profiles_are_drawn_through_the_searchs_best_not_the_recommendation(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three players, seat 1's and seat 2's bonuses x1 and x2 (-3 to 6): seat 1 wins
@@ -361,18 +382,9 @@ def test_profiles_are_drawn_through_the_searchs_best_not_the_recommendation(
     def shares(x1: int, x2: int, confirm: bool) -> tuple[float, float, float]:
         if confirm and (x1, x2) == (2, 2):
             return (0.35, 0.30, 0.35)
-        s1 = 1 / 3 + 0.02 * (x1 - 2) - 0.01 * (x2 - 2)
-        s2 = 1 / 3 + 0.02 * (x2 - 2) - 0.01 * (x1 - 2)
-        return (1 - s1 - s2, s1, s2)
+        return linear_around_2_2(x1, x2)
 
-    def play(board: Any, rules: Rules, lineup: Any, game_seeds: Any, *args: Any,
-             **kwargs: Any) -> Outcome:
-        s0, s1, s2 = rules.seat_start_scores
-        games = len(game_seeds)
-        return Outcome(games, tuple(v * games for v in shares(s1 - s0, s2 - s0,
-                                                                 games == 3000)), 10.0)
-
-    monkeypatch.setattr(R, "play", play)
+    monkeypatch.setattr(R, "play", planted_three_seats(shares))
     spec = tuning_from_dict(spec_dict(
         players=[3], knobs=[{"switch": "start_scores", "low": -3, "high": 6}],
         search={"budget": 12, "games": 2000}, confirm={"best": 3, "games": 3000}), "p.toml")
@@ -408,18 +420,9 @@ def test_the_neighbourhood_finds_a_fair_setting_two_knobs_away(
             return (1 / 3, 1 / 3, 1 / 3)
         if confirm:
             return (0.35, 0.30, 0.35) if (x1, x2) == (2, 2) else (0.40, 0.30, 0.30)
-        s1 = 1 / 3 + 0.02 * (x1 - 2) - 0.01 * (x2 - 2)
-        s2 = 1 / 3 + 0.02 * (x2 - 2) - 0.01 * (x1 - 2)
-        return (1 - s1 - s2, s1, s2)
+        return linear_around_2_2(x1, x2)
 
-    def play(board: Any, rules: Rules, lineup: Any, game_seeds: Any, *args: Any,
-             **kwargs: Any) -> Outcome:
-        s0, s1, s2 = rules.seat_start_scores
-        games = len(game_seeds)
-        return Outcome(games, tuple(v * games for v in shares(s1 - s0, s2 - s0,
-                                                                 games == 3000)), 10.0)
-
-    monkeypatch.setattr(R, "play", play)
+    monkeypatch.setattr(R, "play", planted_three_seats(shares))
     cells = {}
     for reach in (0, 2):
         spec = tuning_from_dict(spec_dict(
