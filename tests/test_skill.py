@@ -463,6 +463,21 @@ def test_precision_on_demand_caps_a_level_at_its_own_games() -> None:
         "standard-mcts-2p": (6, 6), "standard-mcts-3p": (9, 9)}
 
 
+def test_a_level_whose_own_games_equal_the_studys_is_capped_too() -> None:
+    """A level that names games in its own line is capped at them even when they equal the
+    study's `games` (12 here): its cells play one round of 12 and stop, where the levels
+    without games of their own play rounds up to the maximum (60)."""
+    from analysis.study.spec import cell_plan
+
+    levels = [{"name": "greedy", "agents": "greedy"},
+              {"name": "mcts", "agents": "fastmcts:iterations=40", "games": 12}]
+    spec = study_from_dict(skill_dict(skill=levels, target_half_width=0.05, max_games=60))
+    plans = {c.key: cell_plan(spec, c) for c in spec.cells() if c.variant.name == "standard"}
+    assert {k: (p.first, p.maximum) for k, p in plans.items() if p} == {
+        "standard-greedy-2p": (12, 60), "standard-greedy-3p": (12, 60),
+        "standard-mcts-2p": (12, 12), "standard-mcts-3p": (12, 12)}
+
+
 # -- the saturation check of the strongest level ------------------------------------------------
 @pytest.mark.parametrize(("changes", "field", "reason"), [
     ({"saturation": {"agents": "heuristic", "games": 12}, "skill": None, "agents": "greedy"},

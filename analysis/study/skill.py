@@ -55,12 +55,15 @@ def is_strong(spec: str) -> bool:
 
 @dataclass(frozen=True)
 class SkillLevel:
-    """One skill level: its name (in cell keys), label, agents and games per player count."""
+    """One skill level: its name (in cell keys), label, agents and games per player count
+    (`own_games`: given in the level's own line, so its cells play at most that many,
+    whatever precision the study asks of the others)."""
 
     name: str
     label: str
     agents: Mapping[int, tuple[str, ...]]
     games: Mapping[int, int]
+    own_games: bool = False
 
     @property
     def strong(self) -> bool:
@@ -124,7 +127,7 @@ def parse_skill(value: Any, players: Sequence[int], games: Mapping[int, int], so
                                        f"agents in level {name!r}: use a multiple of {n} so "
                                        "every agent sits in every seat equally often")
         levels.append(SkillLevel(name=name, label=str(raw.get("label", name)), agents=agents,
-                                 games=level_games))
+                                 games=level_games, own_games="games" in raw))
     return tuple(levels)
 
 

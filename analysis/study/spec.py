@@ -542,14 +542,15 @@ def load_study(path: str | Path) -> StudySpec:
 def cell_plan(spec: StudySpec, cell: Cell) -> Plan | None:
     """The cell's plan (None when the study plays fixed games): the plan of its player
     count, whatever else the cell varies, except that a skill level with games of its own
-    (a count other than the study's) plays at most that many: its cells stop there, or
-    sooner once on target (an expensive search level caps its own cost)."""
+    (in its line of the spec, even the study's count) plays at most that many: its cells
+    stop there, or sooner once on target (an expensive search level caps its own cost)."""
     plans = getattr(spec, "precision", None)
     if not plans or cell.check:  # the saturation check plays its own fixed games
         return None
     plan = plans[cell.players]
     own = cell.config.games
-    if cell.level and own != spec.games[cell.players] and own < plan.maximum:
+    level = next((lv for lv in spec.skill if lv.name == cell.level), None)
+    if level is not None and level.own_games and own < plan.maximum:
         plan = replace(plan, first=min(plan.first, own), maximum=own)
     return plan
 
