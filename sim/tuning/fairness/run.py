@@ -84,6 +84,7 @@ TASKS = "tasks"  # a setting's finished tasks while it is played (sim.run.task_s
 SUMMARY = "summary.json"
 FORMAT = "portobello-fairness/1"
 PROFILE_REACH = 6  # integer values each side of the best a profile plays
+EXPLORING = ("baseline", "search", "profile", "neighbourhood")  # the stages a history shows
 
 
 @dataclass
@@ -260,9 +261,7 @@ class CellTuning:
         cell = self.cell
         rules = self.rules(chosen[0])
         history = [{"step": i, "stage": p.stage, **self._row(p.setting, p.outcome)}
-                   for i, p in enumerate(q for q in self.trail
-                                         if q.stage in ("baseline", "search", "profile",
-                                                         "neighbourhood"))]
+                   for i, p in enumerate(q for q in self.trail if q.stage in EXPLORING)]
         return {
             "key": cell.key, "variant": cell.variant.name, "label": cell.variant.label,
             "description": cell.variant.description, "players": cell.players,
@@ -323,7 +322,7 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
             total = 1 + spec.budget + spec.confirm_best + 1 + len(cell.checks)
             if spec.profile:
                 total += sum(min(d.size(), 2 * PROFILE_REACH + 1) for d in cell.dims)
-            total += (2 * spec.neighbourhood + 1) ** len(cell.dims) - 1
+            total += spec.neighbourhood_size(len(cell.dims)) - 1
             budgets.append(total)
         with Pool(execution or Execution(jobs)) as pool, \
                 closing(progress_bar(sum(budgets), spec.name, quiet)) as bar:

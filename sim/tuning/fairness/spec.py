@@ -153,6 +153,11 @@ class TuningSpec:
     neighbourhood: int = 0  # after the profiles, every setting within this many steps of
     # the search's best in every knob at once (0: none)
 
+    def neighbourhood_size(self, knobs: int) -> int:
+        """The settings a neighbourhood of this reach spans in `knobs` knobs, the best
+        among them (1 when the reach is 0)."""
+        return (2 * self.neighbourhood + 1) ** knobs
+
     @property
     def knob_game(self) -> GameKnobs:
         """What this game's knobs may set, and how (`sim.tuning.fairness.knobs`)."""
@@ -550,7 +555,7 @@ def _check_method(spec: TuningSpec) -> None:
                    f"search.budget ({spec.budget:,})")
         if why:
             raise _err(spec.source, "search.method", f"{why} (use auto, or another method)")
-        around = (2 * spec.neighbourhood + 1) ** len(cell.dims)
+        around = spec.neighbourhood_size(len(cell.dims))
         if spec.neighbourhood and around > MAX_NEIGHBOURHOOD_SETTINGS:
             raise _err(spec.source, "search.neighbourhood",
                        f"{spec.neighbourhood} steps around the best in {len(cell.dims)} "
