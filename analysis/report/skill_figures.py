@@ -24,6 +24,8 @@ from analysis.report.model import Analysis
 from analysis.report.model import SkillAnalysis
 from analysis.report.skill import ROUNDS
 
+# About how many characters of legend text fit across a skill figure (13 in wide).
+LEGEND_CHARS = 150
 # Seats by colour where variants are told apart by line style: colours no variant takes
 # first (variants take the palette in order), so a seat never reads as a variant.
 SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9], P.PALETTE[7])
@@ -101,7 +103,7 @@ def skill_figure(a: Analysis, n: int) -> Figure:
         ax.axhline(1 / n, **P.FAIR_STYLE)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_title("Win share by seat (95% CI)" if shown == variants else
-                     f"Win share by seat, {a.labels.get(shown[0], shown[0])} (95% CI)")
+                     f"Win share by seat (95% CI)\n{a.labels.get(shown[0], shown[0])}")
         ax = axes[0][1]
         fp = est[est["kind"] == "first player"]
         for j, v in enumerate(variants):
@@ -183,7 +185,9 @@ def _skill_legend(fig: Figure, a: Analysis, n: int) -> None:
     if sk.start > 0:
         handles.append(Patch(color="#f1f4f8"))
         names.append(f"from the heuristic up ({sk.label(sk.levels[sk.start])} on)")
-    fig.legend(handles, names, loc="outside lower center", ncols=min(len(handles), 6))
+    # As many columns as the longest name leaves room for across the figure's width.
+    ncols = max(1, min(len(handles), 6, LEGEND_CHARS // (max(map(len, names)) + 6)))
+    fig.legend(handles, names, loc="outside lower center", ncols=ncols)
 
 
 def skill_figures(a: Analysis) -> dict[str, Figure]:
