@@ -24,8 +24,8 @@ from analysis.report.model import Analysis
 from analysis.report.model import SkillAnalysis
 from analysis.report.skill import ROUNDS
 
-# About how many characters of legend text fit across a skill figure (13 in wide).
-LEGEND_CHARS = 150
+# About how many characters of legend text fit across an inch of a skill figure.
+LEGEND_CHARS_PER_INCH = 11.6
 # Seats by colour where variants are told apart by line style: colours no variant takes
 # first (variants take the palette in order), so a seat never reads as a variant.
 SEAT_COLOURS = ("#222222", P.PALETTE[4], P.PALETTE[5], P.PALETTE[9], P.PALETTE[7])
@@ -186,7 +186,8 @@ def _skill_legend(fig: Figure, a: Analysis, n: int) -> None:
         handles.append(Patch(color="#f1f4f8"))
         names.append(f"from the heuristic up ({sk.label(sk.levels[sk.start])} on)")
     # As many columns as the longest name leaves room for across the figure's width.
-    ncols = max(1, min(len(handles), 6, LEGEND_CHARS // (max(map(len, names)) + 6)))
+    room = int(fig.get_figwidth() * LEGEND_CHARS_PER_INCH)
+    ncols = max(1, min(len(handles), 6, room // (max(map(len, names)) + 6)))
     fig.legend(handles, names, loc="outside lower center", ncols=ncols)
 
 
