@@ -124,12 +124,14 @@ def cmd_agents_train(args: argparse.Namespace) -> int:
     """Run (or resume) a training; one line per round, then the model's path."""
     from sim.learning.spec import load_spec
     from sim.learning.train import RESULT
+    from sim.learning.train import check_folder
     from sim.learning.train import train
     from sim.run.engines import compile_notice
 
     spec = load_spec(args.file)
     out = Path(args.out) if args.out else Path("data/runs/training") / spec.name
     O.check_out(args, out, owned=[out])
+    check_folder(out)  # before the first compile: one line, nothing written
 
     def log(line: str) -> None:
         print(line, file=sys.stderr)

@@ -31,10 +31,12 @@ from typing import Any
 
 import numpy as np
 
+from sim.agents.registry import make_agent
 from sim.agents.registry import parse_spec
 from sim.engine.board import Board
 from sim.engine.board import load_board
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import quote
 from sim.engine.files import read_document
 from sim.engine.rules import PRESETS
 from sim.engine.rules import Rules
@@ -44,6 +46,7 @@ from sim.engine.rules import rules_from_dict
 KEYS = ("name", "players", "board", "presets", "variants", "start_bonus", "teacher", "seed",
         "rounds", "games", "hidden", "epochs", "fits", "mix", "eval_games")
 BONUS_KEYS = ("low", "high", "share")
+TEACHERS = ("fastmcts", "mcts")  # the agents whose choices a training learns: the search
 BONUS_LIMIT = 50  # a bonus of more than this many points is no compensation a study asks
 
 
@@ -147,10 +150,7 @@ def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
         raise TrainingError(f"must be a list of presets from {', '.join(PRESETS)}",
                             source=source, field="presets")
     variants = _variants(data.get("variants", []), players, source)
-    teacher = data.get("teacher", "fastmcts:iterations=100")
-    if not isinstance(teacher, str) or parse_spec(teacher)[0] not in ("fastmcts", "mcts"):
-        raise TrainingError("must be a search agent spec (fastmcts:...)", source=source,
-                            field="teacher")
+    teacher = _teacher(data.get("teacher", "fastmcts:iterations=100"), source)
     hidden = data.get("hidden", [64, 64])
     if not isinstance(hidden, list) or not hidden or any(
             isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= 1024
@@ -180,6 +180,25 @@ def spec_from_dict(data: Any, source: str, text: str = "") -> TrainSpec:
                                 field="variants" if name.startswith("{") else "presets"
                                 ) from None
     return spec
+
+
+def _teacher(teacher: Any, source: str) -> str:
+    """The teacher's agent spec once it is known to be a search the agents accept: a spec
+    the agents refuse (an unknown agent or parameter, a budget of 0) is refused here,
+    naming the spec file and its `teacher` field, before any game is played."""
+    if not isinstance(teacher, str):
+        raise TrainingError(f"must be a search agent spec (fastmcts:...), got {quote(teacher)}",
+                            source=source, field="teacher")
+    try:
+        name = parse_spec(teacher)[0]
+        if name in TEACHERS:
+            make_agent(teacher)  # values only the search itself checks
+    except PortobelloError as exc:
+        raise TrainingError(exc.reason, source=source, field="teacher") from None
+    if name not in TEACHERS:
+        raise TrainingError(f"must be a search agent spec (fastmcts:...), got {quote(teacher)}",
+                            source=source, field="teacher")
+    return teacher
 
 
 def _start_bonus(data: Any, source: str) -> StartBonus | None:

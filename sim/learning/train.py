@@ -30,6 +30,7 @@ from sim.agents.compiled.features import FEATURES_VERSION
 from sim.agents.model import Model
 from sim.engine.board import Board
 from sim.engine.outputs import atomic_write
+from sim.engine.outputs import owner_of
 from sim.engine.rules import Rules
 from sim.learning.fit import fit
 from sim.learning.spec import StartBonus
@@ -145,9 +146,25 @@ def evaluate(spec: TrainSpec, model_path: Path, r: int, jobs: int) -> dict[str, 
             "parity": round(1 / spec.players, 4)}
 
 
+def check_folder(out: Path) -> None:
+    """Refuse, before anything is written, an `out` that is or lies in a folder another
+    command owns (`sim.engine.outputs.OWNED`: a run, study or tuning folder): a training
+    writes its rows, models and log beside that command's files, which that command would
+    then take for damage (or a report would show)."""
+    target = Path(out).expanduser().resolve()
+    found = owner_of(target)
+    if found is not None:
+        folder, what = found
+        where = "is" if folder == target else "lies inside"
+        raise TrainingError(f"{where} {folder}, {what}; a training does not write there: "
+                            "give a folder of its own", source=str(out), field="--out")
+
+
 def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
           quiet: bool = False, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run (or resume) the training in `out`; returns its log."""
+    """Run (or resume) the training in `out` (refused in a folder another command owns:
+    `check_folder`); returns its log."""
+    check_folder(out)
     out.mkdir(parents=True, exist_ok=True)
     execution = execution or Execution()
     with run_lock(out):
