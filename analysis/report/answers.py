@@ -12,26 +12,292 @@
   they cost.
 
 `make answers` (`python -m analysis.report.answers`) writes both; a test checks that what is
-committed is what these functions write now.
+committed is what these functions write now. It reads every committed report's summary and
+checks what the answers read of it (`Summaries.checked`) before it builds anything: a
+report of `ORDER` that is missing, a summary that is not JSON, cut short, nested too deeply
+or holding a value of the wrong kind is refused in one line naming the file, the field and
+the reason (a missing answer is never shown as no answer). Both files are then built whole
+in memory and replaced together (`write_together`): a full disk leaves both as they were.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import math
 import sys
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from sim.engine.errors import PortobelloError
+from sim.engine.errors import from_os_error
+from sim.engine.errors import quote
+from sim.engine.files import read_document
+from sim.engine.files import regular_file
+from sim.engine.outputs import write_together
 
 ANSWERS_BEGIN = "<!-- answers: begin (written by `make answers` from reports/*/summary.json) -->"
 ANSWERS_END = "<!-- answers: end -->"
 ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
          "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins")
+INDEX = "README.md"  # reports/README.md, the committed reports' index
 
 
-def _load(reports: Path, name: str) -> dict[str, Any] | None:
-    path = reports / name / "summary.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+class AnswersError(PortobelloError):
+    """A committed report's summary (or README) that the answers cannot be written from: it
+    is missing, it is not a report summary, or a value the answers read is of the wrong
+    kind."""
+
+
+# -- what the answers read of a summary --------------------------------------------------------
+# Each check takes a value and its field (`comparisons[3].diff`) and raises an `AnswersError`
+# naming the field when the value is not what the answers read there. Keys the answers do
+# not read are not checked: a report may hold anything else.
+Check = Callable[[Any, str], None]
+
+
+def _shown(value: Any) -> str:
+    """A value as a refusal shows it: an object or a list by its kind only (it may be huge
+    or nested deep), anything else quoted short."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return quote(value)
+
+
+def _kind(expected: str, test: Callable[[Any], bool]) -> Check:
+    def check(value: Any, field: str) -> None:
+        if not test(value):
+            raise AnswersError(f"expected {expected}, got {_shown(value)}", field=field or None)
+    return check
+
+
+def _unicode(text: str) -> bool:
+    """Text that can be written as UTF-8 (JSON's escapes can spell half a character)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+TEXT = _kind("text", lambda v: isinstance(v, str) and _unicode(v))
+FLAG = _kind("true or false", lambda v: isinstance(v, bool))
+WHOLE = _kind("a whole number", lambda v: type(v) is int)
+NUMBER = _kind("a finite number",
+               lambda v: type(v) in (int, float) and math.isfinite(v))
+
+
+def _anything(value: Any, field: str) -> None:
+    """A value the answers do not read."""
+
+
+def _maybe(check: Check) -> Check:
+    """`check`, or null."""
+    def maybe(value: Any, field: str) -> None:
+        if value is not None:
+            check(value, field)
+    return maybe
+
+
+def _items(each: Check = _anything, *, least: int = 0, last: Check = _anything) -> Check:
+    """A list of at least `least` items, each passing `each` (and its last one `last`: the
+    answers show only the strongest level of a ladder)."""
+    def items(value: Any, field: str) -> None:
+        if not isinstance(value, list):
+            raise AnswersError(f"expected a list, got {_shown(value)}", field=field or None)
+        if len(value) < least:
+            raise AnswersError(f"expected at least {least} item(s), got {len(value)}",
+                               field=field or None)
+        for i, item in enumerate(value):
+            each(item, f"{field}[{i}]")
+        if value:
+            last(value[-1], f"{field}[{len(value) - 1}]")
+    return items
+
+
+def _mapping(each: Check) -> Check:
+    """An object of any keys (player counts, labels), each value passing `each`."""
+    def mapping(value: Any, field: str) -> None:
+        if not isinstance(value, dict):
+            raise AnswersError(f"expected an object, got {_shown(value)}", field=field or None)
+        for key, item in value.items():
+            TEXT(key, field)
+            each(item, f"{field}.{key}")
+    return mapping
+
+
+def _interval(row: dict[str, Any], field: str) -> None:
+    """A Holm-adjusted interval has both ends, or neither (the same outcome in every game)."""
+    if (row.get("adj_lo") is None) != (row.get("adj_hi") is None):
+        raise AnswersError("an interval needs both ends (adj_lo and adj_hi) or neither",
+                           field=field or None)
+
+
+def _seats(row: dict[str, Any], field: str) -> None:
+    """A fairness recommendation gives every seat its start score or its extra Coins."""
+    if "start_scores" not in row and "seat_coins" not in row:
+        raise AnswersError("missing: a recommendation gives start_scores or seat_coins",
+                           field=field or None)
+
+
+class _Object:
+    """A JSON object the answers read: the keys it must hold and those it may, each with the
+    check of its value, and a check of the object as a whole (`also`)."""
+
+    def __init__(self, required: Mapping[str, Check], optional: Mapping[str, Check] | None = None,
+                 also: Check = _anything) -> None:
+        self.required = dict(required)
+        self.optional = dict(optional or {})
+        self.also = also
+
+    def __call__(self, value: Any, field: str) -> None:
+        if not isinstance(value, dict):
+            raise AnswersError(f"expected an object, got {_shown(value)}", field=field or None)
+        for key, check in self.required.items():
+            where = f"{field}.{key}" if field else key
+            if key not in value:
+                raise AnswersError("missing (the answers read it)", field=where)
+            check(value[key], where)
+        for key, check in self.optional.items():
+            if key in value:
+                check(value[key], f"{field}.{key}" if field else key)
+        self.also(value, field)
+
+    def requiring(self, **checks: Check) -> _Object:
+        """The same object with these keys required (a report whose answers need them)."""
+        optional = {k: c for k, c in self.optional.items() if k not in checks}
+        return _Object({**self.required, **checks}, optional, self.also)
+
+
+_INTERVAL = {"adj_lo": _maybe(NUMBER), "adj_hi": _maybe(NUMBER)}
+_CHANGE = _Object({"measure": TEXT, "n_players": WHOLE, "variant": TEXT, "baseline": TEXT,
+                   "diff": NUMBER, "significant": FLAG}, _INTERVAL, _interval)
+_FIRST = _items(_Object({"variant": TEXT, "n_players": WHOLE, "share": NUMBER,
+                         "fair": NUMBER, "adj_lo": NUMBER, "adj_hi": NUMBER}))
+_TOP = _Object({"estimate": NUMBER, "significant": FLAG}, _INTERVAL, _interval)
+_FINDING = _Object({"kind": TEXT, "n_players": WHOLE, "variant": TEXT, "measure": TEXT,
+                    "label": TEXT},
+                   {"levels": _items(last=_TOP), "convergence": _maybe(_Object({"text": TEXT}))})
+_SATURATION = _Object({"share": NUMBER, "lo": NUMBER, "hi": NUMBER, "fair": NUMBER,
+                       "state": TEXT, "agent": TEXT})
+_SKILL = _Object({"levels": _items(_Object({"label": TEXT}), least=1),
+                  "findings": _items(_FINDING), "counts": _mapping(WHOLE)},
+                 {"convergence": _maybe(_Object({"counts": _mapping(WHOLE),
+                                                 "saturation": _mapping(_SATURATION)}))})
+STUDY = _Object(
+    {"title": TEXT,
+     "configuration": _Object({"games": WHOLE, "cells": _items(_Object(
+         {}, {"seconds": _maybe(NUMBER), "jobs": _maybe(TEXT)}))}),
+     "findings": _items(_Object({"text": TEXT}, {"topic": _maybe(TEXT), "label": _maybe(TEXT)}))},
+    {"description": _maybe(TEXT), "comparisons": _items(_CHANGE), "first_player": _FIRST,
+     "variants": _items(_Object({"name": TEXT, "label": TEXT})),
+     "ladder": _maybe(_Object({"examined": WHOLE}, {"level": _maybe(TEXT)})),
+     "skill": _maybe(_SKILL)})
+_RECOMMENDED = _Object({"games": WHOLE, "shares": _items(NUMBER)},
+                       {"start_scores": _items(NUMBER), "seat_coins": _items(NUMBER),
+                        "confirmed": _maybe(FLAG)}, _seats)
+_CELL = _Object({"label": _maybe(TEXT), "players": WHOLE, "recommended": _RECOMMENDED},
+                {"checks": _maybe(_items(_Object({"agents": _items(TEXT, least=1)},
+                                                 {"fair": _maybe(FLAG)})))})
+FAIRNESS = _Object({"title": TEXT, "format": TEXT, "agents": TEXT, "cells": _items(_CELL)},
+                   {"description": _maybe(TEXT)})
+# What README's answers need of each report beyond what any study or tuning holds.
+CHECKS: dict[str, _Object] = {
+    "customer-order": STUDY.requiring(first_player=_FIRST),
+    "skill-ladder": STUDY.requiring(skill=_SKILL),
+    "river-market": STUDY.requiring(first_player=_FIRST),
+    **{name: FAIRNESS.requiring(cells=_items(_CELL.requiring(
+        recommended=_RECOMMENDED.requiring(**{seats: _items(NUMBER)}))))
+       for name, seats in (("compensation", "start_scores"),
+                           ("compensation-search", "start_scores"),
+                           ("river-coins", "seat_coins"))},
+}
+
+
+def _is_fairness(s: dict[str, Any]) -> bool:
+    """A fairness tuning's summary (its recommendations per cell), not a study's."""
+    return "cells" in s and "format" in s
+
+
+def _read_summary(path: Path) -> dict[str, Any]:
+    """A summary.json's object; an `AnswersError` naming the file when it is missing, not a
+    regular file of a sane size, not UTF-8, not JSON, nested too deeply or not an object."""
+    data = read_document(path, "json", AnswersError, "report summary")
+    if not isinstance(data, dict):
+        raise AnswersError(f"holds {_shown(data)} at its top; a report summary is a JSON "
+                           "object", source=str(path))
+    return data
+
+
+class Summaries:
+    """The committed reports' summaries by report name, each read once.
+
+    `Summaries(reports)` reads a summary when it is first asked for (None when the report
+    has none); `Summaries.checked(reports)` reads and checks them all at once, as `make
+    answers` does before it writes anything."""
+
+    def __init__(self, reports: Path) -> None:
+        self.reports = reports
+        self.extra = sorted(p.parent.name for p in reports.glob("*/summary.json")
+                            if p.parent.name not in ORDER)
+        self._read: dict[str, dict[str, Any] | None] = {}
+
+    @classmethod
+    def checked(cls, reports: Path) -> Summaries:
+        """Every committed report's summary, read and checked: each report of `ORDER` must
+        be there (README's answers read them all), and every summary (any other report's
+        too) must hold what the answers read, of the right kinds; an `AnswersError` naming
+        the file, the field and the reason otherwise."""
+        summaries = cls(reports)
+        for name in (*ORDER, *summaries.extra):
+            path = summaries.path(name)
+            data = _read_summary(path)
+            check = CHECKS.get(name) or (FAIRNESS if _is_fairness(data) else STUDY)
+            try:
+                check(data, "")
+            except AnswersError as exc:
+                raise AnswersError(exc.reason, source=str(path), field=exc.field) from None
+            summaries._read[name] = data
+        return summaries
+
+    def path(self, name: str) -> Path:
+        """Where report `name`'s summary is (the name refusals give it by)."""
+        return self.reports / name / "summary.json"
+
+    def get(self, name: str) -> dict[str, Any] | None:
+        """`name`'s summary, or None when the report has none."""
+        if name not in self._read:
+            path = self.path(name)
+            self._read[name] = _read_summary(path) if path.is_file() else None
+        return self._read[name]
+
+    def names(self) -> list[str]:
+        """The reports that have a summary: those of `ORDER` in its order, then the others
+        by name."""
+        return [n for n in (*ORDER, *self.extra) if self.get(n) is not None]
+
+    @contextlib.contextmanager
+    def showing(self, *names: str) -> Iterator[None]:
+        """Turn a failure while these reports' answers are written (a value the checks let
+        through that the text still cannot use) into one error naming their files."""
+        try:
+            yield
+        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError,
+                RecursionError) as exc:
+            first, *others = names
+            also = (" (shown with " + ", ".join(str(self.path(n)) for n in others) + ")"
+                    if others else "")
+            raise AnswersError(f"cannot be shown{also}: {type(exc).__name__}: {exc}",
+                               source=str(self.path(first))) from None
+
+
+def _summaries(reports: Path | Summaries) -> Summaries:
+    return reports if isinstance(reports, Summaries) else Summaries(reports)
 
 
 def _pp(x: float) -> str:
@@ -63,10 +329,13 @@ def _ladder_findings(ladder: dict[str, Any] | None) -> dict[tuple[Any, ...], dic
 
 
 def _top(f: dict[str, Any] | None) -> str:
-    """A ladder finding at its strongest level: `+4.3 pp [-3.4, +12.0], not significant`."""
+    """A ladder finding at its strongest level: `+4.3 pp [-3.4, +12.0], not significant`;
+    a level without an interval (the same outcome in every game) says so."""
     if not f or not f.get("levels"):
         return "–"
     t = f["levels"][-1]
+    if t.get("adj_lo") is None:
+        return f"{_pp(t['estimate'])} pp in every game (the same games)"
     return (f"{_pp(t['estimate'])} pp {_ci(t['adj_lo'], t['adj_hi'])}, "
             + ("significant" if t["significant"] else "not significant"))
 
@@ -132,71 +401,91 @@ def _duration(seconds: float) -> str:
 
 
 # -- README's block ---------------------------------------------------------------------------
-def readme_answers(reports: Path) -> str:
+def readme_answers(reports: Path | Summaries) -> str:
     """README's answers block (markers included)."""
-    co, lad = _load(reports, "customer-order"), _load(reports, "skill-ladder")
+    summaries = _summaries(reports)
     lines = [ANSWERS_BEGIN]
-    if co is not None:
-        verdicts = _ladder_findings(lad)
-        top = _top_level(lad)
-        first = {(r["variant"], r["n_players"]): r for r in co["first_player"]}
-        lines += [
-            "**Does the known customer order change the first player's edge?** Measured with "
-            f"the {_level_of(co)} in every seat ([report](reports/customer-order/index.html), "
-            f"{_games(co):,} games); the label is the "
-            "[skill ladder](reports/skill-ladder/index.html)'s across "
-            f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
-            "(robust would mean: the same direction at every level from the heuristic up); "
-            "converged would mean: the two strongest levels agree within ±2 pp and the "
-            "strongest is not beaten by itself at double the budget.",
-            "",
-            "| players | first player wins, standard rules | known order changes it by "
-            f"(Holm-adjusted) | skill ladder | at {top} | converged? |",
-            "| --- | --- | --- | --- | --- | --- |"]
-        for r in _seat0_changes(co):
-            n = int(r["n_players"])
-            base = first.get((r["baseline"], n))
-            f = verdicts.get(("effect", n, r["variant"], "seat 0 win share"))
-            share = (f"{100 * base['share']:.1f}% (fair {100 * base['fair']:.0f}%)"
-                     if base else "–")
-            lines.append(f"| {n} | {share} | {_change(r)} | "
-                         f"**{f['label'] if f else 'not examined'}** | {_top(f)} | "
-                         f"{_converged(f)} |")
-        lines.append("")
-        fp = [verdicts.get(("first player", n, "standard", "seat 0 win share"))
-              for n in (2, 3, 4)]
-        if any(fp):
-            words = ", ".join(f"{n} players: **{f['label']}** ({_top(f)} at {top}"
-                              + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
-                              for n, f in zip((2, 3, 4), fp, strict=True) if f)
-            lines += [f"**Does the first player have an edge (standard rules)?** {words}.", ""]
-    lines += _laddered(reports, "neutral-stack", "Does the neutral stack's order matter?",
+    with summaries.showing("customer-order", "skill-ladder"):
+        lines += _customer_order(summaries)
+    lines += _laddered(summaries, "neutral-stack", "Does the neutral stack's order matter?",
                        "the standard stack")
-    lines += _laddered(reports, "stalls", "How many stalls at four players?",
+    lines += _laddered(summaries, "stalls", "How many stalls at four players?",
                        "the rulebook's 16")
     for name in ("compensation", "compensation-search"):
-        fr = _load(reports, name)
+        fr = summaries.get(name)
         if fr is None:
             continue
-        cells = "; ".join(
-            f"{c['label']} at {c['players']}p: {c['recommended']['start_scores']}"
-            + _notes(c) for c in fr["cells"])
-        lines += [f"**What start scores make the seats fair ({fr['agents']})?** {cells} "
-                  f"(seat 0 first; [report](reports/{name}/index.html)).", ""]
-    lines += _river_answers(reports)
+        with summaries.showing(name):
+            cells = "; ".join(
+                f"{c['label']} at {c['players']}p: {c['recommended']['start_scores']}"
+                + _notes(c) for c in fr["cells"])
+            lines += [f"**What start scores make the seats fair ({fr['agents']})?** {cells} "
+                      f"(seat 0 first; [report](reports/{name}/index.html)).", ""]
+    lines += _river_answers(summaries)
     lines.append(ANSWERS_END)
     return "\n".join(lines)
 
 
-def _laddered(reports: Path, name: str, question: str, baseline: str) -> list[str]:
+def _customer_order(summaries: Summaries) -> list[str]:
+    """The central question: the known customer order's change of the first player's share
+    per player count, each with its label across the skill ladder's levels; then the first
+    player's own edge across them."""
+    co, lad = summaries.get("customer-order"), summaries.get("skill-ladder")
+    if co is None:
+        return []
+    verdicts = _ladder_findings(lad)
+    top = _top_level(lad)
+    first = {(r["variant"], r["n_players"]): r for r in co["first_player"]}
+    lines = [
+        "**Does the known customer order change the first player's edge?** Measured with "
+        f"the {_level_of(co)} in every seat ([report](reports/customer-order/index.html), "
+        f"{_games(co):,} games); the label is the "
+        "[skill ladder](reports/skill-ladder/index.html)'s across "
+        f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
+        "(robust would mean: the same direction at every level from the heuristic up); "
+        "converged would mean: the two strongest levels agree within ±2 pp and the "
+        "strongest is not beaten by itself at double the budget.",
+        "",
+        "| players | first player wins, standard rules | known order changes it by "
+        f"(Holm-adjusted) | skill ladder | at {top} | converged? |",
+        "| --- | --- | --- | --- | --- | --- |"]
+    for r in _seat0_changes(co):
+        n = int(r["n_players"])
+        base = first.get((r["baseline"], n))
+        f = verdicts.get(("effect", n, r["variant"], "seat 0 win share"))
+        share = (f"{100 * base['share']:.1f}% (fair {100 * base['fair']:.0f}%)"
+                 if base else "–")
+        lines.append(f"| {n} | {share} | {_change(r)} | "
+                     f"**{f['label'] if f else 'not examined'}** | {_top(f)} | "
+                     f"{_converged(f)} |")
+    lines.append("")
+    fp = [verdicts.get(("first player", n, "standard", "seat 0 win share"))
+          for n in (2, 3, 4)]
+    if any(fp):
+        words = ", ".join(f"{n} players: **{f['label']}** ({_top(f)} at {top}"
+                          + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
+                          for n, f in zip((2, 3, 4), fp, strict=True) if f)
+        lines += [f"**Does the first player have an edge (standard rules)?** {words}.", ""]
+    return lines
+
+
+def _laddered(reports: Path | Summaries, name: str, question: str,
+              baseline: str) -> list[str]:
     """A study's changes of the first player's share against its baseline, each with its
     label across the levels of the study's own skill ladder (`reports/<name>-ladder`, the
     same variants from random play up), its size at the ladder's top and its convergence; a
     study without such a ladder, one sentence at its one level."""
-    s = _load(reports, name)
+    summaries = _summaries(reports)
+    s = summaries.get(name)
     if s is None:
         return []
-    ladder = _load(reports, f"{name}-ladder")
+    ladder = summaries.get(f"{name}-ladder")
+    with summaries.showing(name, f"{name}-ladder"):
+        return _laddered_lines(s, ladder, name, question, baseline)
+
+
+def _laddered_lines(s: dict[str, Any], ladder: dict[str, Any] | None, name: str,
+                    question: str, baseline: str) -> list[str]:
     link = f"([report](reports/{name}/index.html))"
     if not ladder or not ladder.get("skill"):
         parts = [f"{_label(s, r['variant'])} at {r['n_players']}p {_change(r)}"
@@ -220,12 +509,26 @@ def _laddered(reports: Path, name: str, question: str, baseline: str) -> list[st
     return [*out, ""]
 
 
-def _river_answers(reports: Path) -> list[str]:
+def _river_answers(summaries: Summaries) -> list[str]:
     """River Market's answers: per player count, the first player's share at the study's
     strongest level with its label across the levels, and what the shorter game changes;
     then the extra Coins its fairness tuning recommends."""
+    with summaries.showing("river-market"):
+        lines = _river_market(summaries.get("river-market"))
+    rc = summaries.get("river-coins")
+    if rc is not None:
+        with summaries.showing("river-coins"):
+            cells = "; ".join(f"{c['players']}p: {c['recommended']['seat_coins']}"
+                              + _notes(c) for c in rc["cells"])
+            lines += [f"**What extra starting Coins make River Market's seats fair "
+                      f"({rc['agents']})?** {cells} (seat 0 first; "
+                      "[report](reports/river-coins/index.html)).", ""]
+    return lines
+
+
+def _river_market(rm: dict[str, Any] | None) -> list[str]:
+    """River Market's first player's edge and the shorter game's change, per player count."""
     lines: list[str] = []
-    rm = _load(reports, "river-market")
     if rm is not None and rm.get("skill"):
         verdicts = _ladder_findings(rm)
         top = _top_level(rm)
@@ -253,38 +556,27 @@ def _river_answers(reports: Path) -> list[str]:
                          f"{change} | **{eff['label'] if eff else 'not examined'}** | "
                          f"{_converged(fp)} |")
         lines.append("")
-    rc = _load(reports, "river-coins")
-    if rc is not None:
-        cells = "; ".join(f"{c['players']}p: {c['recommended']['seat_coins']}" + _notes(c)
-                          for c in rc["cells"])
-        lines += [f"**What extra starting Coins make River Market's seats fair "
-                  f"({rc['agents']})?** {cells} (seat 0 first; "
-                  "[report](reports/river-coins/index.html)).", ""]
     return lines
 
 
 # -- reports/README.md ------------------------------------------------------------------------
-def reports_index(reports: Path) -> str:
+def reports_index(reports: Path | Summaries) -> str:
     """reports/README.md: every committed report, its question and answers, its cost."""
+    summaries = _summaries(reports)
     lines = ["# Committed reports", "",
              "Written by `make answers` from each report's own summary.json (do not edit by "
              "hand): the question, the headline answers with their labels, and the games and "
              "time each report cost. Each is rebuilt by the command in its study or tuning "
              "spec's header.", ""]
-    names = [n for n in ORDER if (reports / n / "summary.json").is_file()]
-    names += sorted(p.parent.name for p in reports.glob("*/summary.json")
-                    if p.parent.name not in ORDER)
-    for name in names:
-        s = _load(reports, name)
+    for name in summaries.names():
+        s = summaries.get(name)
         assert s is not None
-        lines += [f"## [{s['title']}]({name}/index.html)", ""]
-        if s.get("description"):
-            lines += [" ".join(str(s["description"]).split()), ""]
-        if "cells" in s and "format" in s:  # a fairness tuning
-            lines += _fairness_lines(s)
-        else:
-            lines += _study_lines(s)
-        lines.append("")
+        with summaries.showing(name):
+            lines += [f"## [{s['title']}]({name}/index.html)", ""]
+            if s.get("description"):
+                lines += [" ".join(str(s["description"]).split()), ""]
+            lines += _fairness_lines(s) if _is_fairness(s) else _study_lines(s)
+            lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -345,15 +637,62 @@ def with_answers(readme: str, block: str) -> str:
     return readme[:start] + block + readme[end + len(ANSWERS_END):]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Rewrite README's answers block and reports/README.md (from the repository root)."""
-    root = Path(argv[0]) if argv else Path(".")
+def answers_files(root: Path) -> dict[Path, bytes]:
+    """README.md with its answers block rewritten and reports/README.md, as `make answers`
+    writes them under `root`, built whole in memory from summaries read and checked first
+    (`Summaries.checked`); an `AnswersError` in one line, and nothing built, when a report,
+    README or the place of either file is not what they are written from or to."""
     reports = root / "reports"
-    readme = root / "README.md"
-    readme.write_text(with_answers(readme.read_text(encoding="utf-8"),
-                                   readme_answers(reports)), encoding="utf-8")
-    (reports / "README.md").write_text(reports_index(reports), encoding="utf-8")
-    print(f"{readme} and {reports / 'README.md'} written from {reports}/*/summary.json")
+    readme, index = root / "README.md", reports / INDEX
+    summaries = Summaries.checked(reports)
+    current = _read_text(readme)
+    block = readme_answers(summaries)
+    try:
+        text = with_answers(current, block)
+    except ValueError as exc:
+        raise AnswersError(str(exc), source=str(readme)) from None
+    files = {readme: _utf8(text, readme), index: _utf8(reports_index(summaries), index)}
+    for path in files:
+        if path.exists() and not path.is_file():
+            raise AnswersError("is not a file; the answers replace it with one",
+                               source=str(path))
+    return files
+
+
+def _read_text(path: Path) -> str:
+    """README's text; an `AnswersError` naming it when it is missing or unreadable."""
+    try:
+        return regular_file(path, AnswersError, "README").read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise AnswersError("cannot read: not UTF-8 text", source=str(path)) from None
+    except OSError as exc:
+        raise AnswersError(f"cannot read: {exc.strerror or exc}", source=str(path)) from None
+
+
+def _utf8(text: str, path: Path) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise AnswersError(f"cannot be written as UTF-8: {exc.reason}",
+                           source=str(path)) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Rewrite README's answers block and reports/README.md (from the repository root `argv[0]`,
+    default the current folder): both or neither. Any refusal (a report missing or damaged, a
+    full disk) is one line on stderr, `error: <file>: <field>: <reason>`, and exit status 1."""
+    root = Path(argv[0]) if argv else Path(".")
+    try:
+        files = answers_files(root)
+        write_together(files)
+    except PortobelloError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except OSError as exc:  # a full disk, a read-only folder...
+        print(f"error: {from_os_error(exc).message}", file=sys.stderr)
+        return 1
+    readme, index = files
+    print(f"{readme} and {index} written from {root / 'reports'}/*/summary.json")
     return 0
 
 

@@ -19,6 +19,7 @@ import shutil
 import sys
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 
 from sim.engine.errors import PortobelloError
@@ -109,24 +110,50 @@ def atomic_write(path: str | Path, data: bytes) -> None:
     """Write under a temporary name, then rename: a reader sees the old file or the new
     one, never half of it; on failure (a full disk) the temporary file is removed, and the
     error names `path` (the disk fills while the file is written, not when it is named)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    write_together({path: data})
+
+
+def write_together(files: Mapping[str | Path, bytes]) -> None:
+    """Replace several files as one: each new content is written beside its file under a
+    temporary name and flushed to disk, and only when every one of them is written are
+    they renamed over their files, one after the other (a rename needs no room on the
+    disk). When a write fails (a full disk) every temporary file is removed and no file is
+    touched, so files that must agree (README and the reports' index) never show two
+    states; the error names the file being written, not its temporary name."""
+    staged = [(Path(path), _temporary(Path(path)), data) for path, data in files.items()]
+    current: tuple[Path, Path] | None = None  # the file being written or renamed
     try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        for path, tmp, data in staged:
+            current = path, tmp
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        for path, tmp, _ in staged:
+            current = path, tmp
+            os.replace(tmp, path)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if exc.errno is not None and (exc.filename is None or str(exc.filename) == str(tmp)):
-            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+        _remove(t for _, t, _ in staged)
+        if current is not None and exc.errno is not None and (
+                exc.filename is None or str(exc.filename) == str(current[1])):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(current[0])) from None
         raise
     except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        _remove(t for _, t, _ in staged)
         raise
+
+
+def _temporary(path: Path) -> Path:
+    """The name a new content of `path` is written under, beside it (the same file system,
+    so that the rename is one step): hidden, and marked with the writing process."""
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
+
+
+def _remove(paths: Iterable[Path]) -> None:
+    """Remove temporary files that may or may not exist (a write that failed early)."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 # -- replacing a folder whole ----------------------------------------------------------------
