@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.metagame.solve import MetaGameError
+from analysis.metagame.solve import best_deviation
 
 Profile = tuple[int, ...]
 STABLE_MARGIN = 0.02  # a profile is stable when no switch gains more than this
@@ -130,7 +131,7 @@ def strongest_stable(gain: np.ndarray, margin: float = STABLE_MARGIN) -> tuple[i
     """The strongest symmetric profile (the last in population order, bots listed weakest
     first) that no seat leaves for more than `margin`, and True; without one, the profile
     whose best switch gains least, and False."""
-    best = gain.reshape(gain.shape[0], -1).max(axis=1)
+    best = np.array([best_deviation(gain, i).gain for i in range(gain.shape[0])])
     stable = [i for i in range(len(best)) if best[i] <= margin]
     if stable:
         return stable[-1], True

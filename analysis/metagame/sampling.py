@@ -31,6 +31,7 @@ from analysis.metagame.estimate import strongest_stable
 from analysis.metagame.estimate import symmetric
 from analysis.metagame.estimate import tables
 from analysis.metagame.solve import SUPPORT_TOL
+from analysis.metagame.solve import best_deviation
 from analysis.metagame.solve import deviation_gains
 from analysis.metagame.solve import solve_zero_sum
 
@@ -68,7 +69,7 @@ def _many_players(means_list: Sequence[dict[Profile, np.ndarray]], k: int, n: in
                 sym, dev = tables({p: x for p, x in means.items() if max(p) < b}, b, n, v)
                 gain = deviation_gains(sym, dev)
                 read, _ = strongest_stable(gain)
-                best = gain.reshape(b, -1).max(axis=1)
+                best = np.array([best_deviation(gain, i).gain for i in range(b)])
                 keep = {read} | {i for i in range(read + 1, b)
                                  if best[i] <= STABLE_MARGIN + margin}
                 for i in keep:

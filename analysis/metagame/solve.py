@@ -146,7 +146,9 @@ def deviation_gains(symmetric: np.ndarray, deviated: np.ndarray) -> np.ndarray:
 
 def best_deviation(gain: np.ndarray, profile: int) -> Deviation:
     """The largest gain any one seat gets by switching away from a symmetric profile."""
-    g = np.asarray(gain)[profile]
+    g = np.array(np.asarray(gain)[profile], dtype=float)
+    if g.shape[0] > 1:
+        g[profile, :] = -np.inf  # staying is no switch
     j, s = np.unravel_index(int(np.argmax(g)), g.shape)
     return Deviation(profile=profile, seat=int(s), to=int(j), gain=float(g[j, s]))
 

@@ -23,10 +23,13 @@ from sim.cli.summary import study_lines
 def cmd_study(args: argparse.Namespace) -> int:
     """Run the study's cells (resumably), then build its report unless --no-report; exit
     1 when a cell stopped on errors."""
+    from analysis.metagame.spec import population_file
     from analysis.study import load_study
     from analysis.study import open_study
     from analysis.study import run_study
 
+    if population_file(args.file):
+        return cmd_population(args)
     spec = load_study(args.file)
     if args.games is not None or args.agents is not None or args.players is not None:
         spec = spec.with_overrides(games=args.games, agents=args.agents, players=args.players)
@@ -64,6 +67,47 @@ def cmd_study(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_population(args: argparse.Namespace) -> int:
+    """A population study (`population = [...]`): its rounds of adaptive sampling, then its
+    report; the answers whoever plays on stderr, the report's path on stdout."""
+    from analysis.metagame.spec import load_population
+    from analysis.metagame.study import run_population
+    from analysis.metagame.summary import summarise
+    from analysis.study.switches import StudyError
+
+    spec = load_population(args.file)
+    if args.agents is not None:
+        raise StudyError("a population study's bots are its population; edit population in "
+                         "the spec", source=args.file, field="--agents")
+    spec = spec.with_overrides(round_games=args.games, players=args.players)
+    name = spec.name + ("" if args.players is None else
+                        "-" + "-".join(f"{n}p" for n in spec.study.players))
+    out = Path(args.out) if args.out else Path("data/runs/studies") / name
+    O.check_out(args, out, owned=[out])
+    report_dir = Path(args.report) if args.report else out / "report"
+    if not args.no_report:
+        O.check_out(args, report_dir, field="--report", owned=[out], report=True)
+
+    def log(msg: str) -> None:
+        if not args.quiet:
+            print(msg, file=sys.stderr)
+
+    run_population(spec, out, quiet=args.quiet, log=log,
+                   execution=O.execution_from_args(args))
+    summary = summarise(spec, out)
+    path: Path = out
+    if not args.no_report:
+        from analysis.report.population import build_population_report
+        from analysis.report.population import headline
+
+        path = build_population_report(summary, report_dir)
+        for h in headline(summary):
+            notice(f"{h['players']} players, {h['variant']}: first player wins {h['answer']} "
+                   f"whoever plays; {h['change']}; {h['convergence']}")
+    print(path)
+    return 0
+
+
 def compile_notice(spec: Any, out: Path) -> str | None:
     """The first-compile line if a cell with games left plays on the compiled engine and
     its code is not cached yet (`sim.run.runner.Run.compile_notice`), else None."""
@@ -93,7 +137,11 @@ def add_parser(subparsers: Any) -> None:
                       "stronger play; with saturation = {agents, games} the strongest level "
                       "is played against itself at double its budget "
                       "(OUT/runs/<baseline>-<level>-doubled-<players>p) and each finding "
-                      "is labelled converged or not (docs/studies.md).")
+                      "is labelled converged or not (docs/studies.md). With population = "
+                      "[bots, weakest first] (in place of agents) the study plays the "
+                      "empirical meta-game of those bots, in rounds of adaptive sampling, and "
+                      "answers whoever plays: at the equilibrium where every seat picks its "
+                      "best bot (--games: each profile's games a round).")
     p.add_argument("file", metavar="STUDY", help="study spec (TOML)")
     O.add_out(p, "DIR", "study folder (default: data/runs/studies/<study name>)")
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
