@@ -120,6 +120,20 @@ def test_study(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path, study)
 
 
+def test_population_study(cluster: Any, tmp_path: Path) -> None:
+    spec = tmp_path / "p.toml"
+    spec.write_text('name = "p"\nplayers = [2, 3]\npopulation = ["greedy", "heuristic"]\n'
+                    'seed = 4\nshard_size = 50\nround_games = 150\nmax_games = 300\n'
+                    'margin = 0.05\nevents = false\n[[variants]]\nname = "standard"\n'
+                    '[[variants]]\nname = "known"\npreset = "known-order"\n')
+
+    def study(out: Path, flags: list[str]) -> list[Path]:
+        assert main(["study", str(spec), "--out", str(out), "--no-report", "--quiet",
+                     *flags]) == 0
+        return sorted(p for p in (out / "runs").rglob("part-*") if "checksums" not in str(p))
+    same_bytes_on_the_cluster(cluster, tmp_path, study)
+
+
 def test_tune(cluster: Any, tmp_path: Path) -> None:
     spec = tmp_path / "t.toml"
     spec.write_text('name = "t"\nplayers = [3]\nagents = "heuristic"\nseed = 3\n'

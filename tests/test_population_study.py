@@ -106,8 +106,9 @@ def _tables(out: Path) -> list[tuple[str, str]]:
 
 
 def _answers(summary: dict[str, Any]) -> str:
-    """The summary's answers, without what the machine decides (its cost and load)."""
-    return json.dumps({k: v for k, v in summary.items() if k not in ("cost", "load")},
+    """The summary's answers, without what the machine or the folder decides (its cost,
+    load and the command that continues it)."""
+    return json.dumps({k: v for k, v in summary.items() if k not in ("cost", "load", "command")},
                       sort_keys=True)
 
 

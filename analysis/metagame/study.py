@@ -193,9 +193,13 @@ def _unit_of(profile: Profile, us: list[Unit]) -> Unit:
 
 def run_population(spec: PopulationSpec, out: str | Path, quiet: bool = False,
                    log: Callable[[str], None] | None = None,
-                   execution: Execution | None = None) -> dict[str, Any]:
+                   execution: Execution | None = None,
+                   rounds_limit: int | None = None) -> dict[str, Any]:
     """Play the study in rounds into `out/runs/`, writing `out/population.json` after every
-    round (what each round decided); returns that record."""
+    round (what each round decided); returns that record. With `rounds_limit` it stops
+    after that many rounds (counted from the first: a study run again replays the rounds
+    it played without playing a game), its status `stopped` while profiles could still
+    move an answer; the same command with a higher limit, or none, continues it."""
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     check_folder(spec, root)
@@ -215,6 +219,10 @@ def run_population(spec: PopulationSpec, out: str | Path, quiet: bool = False,
             _write(root, spec, levels, rounds, "running", started)
             if not raised:
                 break
+            if rounds_limit is not None and round_no + 1 >= rounds_limit:
+                say(f"stopped after round {round_no + 1} (--rounds): {len(raised)} runs could "
+                    "still move an answer; run again without --rounds to continue")
+                return _write(root, spec, levels, rounds, "stopped", started)
             for u in raised:
                 levels[u] = min(levels[u] + spec.round_games, spec.max_games)
             say(f"round {round_no + 1}: {len(raised)} of {len([u for u in us if not u.curve])} "

@@ -101,8 +101,9 @@ def _cost(spec: PopulationSpec, root: Path, levels: dict[Unit, int]) -> dict[str
     return {"games": games, "core_hours": core_seconds / 3600}
 
 
-def summarise(spec: PopulationSpec, out: str | Path) -> dict[str, Any]:
-    """The whole study's answers (see the module docstring)."""
+def summarise(spec: PopulationSpec, out: str | Path, command: str = "") -> dict[str, Any]:
+    """The whole study's answers (see the module docstring); `command` is the one that
+    continues the study (the report shows it while the study is not complete)."""
     root = Path(out)
     levels = _levels(spec, root)
     names = [v.name for v in spec.study.variants]
@@ -124,4 +125,5 @@ def summarise(spec: PopulationSpec, out: str | Path) -> dict[str, Any]:
             "players": counts, "changes": _holm(changes),
             "curve": _curve(spec, root, levels), "cost": _cost(spec, root, levels),
             "rounds": record.get("rounds", []), "uniform_games": uniform,
+            "status": record.get("status"), "command": command,
             "load": record.get("load")}

@@ -79,7 +79,12 @@ def headline(s: Mapping[str, Any]) -> list[dict[str, Any]]:
         n = block["players"]
         for v in block["variants"]:
             c = changes.get((n, v["variant"]))
-            out.append({"players": n, "variant": s["labels"].get(v["variant"], v["variant"]),
+            half = (v["answer"]["hi"] - v["answer"]["lo"]) / 2
+            out.append({"precision": (f"±{100 * half:.1f} pp, within the ±"
+                                      f"{100 * s['margin']:.1f} asked" if half <= s["margin"]
+                                      else f"±{100 * half:.1f} pp, wider than the ±"
+                                      f"{100 * s['margin']:.1f} asked"),
+                        "players": n, "variant": s["labels"].get(v["variant"], v["variant"]),
                         "answer": interval(v["answer"]), "fair": pct(1 / n),
                         "where": where_read(v, n),
                         "change": change_text(c) if c else "the baseline",

@@ -27,10 +27,14 @@ def cmd_study(args: argparse.Namespace) -> int:
     from analysis.study import load_study
     from analysis.study import open_study
     from analysis.study import run_study
+    from analysis.study.switches import StudyError
 
     if population_file(args.file):
         return cmd_population(args)
     spec = load_study(args.file)
+    if args.rounds is not None:
+        raise StudyError("only a population study plays rounds of adaptive sampling",
+                         source=args.file, field="--rounds")
     if args.games is not None or args.agents is not None or args.players is not None:
         spec = spec.with_overrides(games=args.games, agents=args.agents, players=args.players)
     name = spec.name + ("" if args.players is None else
@@ -93,8 +97,12 @@ def cmd_population(args: argparse.Namespace) -> int:
             print(msg, file=sys.stderr)
 
     run_population(spec, out, quiet=args.quiet, log=log,
-                   execution=O.execution_from_args(args))
-    summary = summarise(spec, out)
+                   execution=O.execution_from_args(args), rounds_limit=args.rounds)
+    again = ["portobello", "study", str(args.file), "--out", str(out)]
+    if args.report:
+        again += ["--report", str(args.report)]
+    summary = summarise(spec, out, command=" ".join(again + (
+        ["--jobs", str(args.jobs)] if getattr(args, "jobs", None) else [])))
     path: Path = out
     if not args.no_report:
         from analysis.report.population import build_population_report
@@ -154,6 +162,11 @@ def add_parser(subparsers: Any) -> None:
                    help="play only these of the spec's player counts, e.g. 3 (the cells are "
                    "the full study's at those counts; default folder: "
                    "data/runs/studies/<study name>-<N>p; default: every count of the spec)")
+    p.add_argument("--rounds", type=O.positive_int, default=None, metavar="N",
+                   help="a population study: stop after round N of adaptive sampling and "
+                   "report where the answers stand (the same command without --rounds "
+                   "continues it; default: play until every answer is within the spec's "
+                   "margin or its profiles reach max_games)")
     p.add_argument("--no-report", action="store_true", help="only run the cells (and still "
                    "print the first player's win share in each)")
     O.add_quiet(p, "no progress bars or per-cell lines (the closing lines and a "
