@@ -33,16 +33,16 @@ def cmd_view(args: argparse.Namespace) -> int:
 def is_river_record(target: str) -> bool:
     """Whether `target` is a River Market record (docs/river-market.md): a JSON file whose
     format says so. Anything else goes the Portobello Market way, which says what is wrong."""
-    import json
     from pathlib import Path
 
+    from sim.engine.files import parse_json
     from sim.river.records import FORMAT
 
     path = Path(target)
     if not path.is_file() or path.stat().st_size > 50_000_000:
         return False
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"))  # long numbers left unread
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("format") == FORMAT

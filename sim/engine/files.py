@@ -30,6 +30,16 @@ class LongNumber:
         return f"a number of {self.digits:,} digits (too long for any field)"
 
 
+def seed_out_of_range(value: Any) -> str | None:
+    """Why `value`, a record's seed, is out of range (a number longer than `MAX_DIGITS`
+    digits, which is what `--seed` takes, so no record the toolkit writes has one), or
+    None (the field's own check refuses what is no integer)."""
+    if isinstance(value, LongNumber):
+        return (f"out of range: a seed has at most {MAX_DIGITS} digits, got one of "
+                f"{value.digits:,} digits")
+    return None
+
+
 def _bounded_int(text: str) -> int | LongNumber:
     digits = len(text.lstrip("-"))
     return int(text) if digits <= MAX_DIGITS else LongNumber(digits)

@@ -28,12 +28,14 @@ from sim.engine.errors import RecordError
 from sim.engine.errors import RulesError
 from sim.engine.errors import quote
 from sim.engine.files import read_document
+from sim.engine.files import seed_out_of_range
 from sim.engine.game import Game
 from sim.engine.outputs import atomic_write
 from sim.engine.rules import Rules
 from sim.engine.rules import rules_from_dict
 
 FORMAT = "portobello-record/1"
+GAME = "portobello-market"  # a record's optional `game` field, when it has one
 ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "place_bobby": ("district",),
     "play_token": ("value", "neutral"),
@@ -137,7 +139,14 @@ def check_record_shape(data: Any, source: str) -> None:
         raise RecordError("must be a board name or path", source=source, field="board")
     if not isinstance(data.get("rules", {}), dict):
         raise RecordError("must be an object", source=source, field="rules")
+    if "game" in data and data["game"] != GAME:
+        raise RecordError(f"the record says it is {quote(data['game'])}, but its format "
+                          f"({FORMAT}) is Portobello Market's: must be {GAME!r}",
+                          source=source, field="game")
     seed = data.get("seed", 0)
+    far = seed_out_of_range(seed)
+    if far is not None:
+        raise RecordError(far, source=source, field="seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RecordError(f"must be an integer, got {quote(seed)}", source=source, field="seed")
     agents = data.get("agents")

@@ -364,12 +364,16 @@ def resolve_cards_path(name_or_path: str | Path) -> Path:
     return Path(text)
 
 
+def shipped_names() -> list[str]:
+    """The names of the card sets the toolkit ships (`data/cards/NAME.toml`), sorted."""
+    return sorted(p.stem for p in CARDS_DIR.glob("*.toml"))
+
+
 def load_cards(name_or_path: str | Path = "river-market") -> CardSet:
     """Load and validate a card set by shipped name or by path."""
     path = resolve_cards_path(name_or_path)
     if not path.exists():
-        shipped = ", ".join(sorted(p.stem for p in CARDS_DIR.glob("*.toml")))
-        raise CardError(f"no such card-set file (shipped card sets: {shipped})",
-                        source=str(path))
+        raise CardError(f"no such card-set file (shipped card sets: "
+                        f"{', '.join(shipped_names())})", source=str(path))
     data = read_document(path, "toml", CardError, "card-set")
     return card_set_from_dict(data, source=str(path))

@@ -5,6 +5,11 @@ market.md, "Records").
 A record: `format`, `game` ("river-market"), `cards` (the card set's name and hash), `rules`,
 `seed` (the deck's shuffles follow from it), `actions`, and `scores` (checked on replay). A
 played card is named by its design and its hand slot (which of two copies in hand it was).
+
+A record comes from anyone, so it names its card set only by the name of one the toolkit
+ships (`data/cards/`), never by a path: reading it opens no file of the reader's but
+those. A record that says it is another game than its format is refused, and so is a seed
+no command would write (`sim.engine.files.seed_out_of_range`).
 """
 
 from __future__ import annotations
@@ -20,15 +25,18 @@ from sim.engine.errors import RecordError
 from sim.engine.errors import RulesError
 from sim.engine.errors import quote
 from sim.engine.files import read_document
+from sim.engine.files import seed_out_of_range
 from sim.engine.outputs import atomic_write
 from sim.river import compiled as C
 from sim.river.cards import load_cards
+from sim.river.cards import shipped_names
 from sim.river.effects import RESOURCES
 from sim.river.game import ENDS
 from sim.river.game import RiverGame
 from sim.river.rules import river_rules
 
 FORMAT = "river-market-record/1"
+GAME = "river-market"
 GOODS = RESOURCES[1:]
 TOP_KEYS = ("format", "game", "cards", "rules", "seed", "actions", "scores")
 
@@ -132,7 +140,7 @@ def record_of(g0: RiverGame, actions: list[int], cards: str = "river-market") ->
         out.append(action_to_json(g, a))
         g.apply(a)
     card_set = load_cards(cards)
-    return {"format": FORMAT, "game": "river-market",
+    return {"format": FORMAT, "game": GAME,
             "cards": {"name": card_set.name, "hash": card_set.content_hash},
             "rules": g.rules.to_dict(), "seed": g.seed, "actions": out,
             "scores": g.scores() if g.over else None}
@@ -145,8 +153,10 @@ def replay(data: Any, source: str = "<record>") -> RiverGame:
         return _replay(data)
     except RecordError as exc:
         raise RecordError(exc.reason, source=source, field=exc.field) from None
-    except (RulesError, CardError) as exc:
+    except RulesError as exc:
         raise RecordError(exc.reason, source=source, field=exc.field or "rules") from None
+    except CardError as exc:
+        raise RecordError(exc.reason, source=source, field=exc.field or "cards") from None
 
 
 def _replay(data: Any) -> RiverGame:
@@ -157,15 +167,27 @@ def _replay(data: Any) -> RiverGame:
             raise RecordError(f"unknown key (known: {', '.join(TOP_KEYS)})", field=str(key))
     if data.get("format") != FORMAT:
         raise RecordError(f"must be {FORMAT!r}, got {quote(data.get('format'))}", field="format")
+    if data.get("game") != GAME:
+        raise RecordError(f"the record says it is {quote(data.get('game'))}, but its format "
+                          f"({FORMAT}) is River Market's: must be {GAME!r}", field="game")
     cards = data.get("cards")
     if not isinstance(cards, Mapping) or not isinstance(cards.get("name"), str):
         raise RecordError("must be a table with the card set's name and hash", field="cards")
+    shipped, name = shipped_names(), cards["name"]
+    if name not in shipped:
+        path = any(c in name for c in "/\\") or name.endswith(".toml")
+        raise RecordError(f"must name a card set the toolkit ships ({', '.join(shipped)}), got "
+                          f"{quote(name)}" + (": a record names no file to read" if path else ""),
+                          field="cards.name")
     card_set = load_cards(cards["name"])
     if cards.get("hash") != card_set.content_hash:
         raise RecordError(f"the record was played with other cards (hash {quote(cards.get('hash'))}"
                           f", {card_set.name} has {card_set.content_hash})", field="cards.hash")
     rules = river_rules(data.get("rules") or {})
     seed = data.get("seed")
+    far = seed_out_of_range(seed)
+    if far is not None:
+        raise RecordError(far, field="seed")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RecordError(f"must be a whole number, got {quote(seed)}", field="seed")
     actions = data.get("actions")
