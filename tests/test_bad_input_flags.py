@@ -7,8 +7,11 @@ got 'TEXT' (see --help)`, and exit status 2, before anything runs. Shared pieces
 from __future__ import annotations
 
 import argparse
+import pickle
+from pathlib import Path
 
 import pytest
+from bad_input import cli_fails
 
 from sim.cli import options as O
 from sim.cli.command import main
@@ -165,3 +168,49 @@ def test_validators_refuse(validator: object, text: str, message: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError) as info:
         validator(text)  # type: ignore[operator]
     assert str(info.value) == message
+
+
+# -- flags a game does not take ------------------------------------------------------------------
+NO_BOARD = "--board: River Market has no board: its river is its cards"
+RIVER_ONLY = ["--game", "river-market"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", *RIVER_ONLY, "--board", "standard"], NO_BOARD),
+    (["simulate", *RIVER_ONLY, "--engine", "auto"], "--engine: River Market plays in its own "
+     "compiled batches: the choice of engine is Portobello Market's"),
+    (["simulate", *RIVER_ONLY, "--neutral-stack", ""], "--neutral-stack: River Market has no "
+     "neutral tokens: the neutral stack is Portobello Market's"),
+    (["bench", "simulate", "--", *RIVER_ONLY, "--board", "standard"], NO_BOARD),
+    (["play", *RIVER_ONLY, "--board", "standard"], NO_BOARD),
+    (["tournament", *RIVER_ONLY, "--agents", "random,greedy", "--board", "standard"], NO_BOARD),
+    (["agents", "tune", *RIVER_ONLY, "--board", "standard"], NO_BOARD),
+], ids=["simulate-board", "simulate-engine", "simulate-neutral-stack", "bench-simulate-board",
+        "play-board", "tournament-board", "agents-tune-board"])
+def test_a_flag_the_game_does_not_take_is_refused_whatever_its_value(
+        argv: list[str], message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The default's own value given on the command line (`--board standard`) is refused as
+    a board file would be: one line naming the flag and the game, before anything is
+    written."""
+    out = tmp_path / "out"
+    if argv[0] == "play":
+        argv = [*argv, "--record", str(out)]
+    elif argv[0] != "bench":
+        argv = [*argv, "--out", str(out)]
+    line = cli_fails(capsys, argv, 2 if argv[0] == "bench" else 1)
+    assert line == f"portobello: error: {message}"
+    assert not out.exists()
+
+
+def test_a_default_is_told_from_the_same_value_given() -> None:
+    parser = O.Parser()
+    O.add_board(parser)
+    O.add_engine(parser)
+    left = parser.parse_args([])
+    named = parser.parse_args(["--board", "standard", "--engine", "auto"])
+    assert left.board == named.board == "standard" and left.engine == named.engine == "auto"
+    assert not O.given(left, "--board") and not O.given(left, "--engine")
+    assert O.given(named, "--board") and O.given(named, "--engine")
+    assert "(default: standard)" in " ".join(parser.format_help().split())
+    assert type(pickle.loads(pickle.dumps(left.board))) is str  # a worker gets plain text

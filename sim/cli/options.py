@@ -109,6 +109,34 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+# -- flags given or not ------------------------------------------------------------------------
+class Default(str):
+    """A flag's default text as the parser hands it over when the flag is not given: equal
+    to that text, yet told apart from the same text given on the command line (`given`), so
+    that a flag a game does not take is refused whatever its value. It pickles (to a
+    worker) as plain text."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)
+
+
+def given(args: argparse.Namespace, flag: str) -> bool:
+    """Whether the command line gave `flag` (`--board`): its value is no default (None, a
+    `Default`) and no switch left off."""
+    value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
+    return value is not None and value is not False and not isinstance(value, Default)
+
+
+def refuse_given(args: argparse.Namespace, reasons: dict[str, str]) -> None:
+    """One line for the first flag of `reasons` (flag: why the game does not take it) that
+    the command line gave, whatever its value."""
+    for flag, reason in reasons.items():
+        if given(args, flag):
+            raise PortobelloError(reason, field=flag)
+
+
 # -- validators -------------------------------------------------------------------------------
 class Integer:
     """`type=` for an integer of at least `minimum` (any integer without one) and at most
@@ -283,7 +311,7 @@ def add_rules(p: argparse.ArgumentParser, default: Any = None) -> None:
 
 
 def add_board(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--board", default=DEFAULT_BOARD, metavar="BOARD",
+    p.add_argument("--board", default=Default(DEFAULT_BOARD), metavar="BOARD",
                    help="shipped board name or board TOML file")
 
 
@@ -294,7 +322,7 @@ def add_agents(p: argparse.ArgumentParser, default: str | None = DEFAULT_AGENTS,
 
 
 def add_engine(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--engine", choices=ENGINES, default="auto",
+    p.add_argument("--engine", choices=ENGINES, default=Default("auto"),
                    help="auto: the compiled engine when every agent has a compiled version "
                    "(random, greedy, heuristic, restricted or not), else python: games played "
                    "decision by decision, which any agent can play; both play the same games")
@@ -363,18 +391,19 @@ def add_cards(p: argparse.ArgumentParser) -> None:
                    "file (default: river-market; docs/river-market.md)")
 
 
+RIVER_BOARD = "River Market has no board: its river is its cards"
+
+
 def river_rules_from_args(args: argparse.Namespace, players: int | None = None) -> Any:
     """River Market's rules from --preset NAME (standard, short), --rules FILE (a TOML table
-    of its switches, over the preset) and the player count; --board is refused (its river
-    is its cards)."""
+    of its switches, over the preset) and the player count; --board is refused whatever
+    its value (its river is its cards)."""
     from sim.engine.files import read_document
     from sim.river.rules import PLAYERS
     from sim.river.rules import preset as river_preset
     from sim.river.rules import river_rules
 
-    if getattr(args, "board", DEFAULT_BOARD) != DEFAULT_BOARD:
-        raise PortobelloError("River Market has no board: its river is its cards",
-                              field="--board")
+    refuse_given(args, {"--board": RIVER_BOARD})
     data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}
     name = getattr(args, "preset", None)
     base = None if name is None else river_preset(name)

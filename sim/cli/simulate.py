@@ -79,17 +79,26 @@ def config_from_flags(args: argparse.Namespace) -> RunConfig:
                      events=args.events, records=args.records)
 
 
+# The flags of a run that River Market does not take, and why: each is refused whatever
+# its value (`--board standard` as much as a board file).
+RIVER_REFUSED = {
+    "--customers": "River Market has no customers: the customer order is Portobello Market's",
+    "--neutral-stack": "River Market has no neutral tokens: the neutral stack is Portobello "
+                       "Market's",
+    "--events": "River Market runs keep the games and players tables: the event log is "
+                "Portobello Market's",
+    "--records": "River Market runs keep the games and players tables: a run's game records "
+                 "are Portobello Market's",
+    "--engine": "River Market plays in its own compiled batches: the choice of engine is "
+                "Portobello Market's",
+    "--board": O.RIVER_BOARD,
+}
+
+
 def river_config(args: argparse.Namespace) -> RunConfig:
     """A River Market run's configuration (`sim.run.seam`): its card set, rules and agents;
-    Portobello Market's own switches, the event log and records are refused."""
-    for flag, value in (("--customers", args.customers), ("--neutral-stack", args.neutral_stack),
-                        ("--events", args.events), ("--records", args.records)):
-        if value:
-            raise PortobelloError("River Market runs keep the games and players tables; "
-                                  f"{flag} is Portobello Market's", field=flag)
-    if args.engine != "auto":
-        raise PortobelloError("River Market plays in its own compiled batches",
-                              field="--engine")
+    the flags of `RIVER_REFUSED` are refused, whatever their values."""
+    O.refuse_given(args, RIVER_REFUSED)
     rules = O.river_rules_from_args(args, args.players)
     game = kind(RIVER)
     ref = args.cards or game.default_material
