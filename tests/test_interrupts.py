@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,11 +43,15 @@ def _ctrl_c_as_in_a_terminal() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _start(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def _start(args: list[str], env: dict[str, str] | None = None,
+           group: bool = False) -> subprocess.Popen[str]:
+    """The command in a process of its own; with `group`, in a process group of its own
+    too, which `os.killpg` reaches as a terminal's Ctrl-C reaches the foreground job: the
+    command and every process it started."""
     with _ctrl_c_as_in_a_terminal():
         return subprocess.Popen([sys.executable, "-m", "sim.cli", *args],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, **(env or {})})
+                                env={**os.environ, **(env or {})}, start_new_session=group)
 
 
 def _wait_for(condition: object, timeout: float = 180.0) -> float:
@@ -72,6 +77,48 @@ def test_ctrl_c_in_a_compiled_run_is_one_line_and_keeps_the_finished_shards(tmp_
     assert kept >= 2
     # every shard finished before the stop is whole
     assert load_run(out, allow_partial=True).games().collect().height == kept * 500
+
+
+@pytest.mark.parametrize("after", [0.0, 0.15, 0.3, 0.5, 0.8, 1.5])
+def test_ctrl_c_on_local_workers_is_the_one_line(tmp_path: Path, after: float) -> None:
+    """Ctrl-C as a terminal gives it, to the command and its two worker processes, at
+    moments from the workers' start (the manifest is written just before) to their play:
+    stderr is the one line, never a worker's traceback as it loads, nor joblib's warning
+    that the tasks not yet used were cancelled (`sim.run.execution`)."""
+    warm = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--games", "10",
+                           "--agents", "random", "--jobs", "1", "--out", str(tmp_path / "warm"),
+                           "--quiet"], capture_output=True, text=True, timeout=300)
+    assert warm.returncode == 0, warm.stderr  # compiled now, so no notice below
+    out = tmp_path / "run"
+    proc = _start(["simulate", "--games", "2000000", "--shard-size", "2000", "--agents",
+                   "random", "--jobs", "2", "--out", str(out), "--quiet"], group=True)
+    try:
+        _wait_for(lambda: (out / "manifest.json").exists() or proc.poll() is not None)
+        time.sleep(after)
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert [line for line in err.splitlines() if line.strip()] == ["portobello: interrupted"], err
+
+
+@pytest.mark.parametrize("left_by", ["closing", "the pool's end"])
+def test_results_left_early_end_the_workers_without_a_warning(left_by: str) -> None:
+    """A command's loop over its results stopped early (Ctrl-C, an error) stops the local
+    workers' pending tasks; joblib's warning that it did (two lines above the command's
+    one) is not shown, whether the loop's generator is closed or the pool ends first."""
+    from sim.run.execution import Execution
+    from sim.run.execution import Pool
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with Pool(Execution(jobs=2)) as pool:
+            results = pool.unordered(time.sleep, [(0.05,)] * 40)
+            next(results)
+            if left_by == "closing":
+                results.close()
+        del results
+    assert [str(w.message) for w in caught] == []
 
 
 TUNING = """name = "t"

@@ -311,7 +311,8 @@ def play_to_precision(config: RunConfig, plan: Plan, out: str | Path, *, jobs: i
     its games, and play goes on from there. A folder holding more games than the rule's
     stop (a run made with another rule or count) is refused, and so is one holding more
     than the maximum, before anything is written. `log` receives one line per look;
-    `execute_options` go to `Run.execute` (backend, scheduler, engine, bar); every round
+    `execute_options` go to `Run.execute` (backend, scheduler, its timeout, engine, bar);
+    every round
     plays on `pool` (else one opened for the whole call)."""
     out = Path(out)
     held, kept = _held(out, config)
@@ -329,7 +330,7 @@ def play_to_precision(config: RunConfig, plan: Plan, out: str | Path, *, jobs: i
         _add(timings, run.execute(quiet=quiet, progress=progress, pool=workers,
                                   **execute_options), first=not timings)
 
-    backend = {k: execute_options.pop(k) for k in ("backend", "scheduler")
+    backend = {k: execute_options.pop(k) for k in ("backend", "scheduler", "scheduler_timeout")
                if k in execute_options}
     with pool_for(pool, Execution(jobs, **backend)) as workers:
         return _rounds(config, plan, out, held, kept, looks, timings, play, log)

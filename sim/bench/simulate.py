@@ -27,11 +27,13 @@ def entry_folders(root: Path, jobs_list: Sequence[int]) -> list[Path]:
 
 
 def time_run(config: RunConfig, out: Path, jobs: int, backend: str = "loky",
-             scheduler: str | None = None, engine: str = "auto") -> dict[str, Any]:
+             scheduler: str | None = None, engine: str = "auto",
+             scheduler_timeout: float | None = None) -> dict[str, Any]:
     """One entry: the run into `out` with `jobs` workers, timed around `Run.execute`."""
     start = time.perf_counter()
     timings = Run(config, out).execute(jobs=jobs, backend=backend, scheduler=scheduler,
-                                       quiet=True, engine=engine)
+                                       quiet=True, engine=engine,
+                                       scheduler_timeout=scheduler_timeout)
     seconds = time.perf_counter() - start
     played = timings["games_played"]
     return {"jobs": jobs, "seconds": round(seconds, 3),
@@ -42,7 +44,8 @@ def time_run(config: RunConfig, out: Path, jobs: int, backend: str = "loky",
 
 def bench_simulate(config: RunConfig, jobs_list: Sequence[int], root: str | Path | None = None,
                    backend: str = "loky", scheduler: str | None = None,
-                   engine: str = "auto") -> dict[str, Any]:
+                   engine: str = "auto", scheduler_timeout: float | None = None
+                   ) -> dict[str, Any]:
     """Run `config` once per entry of `jobs_list`, each into a new folder under `root`
     (kept; default a temporary folder, deleted afterwards); the figures of
     `portobello bench simulate --json`. Bytes on disk are those of the first entry's run
@@ -58,7 +61,7 @@ def bench_simulate(config: RunConfig, jobs_list: Sequence[int], root: str | Path
                                  source=str(out))
         entries = []
         for jobs, out in zip(jobs_list, outs, strict=True):
-            entry = time_run(config, out, jobs, backend, scheduler, engine)
+            entry = time_run(config, out, jobs, backend, scheduler, engine, scheduler_timeout)
             entries.append({"jobs": jobs, "out": str(out) if root is not None else None,
                             **{k: v for k, v in entry.items() if k != "jobs"}})
         disk = disk_usage(outs[0])

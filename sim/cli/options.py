@@ -22,6 +22,7 @@ got '<text>'`, which the parser prints as `portobello CMD: error: argument --FLA
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -44,6 +45,9 @@ from sim.engine.rules import preset
 from sim.engine.rules import rules_from_dict
 from sim.run.config import MAX_GAMES
 from sim.run.engines import ENGINES
+from sim.run.scheduler import MAX_SCHEDULER_TIMEOUT
+from sim.run.scheduler import SCHEDULER_TIMEOUT
+from sim.run.scheduler import timeout_problem
 
 DEFAULT_SEED = 0
 DEFAULT_BOARD = "standard"
@@ -214,6 +218,19 @@ def half_width(text: str) -> float:
     return value
 
 
+def seconds(text: str) -> float:
+    """`type=` for a time in seconds (`--scheduler-timeout`): a number above 0, at most
+    a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if timeout_problem(value) is not None:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, at most "
+                                         f"{MAX_SCHEDULER_TIMEOUT:,.0f}, got {quote(text)}")
+    return value
+
+
 integer = Integer()
 positive_int = Integer(1)
 # A number of games (or of blocks of games): the one cap every command shares.
@@ -278,7 +295,8 @@ def add_execution(p: argparse.ArgumentParser) -> None:
 
 
 def add_backend(p: argparse.ArgumentParser) -> None:
-    """`--backend` and `--scheduler` (`add_execution` without `--jobs`)."""
+    """`--backend`, `--scheduler` and `--scheduler-timeout` (`add_execution` without
+    `--jobs`)."""
     p.add_argument("--backend", choices=["loky", "dask"], default="loky",
                    help="loky: local processes; dask: a local Dask cluster, or the cluster "
                    "of --scheduler (default: loky)")
@@ -286,13 +304,19 @@ def add_backend(p: argparse.ArgumentParser) -> None:
                    help="play on an existing Dask cluster, e.g. tcp://host:8786 (implies "
                    "--backend dask; its workers play, --jobs is not used; docs/cluster.md; "
                    "default: none)")
+    p.add_argument("--scheduler-timeout", type=seconds, default=None, metavar="SECONDS",
+                   help="with --scheduler: seconds the scheduler has to answer before the "
+                   "command stops with one line (a wrong address, or a service that is not "
+                   f"a Dask scheduler; at most {MAX_SCHEDULER_TIMEOUT:,.0f}; default: "
+                   f"{SCHEDULER_TIMEOUT:g})")
 
 
 def execution_from_args(args: argparse.Namespace) -> Any:
     """The `sim.run.execution.Execution` the flags of `add_execution` ask for."""
     from sim.run.execution import Execution
 
-    return Execution(jobs=args.jobs, backend=args.backend, scheduler=args.scheduler)
+    return Execution(jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                     scheduler_timeout=args.scheduler_timeout)
 
 
 def add_games(p: argparse.ArgumentParser, default: int | None, help: str) -> None:

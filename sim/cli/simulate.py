@@ -111,7 +111,8 @@ def river_config(args: argparse.Namespace) -> RunConfig:
 def execute_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of `Run.execute` the flags of `add_run_flags` give (jobs and
     quiet apart)."""
-    return {"backend": args.backend, "scheduler": args.scheduler, "engine": args.engine}
+    return {"backend": args.backend, "scheduler": args.scheduler,
+            "scheduler_timeout": args.scheduler_timeout, "engine": args.engine}
 
 
 PRECISION_FLAGS = ("--target-half-width", "--max-games", "--round-games")

@@ -9,6 +9,12 @@ back as tasks finish, tagged with their task's index, and the caller merges them
 order (`Pool.ordered`), so the bytes a command writes do not depend on the backend, the
 number of workers or the order in which tasks finish. Only the main process writes files.
 
+A scheduler's address is checked before Dask's client is given it (`sim.run.scheduler`):
+whatever else answers there is one line within `--scheduler-timeout` seconds. Local
+workers leave Ctrl-C to the command, which stops them (`kept_from_children`), and the
+results a command stopped reading are closed without joblib's note that tasks were
+cancelled: after Ctrl-C the command's one line is all that shows.
+
 On Dask, a worker that dies mid-task has its tasks run again elsewhere (Dask's own
 retries); a lost scheduler stops the command with one line (`RunError`), and what the
 command had already written (a study's shards, a tuning's log) is kept for the same
@@ -37,6 +43,10 @@ from typing import Any
 from sim.engine.errors import PortobelloError
 from sim.run.config import RunError
 from sim.run.config import play_code_hash
+from sim.run.interrupts import kept_from_children
+from sim.run.scheduler import SCHEDULER_TIMEOUT
+from sim.run.scheduler import check_scheduler
+from sim.run.scheduler import timeout_problem
 from sim.run.task_store import TaskStore
 
 BACKENDS = ("loky", "dask")
@@ -45,21 +55,39 @@ WORKER_WAIT = 30.0  # seconds a Dask cluster may take to have a worker
 # names one; otherwise nowhere: the toolkit says in one line what happened.
 DASK_LOG_VARIABLE = "PORTOBELLO_DASK_LOG"
 DASK_LOGGERS = ("distributed", "tornado", "asyncio", "bokeh")  # and their children
+# joblib's note, when its results are closed before their end (Ctrl-C, an error), that the
+# tasks not yet used were cancelled: what stopping means, no news to the user.
+CANCELLED_NOTE = r"(?s).*You could benefit from adjusting the input task iterator"
 
 
 @dataclass(frozen=True)
 class Execution:
-    """How a command plays its tasks (the `--jobs`, `--backend` and `--scheduler` flags):
-    never what it plays, so no result depends on it."""
+    """How a command plays its tasks (the `--jobs`, `--backend`, `--scheduler` and
+    `--scheduler-timeout` flags): never what it plays, so no result depends on it.
+    `scheduler_timeout` None is the default (`SCHEDULER_TIMEOUT`); given, it goes with a
+    scheduler only."""
 
     jobs: int = 1
     backend: str = "loky"
     scheduler: str | None = None
+    scheduler_timeout: float | None = None
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise RunError(f"unknown backend {self.backend!r} (backends: "
                            f"{', '.join(BACKENDS)})", field="--backend")
+        if self.scheduler_timeout is not None:
+            problem = timeout_problem(self.scheduler_timeout)
+            if problem is None and self.scheduler is None:
+                problem = ("goes with --scheduler ADDRESS only (the time its scheduler has to "
+                           "answer)")
+            if problem is not None:
+                raise RunError(problem, field="--scheduler-timeout")
+
+    @property
+    def timeout(self) -> float:
+        """Seconds the scheduler has to answer (to a connection, then to Dask's client)."""
+        return SCHEDULER_TIMEOUT if self.scheduler_timeout is None else self.scheduler_timeout
 
     @property
     def dask(self) -> bool:
@@ -117,6 +145,7 @@ class Pool:
         self._cluster: Any = None
         self._stack = contextlib.ExitStack()
         self._where = self.execution.scheduler or "a local cluster"
+        self._results: list[Any] = []  # joblib's generators of results not yet at their end
 
     def __enter__(self) -> Pool:
         if self.execution.dask:
@@ -132,6 +161,8 @@ class Pool:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        while self._results:  # a caller stopped reading them (Ctrl-C, an error)
+            _close_quietly(self._results.pop())
         if self._client is not None:
             with contextlib.suppress(Exception):
                 self._client.close(timeout=5)
@@ -147,11 +178,16 @@ class Pool:
 
         scheduler = self.execution.scheduler
         if scheduler:
+            timeout = self.execution.timeout
+            check_scheduler(scheduler, timeout)  # a Dask scheduler answers there
             try:
-                self._client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as exc:
-                raise RunError(f"cannot reach the Dask scheduler ({exc}); start it, or check "
-                               "the address", field=f"--scheduler {scheduler}") from None
+                self._client = Client(scheduler, timeout=f"{timeout}s")
+            except Exception as exc:  # whatever Dask meets on its way: one line
+                text = (str(exc).strip().splitlines() or [""])[0][:200]
+                raise RunError(f"{scheduler}: Dask's client could not connect "
+                               f"({type(exc).__name__}: {text}); check the address, or give "
+                               f"it longer than {timeout:g} s with --scheduler-timeout "
+                               "SECONDS", field="--scheduler") from None
         else:
             self._cluster = LocalCluster(n_workers=self.execution.jobs, threads_per_worker=1,
                                          processes=True, dashboard_address=None,
@@ -234,7 +270,21 @@ class Pool:
 
         parallel = Parallel(n_jobs=self.workers, backend="loky",
                             return_as="generator_unordered", pre_dispatch="2*n_jobs")
-        yield from parallel(delayed(_indexed)(i, fn, args) for i, args in enumerate(tasks))
+        results = None
+        try:
+            with kept_from_children():  # the workers start here: Ctrl-C is this process's
+                results = parallel(delayed(_indexed)(i, fn, args)
+                                   for i, args in enumerate(tasks))
+            self._results.append(results)
+            # Not `yield from`: closing this generator early (Ctrl-C, an error) must not
+            # close joblib's before the `finally` below can silence its note.
+            for item in results:  # noqa: UP028 (see above)
+                yield item
+        finally:
+            if results is not None:
+                _close_quietly(results)
+                with contextlib.suppress(ValueError):
+                    self._results.remove(results)
 
     def ordered(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]],
                 done: Callable[[int, Any], None] | None = None,
@@ -263,6 +313,15 @@ class Pool:
             if done is not None:
                 done(i, result)
         return results
+
+
+def _close_quietly(results: Any) -> None:
+    """Close joblib's generator of results (it cancels the tasks not yet used and stops
+    the workers), without its note that it did (`CANCELLED_NOTE`): a command stopped by
+    Ctrl-C says so in its one line."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=CANCELLED_NOTE, category=UserWarning)
+        results.close()
 
 
 @contextlib.contextmanager

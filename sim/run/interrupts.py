@@ -181,6 +181,31 @@ def raise_if_interrupted() -> None:
 
 
 @contextlib.contextmanager
+def kept_from_children() -> Iterator[None]:
+    """Processes started in the block (a pool's workers) never receive Ctrl-C themselves:
+    a terminal sends it to every process of the command, and a worker still loading would
+    print a traceback of its own, where the command's one line is all that should show.
+    The command's process stops them instead (joblib cancels their tasks and ends them).
+    SIGINT is blocked in this thread while they start, since a child inherits the blocked
+    set; one that comes meanwhile is delivered as the block ends, so none is lost. Outside
+    the main thread, or where signals cannot be blocked, the block just runs.
+
+    Python's resource tracker, which every worker's start asks for, is started first:
+    starting it unblocks SIGINT (before Python 3.14), which would undo the block."""
+    if not hasattr(signal, "pthread_sigmask") or not _main_thread():
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
     """Ctrl-C (SIGINT) noted but not raised while the block runs, then raised as
     KeyboardInterrupt; in a thread other than the main one (where Python delivers no signal)

@@ -229,17 +229,18 @@ class Run:
 
     def execute(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
                 quiet: bool = False, progress: Callable[[int], None] | None = None,
-                engine: str = "auto", pool: Pool | None = None, bar: Any = None
-                ) -> dict[str, Any]:
+                engine: str = "auto", pool: Pool | None = None, bar: Any = None,
+                scheduler_timeout: float | None = None) -> dict[str, Any]:
         """Play every missing shard; returns the manifest's timings. `engine` picks the
         compiled batches or games played decision by decision
         (`sim.run.engines.engine_name`); the tables are the same. The shards go to `pool`
         (a command's open `sim.run.execution.Pool`) or to one opened for this call from
-        `jobs`, `backend` and `scheduler`; `bar` is a command's own progress bar, counted
-        in games, else the run shows its own."""
+        `jobs`, `backend`, `scheduler` and `scheduler_timeout`; `bar` is a command's own
+        progress bar, counted in games, else the run shows its own."""
         used = (engine_name(self.config.agents, engine, self.config.board)
                 if self.config.game == PORTOBELLO else "compiled")
-        execution = pool.execution if pool is not None else Execution(jobs, backend, scheduler)
+        execution = pool.execution if pool is not None else \
+            Execution(jobs, backend, scheduler, scheduler_timeout)
         self.out.mkdir(parents=True, exist_ok=True)
         with run_lock(self.out):  # first: a second writer must learn of the first one
             self._check_folder()
