@@ -37,9 +37,9 @@ adapters: $(STAMP)
 		tests/test_openspiel_adapter.py tests/test_pettingzoo_adapter.py
 
 # A reduced customer-order study (300 games per cell instead of ~4,000; resumable): a line
-# and a progress bar per cell (and, the first time, a note that the fast engine compiles),
-# then the first player's win share per cell and the path of its HTML report. The full
-# study: see README, "Balance studies".
+# per cell printed above one progress bar for the whole study (and, the first time, a note
+# that the fast engine compiles), then the first player's win share per cell and the path
+# of its HTML report. The full study: see README, "What a designer does with it".
 DEMO_GAMES ?= 300
 DEMO_JOBS ?= 2
 demo: $(STAMP)

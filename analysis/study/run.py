@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
+import textwrap
 import time
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -60,7 +62,8 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
     configuration, a damaged shard, a lost Dask scheduler) stops the study. `log`, when
     given, receives one line per cell started and per cell stopped. The cells' shards go to
     one pool for the whole study (`execution`, else `jobs` local processes), under one
-    progress bar counted in games.
+    progress bar counted in games; unless `quiet`, each cell's lines are printed above that
+    bar (`above_bar`), never glued to its end.
     """
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
@@ -73,6 +76,8 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
         limits = [cell_limit(spec, c) for c in cells]
         bar = progress_bar(sum(limits), sum(_games_done(spec, c, root) for c in cells), quiet,
                            workers=pool.workers)
+        if log is not None and not quiet:
+            log = above_bar(bar, log)
         try:
             for cell, limit in zip(cells, limits, strict=True):
                 results.append(_run_cell(spec, cell, root, pool, bar, quiet, log))
@@ -86,6 +91,24 @@ def run_study(spec: StudySpec, out: str | Path, jobs: int = 1, quiet: bool = Fal
             bar.close()
     _write_study_json(root, spec, results, status="complete", earlier=earlier)
     return results
+
+
+LINE_LIMIT = 100  # columns a cell's line may take, also on a wider terminal
+
+
+def above_bar(bar: Any, log: Callable[[str], None]) -> Callable[[str], None]:
+    """`log` made to print above a live progress bar: the bar is cleared while the message
+    is written and drawn again below it, and each message is wrapped (its continuation
+    lines indented) to fit the terminal and `LINE_LIMIT`. Without this a message lands at
+    the end of the bar's line and runs past the terminal's width."""
+    def say(msg: str) -> None:
+        width = min(shutil.get_terminal_size((LINE_LIMIT, 24)).columns, LINE_LIMIT) - 1
+        text = "\n".join(textwrap.fill(line, width=max(width, 20), subsequent_indent="    ",
+                                        break_long_words=False, break_on_hyphens=False)
+                         for line in msg.splitlines())
+        with bar.external_write_mode(file=bar.fp):
+            log(text)
+    return say
 
 
 def _run_cell(spec: StudySpec, cell: Cell, root: Path, pool: Pool, bar: Any, quiet: bool,
