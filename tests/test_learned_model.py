@@ -163,7 +163,7 @@ def test_the_model_file_round_trips_and_refuses_damage(tmp_path: Path) -> None:
     assert again.header["board_hash"] == BOARD.content_hash
     data = path.read_bytes()
     for damaged, field in ((data[:-8], "layers"), (b"hello\n" + data, None),
-                           (data.replace(b'"inputs":12', b'"inputs":"x"'), "header")):
+                           (data.replace(b'"inputs":12', b'"inputs":"x"'), "inputs")):
         path.write_bytes(damaged)
         with pytest.raises(ModelError) as info:
             Model.load(path)

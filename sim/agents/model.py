@@ -1,12 +1,15 @@
 """The learned agent's model file: a network's weights with where they come from.
 
 A model file is one line of text naming the format, one line of JSON (the header: the
-board's content hash, the player count, the features' version and count, the layers, and
-the provenance a training writes: its spec, its data's hash, the command, the code
-version, the evaluation), then the layer index (int64) and the weights (float64), little
-endian. Nothing in it depends on the time or the machine, so the same weights always give
-the same bytes. A model is refused, naming the file, the field and the reason, when it is
-damaged or was trained for another board, player count or features layout.
+board's content hash, the player count, the features' version and count, the layers, the
+checksum of what follows, and the provenance a training writes: its spec, its data's hash,
+the command, the code version, the evaluation), then the layer index (int64) and the
+weights (float64), little endian. Nothing in it depends on the time or the machine, so the
+same weights always give the same bytes. A model is refused, naming the file, the field and
+the reason, when it is damaged (a bit flipped in its weights fails the checksum; a weight
+that is not finite, a layer size that is not a whole number, a header nested without end)
+or was trained for another board, player count or features layout; only a regular file of
+at most `MAX_BYTES` is read (a pipe or a device named as the model would never end).
 
 Fitting needs scikit-learn (the `learn` extra); playing a model needs only numpy and the
 compiled network (`sim.agents.compiled.network`).
@@ -14,6 +17,7 @@ compiled network (`sim.agents.compiled.network`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,11 +29,32 @@ from typing import Any
 import numpy as np
 
 from sim.engine.errors import PortobelloError
+from sim.engine.errors import quote
+from sim.engine.files import MAX_BYTES as FILE_BYTES
+from sim.engine.files import regular_file
 from sim.engine.outputs import atomic_write
 
 MAGIC = b"portobello-model/3\n"  # 3: weights input by input, block-diagonal layers
 ENTRY = 4  # a layer's entries in the index `L`: inputs, outputs, block start, groups
-MAX_BYTES = 16 * 1024 * 1024  # far above any model of this toolkit (under 2 MB)
+MAX_BYTES = FILE_BYTES["model"]  # far above any model of this toolkit (under 2 MB)
+CHECKSUM = "sha256:"  # the header's `checksum`: this, then the sha256 of index and weights
+
+
+def checksum(body: bytes) -> str:
+    """The header's `checksum` of a model's body (its layer index and weights as stored):
+    a bit flipped in a weight's exponent still plays, so only this tells it is damaged."""
+    return CHECKSUM + hashlib.sha256(body).hexdigest()
+
+
+def _whole(value: Any) -> bool:
+    """Whether `value` is a whole number as JSON gives one (12, not 12.0 nor true)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _unfinite(W: np.ndarray) -> str | None:
+    """Where the first weight that is not finite is, and what it is, or None."""
+    bad = np.flatnonzero(~np.isfinite(W))
+    return f"weight {bad[0]:,} is {W[bad[0]]}" if bad.size else None
 
 
 def _blocks(w: np.ndarray, g: int) -> np.ndarray:
@@ -167,17 +192,25 @@ class Model:
 
     # The file -----------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
-        head = json.dumps(dict(self.header), sort_keys=True, separators=(",", ":"),
-                          default=str).encode()
-        return (MAGIC + head + b"\n" + self.L.astype("<i8").tobytes()
-                + self.W.astype("<f8").tobytes())
+        """The model file's bytes, its header's `checksum` that of its index and weights (a
+        model with a weight that is not finite is never written)."""
+        problem = _unfinite(np.asarray(self.W, np.float64))
+        if problem is not None:
+            raise ModelError(f"{problem}: a model's weights must be finite numbers",
+                             field="weights")
+        body = self.L.astype("<i8").tobytes() + self.W.astype("<f8").tobytes()
+        header = {**self.header, "checksum": checksum(body)}
+        head = json.dumps(header, sort_keys=True, separators=(",", ":"), default=str).encode()
+        return MAGIC + head + b"\n" + body
 
     def save(self, path: str | Path) -> None:
         atomic_write(path, self.to_bytes())
 
     @classmethod
     def load(cls, path: str | Path) -> Model:
-        """Read a model file; a damaged one is refused naming the file and what is wrong."""
+        """Read a model file; a damaged one is refused naming the file and what is wrong,
+        and anything but a regular file of at most `MAX_BYTES` before it is opened."""
+        regular_file(path, ModelError, "model")
         try:
             with open(path, "rb") as f:
                 data = f.read(MAX_BYTES + 1)
@@ -196,19 +229,31 @@ class Model:
             raise ModelError("not a portobello model file (its first line is not "
                              f"{MAGIC.decode().strip()!r})", source=source)
         end = data.find(b"\n", len(MAGIC))
+        if end < 0:
+            raise ModelError("its header has no end (a cut file)", source=source,
+                             field="header")
         try:
             header = json.loads(data[len(MAGIC):end])
-            layers = [int(n) for n in header["layers"]]
-            inputs = int(header["inputs"])
-        except (ValueError, KeyError, TypeError) as exc:
+        except RecursionError:
+            raise ModelError("its header is nested too deeply (a damaged file)",
+                             source=source, field="header") from None
+        except ValueError as exc:
             raise ModelError(f"its header is not readable ({type(exc).__name__})",
                              source=source, field="header") from None
-        if end < 0 or not layers or inputs < 1 or min(layers) < 1:
-            raise ModelError("its header names no layers", source=source, field="layers")
+        if not isinstance(header, dict):
+            raise ModelError("its header is not a JSON object", source=source, field="header")
+        layers, inputs = header.get("layers"), header.get("inputs")
+        if not _whole(inputs) or inputs < 1:
+            raise ModelError(f"must be a whole number of at least 1, got {quote(inputs)}",
+                             source=source, field="inputs")
+        if not isinstance(layers, list) or not layers or not all(
+                _whole(n) and n >= 1 for n in layers):
+            raise ModelError("must be a list of whole numbers of at least 1 (the layers' "
+                             f"sizes), got {quote(layers)}", source=source, field="layers")
         sizes = [inputs, *layers]
         groups = header.get("groups", [1] * len(layers))
         if not isinstance(groups, list) or len(groups) != len(layers) or any(
-                not isinstance(g, int) or g < 1 or a % g or b % g
+                not _whole(g) or g < 1 or a % g or b % g
                 for g, (a, b) in zip(groups, pairwise(sizes), strict=False)):
             raise ModelError("its header's groups do not fit its layers", source=source,
                              field="groups")
@@ -220,15 +265,26 @@ class Model:
             raise ModelError(f"holds {len(body)} bytes of weights, its layers need "
                              f"{8 * (n_index + n_weights)} (a damaged or cut file)",
                              source=source, field="layers")
+        if "checksum" not in header:
+            raise ModelError("the header has no checksum of the weights (a model written "
+                             "before models carried one, or a damaged file); train it again",
+                             source=source, field="checksum")
+        if header["checksum"] != checksum(body):
+            raise ModelError("the weights do not match their checksum: the file is damaged",
+                             source=source, field="checksum")
         L = np.frombuffer(body[:8 * n_index], "<i8").astype(np.int64)
         W = np.frombuffer(body[8 * n_index:], "<f8").astype(np.float64)
         expected, at = [], 0
         for g, (a, b) in zip(groups, pairwise(sizes), strict=True):
             expected += [a, b, at, g]
             at += a * (b // g) + b
-        if L.tolist() != expected or not np.all(np.isfinite(W)):
-            raise ModelError("its layer index or weights are damaged", source=source,
-                             field="layers")
+        if L.tolist() != expected:
+            raise ModelError("its layer index does not match its header's layers (a damaged "
+                             "file)", source=source, field="layers")
+        problem = _unfinite(W)
+        if problem is not None:
+            raise ModelError(f"{problem}: a model's weights must be finite numbers",
+                             source=source, field="weights")
         return cls(W, L, header)
 
     def check(self, board_hash: str, players: int, n_features: int, version: int,

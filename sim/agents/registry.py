@@ -1,12 +1,14 @@
 """Agent specs: `name` or `name:key=value,key=value`, e.g. `random:move_chance=0.1`, and
 restricted agents `wrapper(spec)`, e.g. `no-district(heuristic:district=0.8)` (nesting
-allowed). Unknown names and parameters are errors that list what exists."""
+allowed). Unknown names and parameters are errors that list what exists; a budget over its
+cap (`sim.engine.budgets`) is an error naming the parameter, the value and the cap."""
 
 from __future__ import annotations
 
 import inspect
 import re
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from sim.agents import weight_sets
@@ -22,6 +24,8 @@ from sim.agents.openspiel_bots import OpenSpielMCTSAgent
 from sim.agents.random_agent import RandomAgent
 from sim.agents.restricted import WRAPPERS
 from sim.agents.restricted import RestrictedAgent
+from sim.engine.budgets import CAPS
+from sim.engine.budgets import budget_error
 from sim.engine.errors import PortobelloError
 
 
@@ -81,8 +85,11 @@ def agent_params(name: str) -> dict[str, Any]:
             if k not in ("seed", "spec") and p.default is not inspect.Parameter.empty}
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split and check an agent spec; errors list what exists.
+def parse_spec(spec: str, caps: Mapping[str, float] = CAPS,
+               whose: str = "the cap") -> tuple[str, dict[str, Any]]:
+    """Split and check an agent spec; errors list what exists, and a budget over its cap in
+    `caps` (every command's, `sim.engine.budgets.CAPS`, unless a caller such as the play
+    server gives tighter ones, named by `whose`) names the parameter, the value and the cap.
 
     A restricted agent `wrapper(inner)` parses to `(wrapper, {"agent": inner})` after the
     inner spec has been checked the same way."""
@@ -96,7 +103,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not inner:
             raise AgentSpecError(f"{wrapper}() needs an agent inside, e.g. {wrapper}(heuristic)",
                                  field="agents")
-        parse_spec(inner)
+        parse_spec(inner, caps, whose)
         return wrapper, {"agent": inner}
     if "(" in spec or ")" in spec:
         raise AgentSpecError(f"malformed agent spec {spec!r}: a restricted agent is written "
@@ -122,9 +129,26 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             kind = "float" if defaults[key] is None else type(defaults[key]).__name__
             raise AgentSpecError(f"agent {name}: parameter {key}={value!r} must be a {kind}",
                                  field="agents") from None
+    problem = _budget_problem(name, params, caps, whose)
+    if problem is not None:
+        raise AgentSpecError(f"agent {name}: {problem}", field="agents")
     if isinstance(params.get("weights"), str):
         weight_sets.check(params["weights"])  # a bad set fails here, before any game
     return name, params
+
+
+def _budget_problem(name: str, params: Mapping[str, Any], caps: Mapping[str, float],
+                    whose: str) -> str | None:
+    """Why one of agent `name`'s parameters is over its cap in `caps` or below its least
+    value (`sim.engine.budgets.budget_error`), or None. A weight of the heuristic (a
+    parameter whose default is None, taken from a weight set) is no budget, whatever its
+    name: the heuristic's `horizon` weighs the end of the game, it plays no rounds."""
+    defaults = agent_params(name)
+    for key, value in params.items():
+        problem = None if defaults.get(key) is None else budget_error(key, value, caps, whose)
+        if problem is not None:
+            return problem
+    return None
 
 
 # Parameters that give an agent a budget of seconds rather than of work: with any of them

@@ -105,7 +105,7 @@ FORMATS = {"toml": (parse_toml, tomllib.TOMLDecodeError, "TOML"),
 
 
 MAX_BYTES = {"board": 4 << 20, "rules": 1 << 20, "record": 256 << 20, "study": 4 << 20,
-             "tuning": 4 << 20, "weights": 1 << 20}
+             "tuning": 4 << 20, "weights": 1 << 20, "model": 16 << 20}
 
 
 # Pseudo file systems whose files look regular (size 0) but hold the machine's state.

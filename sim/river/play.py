@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from sim.engine.budgets import CAPS
+from sim.engine.budgets import budget_error
 from sim.engine.compiled import rng as G
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import quote
@@ -120,10 +122,13 @@ def parse_agent(spec: str) -> AgentSpec:
     items = [x.strip() for x in params.split(",") if x.strip()]
     if name == "search":
         key, _, value = items[0].partition("=") if len(items) == 1 else ("", "", "")
-        if items and (key != "iterations" or not value.isdigit() or
-                      not 1 <= int(value) <= 1_000_000):
+        # every command's cap (Portobello Market's agents' too), before the digits are read
+        problem = budget_error("iterations", value) if key == "iterations" else None
+        if problem is not None:
+            raise RiverAgentError(f"{quote(spec)}: {problem}")
+        if items and (key != "iterations" or not value.isdigit() or int(value) < 1):
             raise RiverAgentError(f"{quote(spec)}: search takes one parameter, iterations=N "
-                                  "(1 to 1,000,000)")
+                                  f"(1 to {CAPS['iterations']:,})")
         return AgentSpec(SEARCH, int(value) if items else DEFAULT_ITERATIONS)
     if name != "heuristic":
         if items:

@@ -3,15 +3,18 @@ is capped, and every agent that can watch a clock thinks for at most `MAX_SECOND
 
 A spec over a cap is refused (422, naming the parameter and the cap); a spec within the caps
 plays as written, with `time=MAX_SECONDS` added where it gives no time of its own, so no
-request can hold a game or a core for long."""
+request can hold a game or a core for long. These caps tighten every command's
+(`sim.engine.budgets`): `parse_spec` checks them in their place, by the same function."""
 
 from __future__ import annotations
 
 from sim.agents.base import BaseAgent
 from sim.agents.registry import WRAPPERS
+from sim.agents.registry import AgentSpecError
 from sim.agents.registry import agent_params
 from sim.agents.registry import make_agent
 from sim.agents.registry import parse_spec
+from sim.engine.budgets import CAPS as BUDGETS
 from sim.engine.errors import PortobelloError
 
 MAX_SECONDS = 5.0  # thinking time of one bot move or hint
@@ -28,26 +31,23 @@ CAPS: dict[str, int] = {  # the largest value of each size parameter an agent ma
 
 
 class LimitError(PortobelloError):
-    """An agent spec over one of the server's caps."""
+    """An agent spec the server does not play: over one of its caps, or no spec at all
+    (named by the request's field)."""
 
 
 def served_spec(spec: str, field: str = "agents") -> str:
     """The spec as the server plays it: refused over a cap, with a time cap added."""
-    name, params = parse_spec(spec)
+    try:  # every command's caps, tightened by the server's
+        name, params = parse_spec(spec, {**BUDGETS, **CAPS, "time": MAX_SECONDS},
+                                  "this server's cap")
+    except AgentSpecError as exc:
+        raise LimitError(exc.reason, field=field) from None
     if name in WRAPPERS:
         return f"{name}({served_spec(params['agent'], field)})"
-    for key, value in params.items():
-        cap = CAPS.get(key)
-        if cap is not None and isinstance(value, int) and value > cap:
-            raise LimitError(f"{name}: {key}={value:,} is over this server's cap of "
-                             f"{cap:,}", field=field)
     defaults = agent_params(name)
     if "time" not in defaults:
         return spec.strip()
     seconds = float(params.get("time", defaults["time"]) or 0)
-    if seconds > MAX_SECONDS:
-        raise LimitError(f"{name}: time={seconds:g} is over this server's cap of "
-                         f"{MAX_SECONDS:g} seconds", field=field)
     if seconds > 0:
         return spec.strip()
     return f"{spec.strip()}{',' if ':' in spec else ':'}time={MAX_SECONDS:g}"

@@ -19,6 +19,7 @@ from typing import Any
 
 from analysis.view.page import seat_colours
 from analysis.view.river import snapshot
+from sim.engine.budgets import budget_error
 from sim.engine.errors import IllegalActionError
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
@@ -66,9 +67,10 @@ def served_river_spec(spec: str, field: str = "agents") -> str:
         iterations = parse_agent(spec.strip()).iterations
     except ValueError as exc:
         raise SetupError(str(exc), field=field) from None
-    if spec.strip().startswith("search") and iterations > MAX_ITERATIONS:
-        raise SetupError(f"search: iterations={iterations:,} is over this server's cap of "
-                         f"{MAX_ITERATIONS:,}", field=field)
+    problem = budget_error("iterations", iterations, {"iterations": MAX_ITERATIONS},
+                           "this server's cap") if spec.strip().startswith("search") else None
+    if problem is not None:
+        raise SetupError(f"search: {problem}", field=field)
     return spec.strip()
 
 
