@@ -294,3 +294,30 @@ def test_expert_search_values_its_leaves_by_the_network(tmp_path: Path) -> None:
     with pytest.raises(ModelError) as info:
         ExpertSearchAgent(model=two, iterations=4).choose(game)
     assert info.value.field == "players" and two in info.value.message
+
+
+def test_a_run_names_the_weights_of_the_model_it_plays(tmp_path: Path) -> None:
+    # A run's identity carries the checksum of every model its agents play, so a model
+    # trained again under the same path is another run (never topped up as the old one),
+    # and the shipped model of the player count counts like a named one.
+    from dataclasses import replace
+
+    from sim.agents.expert import SHIPPED
+    from sim.run.config import RunConfig
+
+    path = tmp_path / "m.model"
+    shipped = Model.load(SHIPPED / "expert-2p.model")
+    shipped.save(path)
+    board = load_board("standard")
+    config = RunConfig(board=board, board_ref="standard", rules=Rules(players=2),
+                       agents=(f"expert:model={path}", "heuristic"), games=10, seed=1)
+    first = config.run_id
+    assert config.identity()["model_files"] == {str(path): shipped.header["checksum"]}
+    w = shipped.W.copy()
+    w[0] += 0.25
+    replace(shipped, W=w).save(path)
+    assert config.run_id != first
+    plain = RunConfig(board=board, board_ref="standard", rules=Rules(players=2),
+                      agents=("expert", "expert"), games=10, seed=1)
+    assert plain.identity()["model_files"] == {"shipped:expert-2p.model":
+                                               shipped.header["checksum"]}

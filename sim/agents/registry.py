@@ -5,10 +5,12 @@ cap (`sim.engine.budgets`) is an error naming the parameter, the value and the c
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from sim.agents import weight_sets
@@ -190,6 +192,41 @@ def weight_files(spec: str) -> dict[str, str]:
     if isinstance(ref, str) and weight_sets.is_path(ref):
         return {ref: weight_sets.read_weight_set(ref).digest}
     return {}
+
+
+def model_files(spec: str, players: int) -> dict[str, str]:
+    """The model files an agent spec plays at `players` (under any wrappers): a learned
+    agent's `model=FILE`, else the model shipped for the player count, each with the
+    checksum of its weights. A run's identity includes them, so a model trained again
+    under the same path (or a shipped model replaced) starts another run."""
+    name, params = parse_spec(spec)
+    if name in WRAPPERS:
+        return model_files(params["agent"], players)
+    if "model" not in agent_params(name):
+        return {}
+    path = str(params.get("model") or "")
+    if not path:
+        from sim.agents.expert import SHIPPED
+
+        shipped = SHIPPED / f"expert-{players}p.model"
+        if not shipped.is_file():
+            return {}
+        return {f"shipped:{shipped.name}": _model_checksum(str(shipped))}
+    return {path: _model_checksum(path)}
+
+
+def _model_checksum(path: str) -> str:
+    """The checksum of a model file's weights, read (and verified) once per file state."""
+    p = Path(path)
+    state = p.stat()
+    return _checksum_of(str(p.resolve()), state.st_size, state.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _checksum_of(path: str, size: int, mtime: int) -> str:
+    from sim.agents.model import Model
+
+    return str(Model.load(path).header["checksum"])
 
 
 def compiled_row(spec: str, players: int) -> CompiledRow | None:

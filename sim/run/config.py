@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.agents.registry import model_files
 from sim.agents.registry import weight_files
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import quote
@@ -128,12 +129,15 @@ class RunConfig:
         seats whatever the count, so a run of N games is the first N games of a longer one
         and can be topped up."""
         files: dict[str, str] = {}
+        models: dict[str, str] = {}
         if self.game == PORTOBELLO:
             for spec in self.agents:
                 files |= weight_files(spec)
+                models |= model_files(spec, len(self.agents))
         return {
             **({"game": self.game} if self.game != PORTOBELLO else {}),
             **({"weight_files": files} if files else {}),
+            **({"model_files": models} if models else {}),
             "board_hash": self.board.content_hash,
             "play_code": play_code_hash(self.game),
             "rules": self.rules.to_dict(),
@@ -151,7 +155,7 @@ class RunConfig:
 
     def payload(self) -> dict[str, Any]:
         """Plain data a worker rebuilds the configuration from (cheap to send)."""
-        derived = ("board_hash", "weight_files", "play_code")
+        derived = ("board_hash", "weight_files", "model_files", "play_code")
         data = {k: v for k, v in self.identity().items() if k not in derived}
         return data | {"board": self.kind.material_dict(self.board),
                        "board_ref": self.board_ref, "games": self.games, "game": self.game}
