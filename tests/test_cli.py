@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +169,24 @@ def test_jobs_default_to_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PORTOBELLO_JOBS", "many")
     with pytest.raises(PortobelloError, match="PORTOBELLO_JOBS: must be a positive integer"):
         O.default_jobs()
+
+
+def test_help_says_where_the_compiled_code_is_cached(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`portobello --help` names the cache folder the compiled engine really uses, and how
+    to clear it."""
+    import os
+    import subprocess
+    import sys
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "~/.cache/portobello/" in said and "rm -rf ~/.cache/portobello" in said
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XDG_CACHE_HOME", "NUMBA_CACHE_DIR")}
+    env["HOME"] = str(tmp_path)
+    where = subprocess.run([sys.executable, "-c", "import numba, sim.engine.compiled; "
+                            "print(numba.config.CACHE_DIR)"], env=env, capture_output=True,
+                           text=True, check=True).stdout.strip()
+    assert where.startswith(str(tmp_path / ".cache" / "portobello") + os.sep), where

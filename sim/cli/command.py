@@ -28,13 +28,19 @@ from sim.run.interrupts import stop_while_loading
 COMMANDS: tuple[str, ...] = ("play", "replay", "view", "serve", "board", "cards", "rules",
                              "simulate", "study", "report", "tournament", "tune", "agents",
                              "bench")
+# The one thing a command writes outside its --out folder (`sim.engine.compiled` places it).
+CACHE_NOTE = ("Files: each command writes under data/runs/ unless told otherwise, except the "
+              "compiled engine, cached in ~/.cache/portobello/ ($XDG_CACHE_HOME/portobello/ "
+              "when set; NUMBA_CACHE_DIR overrides both), a folder per code version; `rm -rf "
+              "~/.cache/portobello` clears it (when no command runs) and the next command "
+              "that plays compiles again.")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole `portobello` parser."""
     parser = Parser(prog="portobello", description="Portobello Market rules-variant "
                     "simulation and analytics toolkit. `portobello COMMAND --help` describes "
-                    "each command.")
+                    "each command.", epilog=CACHE_NOTE)
     sub = add_subcommands(parser, "command")
     for name in COMMANDS:
         importlib.import_module(f"sim.cli.{name}").add_parser(sub)
