@@ -183,3 +183,18 @@ def test_opponents_stay_in_the_panel_and_the_final(tmp_path: Path) -> None:
     assert all(g.panel[:2] == [classic, tuned] for g in tuning.generations)
     assert tuning.final is not None and tuning.final["against"] == [classic, tuned]
     assert all(r["games"] == 2 * 2 * 6 for r in tuning.final["finalists"])  # 2 members
+
+
+@pytest.mark.parametrize(("interval", "recommended", "says"), [
+    ((0.253, 0.312), False, "WARNING: they lose to the starting weights"),
+    ((0.300, 0.360), False, "not shown better than the starting weights"),
+    ((0.350, 0.400), True, "they beat the starting weights"),
+])
+def test_only_weights_that_beat_the_start_are_recommended(
+        interval: tuple[float, float], recommended: bool, says: str) -> None:
+    from sim.cli.agents import weights_advice
+
+    line = weights_advice(Path("t/weights.toml"), interval, 1 / 3, "tuned")
+    assert line.startswith("weights: t/weights.toml") and says in line, line
+    assert ("play them as heuristic:weights=t/weights.toml" in line) == recommended, line
+    assert ("keep the starting weights (heuristic:weights=tuned)" in line) != recommended, line

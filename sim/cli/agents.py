@@ -115,9 +115,32 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
           f"{chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] against the starting weights"
           f"{' and the opponents' if args.opponent else ''} over "
           f"{chosen['games']} games (parity {final['parity']:.3f}); {seconds:.0f} s")
-    print(f"weights: {out / S.RESULT} (play them as heuristic:weights={out / S.RESULT}"
-          f"{' with --game river-market' if river else ''})")
+    print(weights_advice(out / S.RESULT, (lo, hi), final["parity"], config.start, river))
     return 0
+
+
+def weights_advice(path: Path, interval: tuple[float, float], parity: float, start: str,
+                   river: bool = False) -> str:
+    """The closing line of `agents tune`: where the tuned weights are, and whether to play
+    them, from where the chosen finalist's 95% interval against the starting weights lies
+    beside parity. Only weights shown to beat the starting weights are recommended; weights
+    that lose to them, or are not told apart from them, come with the advice to keep the
+    starting weights and how to tune further, so that a short tuning's weaker set is not
+    taken for an improvement."""
+    game = " with --game river-market" if river else ""
+    tuned = f"heuristic:weights={path}{game}"
+    keep = f"heuristic:weights={start}{game}"
+    further = "more --generations or --blocks, or another --start"
+    lo, hi = interval
+    if lo > parity:
+        return f"weights: {path} (they beat the starting weights: play them as {tuned})"
+    if hi < parity:
+        return (f"weights: {path}: WARNING: they lose to the starting weights (the whole "
+                f"interval is below parity {parity:.3f}): keep the starting weights ({keep}); "
+                f"to tune further: {further}")
+    return (f"weights: {path}: not shown better than the starting weights (the interval "
+            f"holds parity {parity:.3f}): keep the starting weights ({keep}) unless a longer "
+            f"tuning shows a gain ({further}); to try these anyway: {tuned}")
 
 
 def cmd_agents_train(args: argparse.Namespace) -> int:
