@@ -218,7 +218,7 @@ class Finding:
     """One sentence for the report's summary, with what it is about. `key` names the tested
     quantity (`("first player", n, variant, "seat 0 win share")`, `("effect", n, variant,
     measure)`) so a study with skill levels can give it its label across levels (`label`,
-    `analysis.metrics.robustness`)."""
+    `analysis.metrics.robustness`), or a skill ladder its own (`label_source`)."""
 
     text: str
     topic: str
@@ -226,6 +226,7 @@ class Finding:
     weight: float = 0.0
     key: tuple[Any, ...] = ()
     label: str = ""
+    label_source: str = ""  # whose label: "" this study's own levels, "skill ladder" a ladder's
 
 
 def pct(x: float, digits: int = 1) -> str:

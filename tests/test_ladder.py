@@ -134,3 +134,30 @@ def test_agents_are_matched_by_what_they_play() -> None:
         assert play_fingerprint(pinned, n) == play_fingerprint("heuristic:weights=classic", n)
         assert play_fingerprint(pinned, n) != play_fingerprint("heuristic", n)  # tuned
     assert play_fingerprint("fastmcts:iterations=100", 2) == "fastmcts:iterations=100"
+
+
+def test_a_badge_says_whose_label_it_is_and_never_contradicts_its_sentence(
+        tmp_path: Path) -> None:
+    # The tiny study's 40 random games find no change from the known order, while a planted
+    # ladder labels that change robust: the badge names the ladder, the sentence says this
+    # study's own games do not show it, and the advice box does not advise the change.
+    ladder = tmp_path / "ladder"
+    ladder.mkdir()
+    (ladder / "summary.json").write_text(json.dumps(ladder_summary("robust")))
+    (ladder / "index.html").write_text("<html>the ladder</html>")
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(SPEC.format(ladder='ladder = "ladder"'))
+    out = tmp_path / "study"
+    assert main(["study", str(spec), "--out", str(out), "--quiet"]) == 0
+    summary = json.loads((out / "report" / "summary.json").read_text())
+    change = next(f for f in summary["findings"] if f.get("label") == "robust"
+                  and f["text"].startswith("2 players, known"))
+    assert change["label_source"] == "skill ladder"
+    assert not change["significant"]
+    assert "The label is the ladder's, from its own games; this study's games do not show " \
+           "the finding significantly." in change["text"]
+    page = (out / "report" / "index.html").read_text()
+    assert ">skill ladder: robust</span>" in page
+    box = page[page.index('<div id="advice"'):page.index("<!-- advice: end -->")]
+    assert page.index('<div id="advice"') < page.index("<nav>")
+    assert "unknown</b>" in box and "candidate" not in box.split("How the advice")[0]

@@ -32,6 +32,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.metrics.advice import RULE as ADVICE_RULE
+from analysis.report.advice import FAIRNESS_RULE
+from analysis.report.advice import SETTLE
+from analysis.report.advice import Item
+from analysis.report.advice import box_html
+from analysis.report.advice import fairness_advice
+from analysis.report.advice import ladder_advice
+from analysis.report.advice import population_advice
+from analysis.report.advice import ranked
+from analysis.report.advice import study_advice
+from analysis.report.advice import with_box
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
 from sim.engine.errors import quote
@@ -206,6 +217,18 @@ _CELL = _Object({"label": _maybe(TEXT), "players": WHOLE, "recommended": _RECOMM
                                                  {"fair": _maybe(FLAG)})))})
 FAIRNESS = _Object({"title": TEXT, "format": TEXT, "agents": TEXT, "cells": _items(_CELL)},
                    {"description": _maybe(TEXT)})
+_POP_CHANGE = _Object({"n_players": WHOLE, "variant": TEXT, "baseline": TEXT, "diff": NUMBER,
+                       "significant": FLAG, "adj_lo": NUMBER, "adj_hi": NUMBER})
+_POP_ANSWER = _Object({"estimate": NUMBER, "lo": NUMBER, "hi": NUMBER})
+POPULATION = _Object(
+    {"title": TEXT, "kind": TEXT, "bots": _items(TEXT, least=2), "margin": NUMBER,
+     "players": _items(_Object({"players": WHOLE, "variants": _items(_Object(
+         {"variant": TEXT, "answer": _POP_ANSWER},
+         {"convergence": _maybe(_Object({"converged": FLAG, "estimate": NUMBER,
+                                          "lo": NUMBER, "hi": NUMBER}))}), least=1)}),
+         least=1),
+     "changes": _items(_POP_CHANGE), "cost": _Object({"games": WHOLE, "core_hours": NUMBER})},
+    {"next": _maybe(TEXT), "command": _maybe(TEXT), "status": _maybe(TEXT)})
 # What README's answers need of each report beyond what any study or tuning holds.
 CHECKS: dict[str, _Object] = {
     "customer-order": STUDY.requiring(first_player=_FIRST),
@@ -222,6 +245,16 @@ CHECKS: dict[str, _Object] = {
 def _is_fairness(s: dict[str, Any]) -> bool:
     """A fairness tuning's summary (its recommendations per cell), not a study's."""
     return "cells" in s and "format" in s
+
+
+def _is_population(s: dict[str, Any]) -> bool:
+    """A population study's summary (its answers whoever plays)."""
+    return s.get("kind") == "population"
+
+
+def _check_of(name: str, data: dict[str, Any]) -> _Object:
+    return CHECKS.get(name) or (FAIRNESS if _is_fairness(data) else
+                                POPULATION if _is_population(data) else STUDY)
 
 
 def _read_summary(path: Path) -> dict[str, Any]:
@@ -257,7 +290,7 @@ class Summaries:
         for name in (*ORDER, *summaries.extra):
             path = summaries.path(name)
             data = _read_summary(path)
-            check = CHECKS.get(name) or (FAIRNESS if _is_fairness(data) else STUDY)
+            check = _check_of(name, data)
             try:
                 check(data, "")
             except AnswersError as exc:
@@ -400,6 +433,62 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+# -- advice -----------------------------------------------------------------------------------
+# The skill ladder and the population study that examined each study's question.
+LADDER_OF = {"customer-order": "skill-ladder", "neutral-stack": "neutral-stack-ladder",
+             "stalls": "stalls-ladder"}
+POPULATION_OF = {"customer-order": "customer-order-population",
+                 "skill-ladder": "customer-order-population"}
+
+
+def advice_items(summaries: Summaries, name: str) -> list[Item]:
+    """What report `name` advises (`analysis.report.advice`), from its own summary and those
+    of the ladder and the population study that examined its question."""
+    s = summaries.get(name)
+    if s is None:
+        return []
+    with summaries.showing(name, *(n for n in (LADDER_OF.get(name), POPULATION_OF.get(name))
+                                   if n and summaries.get(n) is not None)):
+        if _is_fairness(s):
+            return fairness_advice(s)
+        if _is_population(s):
+            return population_advice(s)
+        pop = summaries.get(POPULATION_OF.get(name, ""))
+        settle = str(pop.get("command") or SETTLE) if pop else SETTLE
+        if s.get("skill"):
+            return ladder_advice(s, settle)
+        ladder = summaries.get(LADDER_OF.get(name, ""))
+        return study_advice(s, ladder, pop, settle)
+
+
+def _advice_lines(summaries: Summaries, name: str) -> list[str]:
+    """README's recommendation line for a question: every advice in a few words, strongest
+    first (the sentences are in the report's box)."""
+    items = ranked(advice_items(summaries, name))
+    if not items:
+        return []
+    return ["*What to do* (from the report's advice box): "
+            + "; ".join(it.short for it in items) + ".", ""]
+
+
+def report_pages(summaries: Summaries) -> dict[Path, str]:
+    """Every committed report page with its advice box written from its summary: the box
+    opens the page, under its title, and says what the numbers mean for the rules."""
+    out: dict[Path, str] = {}
+    for name in summaries.names():
+        page = summaries.reports / name / "index.html"
+        if not page.is_file():
+            continue
+        s = summaries.get(name) or {}
+        rule = FAIRNESS_RULE if _is_fairness(s) else ADVICE_RULE
+        box = box_html(advice_items(summaries, name), rule)
+        try:
+            out[page] = with_box(_read_text(page), box)
+        except ValueError as exc:
+            raise AnswersError(str(exc), source=str(page)) from None
+    return out
+
+
 # -- README's block ---------------------------------------------------------------------------
 def readme_answers(reports: Path | Summaries) -> str:
     """README's answers block (markers included)."""
@@ -419,8 +508,9 @@ def readme_answers(reports: Path | Summaries) -> str:
             cells = "; ".join(
                 f"{c['label']} at {c['players']}p: {c['recommended']['start_scores']}"
                 + _notes(c) for c in fr["cells"])
-            lines += [f"**What start scores make the seats fair ({fr['agents']})?** {cells} "
-                      f"(seat 0 first; [report](reports/{name}/index.html)).", ""]
+            lines += [f"**What start scores make the seats fair ({fr['agents']})?**", "",
+                      *_advice_lines(summaries, name),
+                      f"{cells} (seat 0 first; [report](reports/{name}/index.html)).", ""]
     lines += _river_answers(summaries)
     lines.append(ANSWERS_END)
     return "\n".join(lines)
@@ -437,8 +527,10 @@ def _customer_order(summaries: Summaries) -> list[str]:
     top = _top_level(lad)
     first = {(r["variant"], r["n_players"]): r for r in co["first_player"]}
     lines = [
-        "**Does the known customer order change the first player's edge?** Measured with "
-        f"the {_level_of(co)} in every seat ([report](reports/customer-order/index.html), "
+        "**Does the known customer order change the first player's edge?**", "",
+        *_advice_lines(summaries, "customer-order"),
+        f"Measured with the {_level_of(co)} in every seat "
+        "([report](reports/customer-order/index.html), "
         f"{_games(co):,} games); the label is the "
         "[skill ladder](reports/skill-ladder/index.html)'s across "
         f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
@@ -481,7 +573,8 @@ def _laddered(reports: Path | Summaries, name: str, question: str,
         return []
     ladder = summaries.get(f"{name}-ladder")
     with summaries.showing(name, f"{name}-ladder"):
-        return _laddered_lines(s, ladder, name, question, baseline)
+        return [f"**{question}**", "", *_advice_lines(summaries, name),
+                *_laddered_lines(s, ladder, name, question, baseline)]
 
 
 def _laddered_lines(s: dict[str, Any], ladder: dict[str, Any] | None, name: str,
@@ -490,11 +583,11 @@ def _laddered_lines(s: dict[str, Any], ladder: dict[str, Any] | None, name: str,
     if not ladder or not ladder.get("skill"):
         parts = [f"{_label(s, r['variant'])} at {r['n_players']}p {_change(r)}"
                  for r in _seat0_changes(s)]
-        return [f"**{question}** The first player's share against {baseline}, with the "
+        return [f"The first player's share against {baseline}, with the "
                 f"{_level_of(s)} only (not on a ladder): " + "; ".join(parts) + f". {link}", ""]
     verdicts = _ladder_findings(ladder)
     top = _top_level(ladder)
-    out = [f"**{question}** The first player's share against {baseline}, measured with the "
+    out = [f"The first player's share against {baseline}, measured with the "
            f"{_level_of(s)} in every seat {link}; the label is its "
            f"[skill ladder](reports/{name}-ladder/index.html)'s across "
            f"{len(ladder['skill']['levels'])} levels of play.", "",
@@ -514,19 +607,19 @@ def _river_answers(summaries: Summaries) -> list[str]:
     strongest level with its label across the levels, and what the shorter game changes;
     then the extra Coins its fairness tuning recommends."""
     with summaries.showing("river-market"):
-        lines = _river_market(summaries.get("river-market"))
+        lines = _river_market(summaries.get("river-market"), summaries)
     rc = summaries.get("river-coins")
     if rc is not None:
         with summaries.showing("river-coins"):
             cells = "; ".join(f"{c['players']}p: {c['recommended']['seat_coins']}"
                               + _notes(c) for c in rc["cells"])
             lines += [f"**What extra starting Coins make River Market's seats fair "
-                      f"({rc['agents']})?** {cells} (seat 0 first; "
-                      "[report](reports/river-coins/index.html)).", ""]
+                      f"({rc['agents']})?**", "", *_advice_lines(summaries, "river-coins"),
+                      f"{cells} (seat 0 first; [report](reports/river-coins/index.html)).", ""]
     return lines
 
 
-def _river_market(rm: dict[str, Any] | None) -> list[str]:
+def _river_market(rm: dict[str, Any] | None, summaries: Summaries) -> list[str]:
     """River Market's first player's edge and the shorter game's change, per player count."""
     lines: list[str] = []
     if rm is not None and rm.get("skill"):
@@ -537,7 +630,8 @@ def _river_market(rm: dict[str, Any] | None) -> list[str]:
         lines += [
             "**River Market, the second game (on a reconstructed card set): does the first "
             "player have an edge, and does the rulebook's shorter game (4 houses) change "
-            f"it?** Measured at {len(rm['skill']['levels'])} levels of play in every seat, "
+            "it?**", "", *_advice_lines(summaries, "river-market"),
+            f"Measured at {len(rm['skill']['levels'])} levels of play in every seat, "
             f"shown at the strongest, {top} ([report](reports/river-market/index.html), "
             f"{_games(rm):,} games); the labels are across its own levels.",
             "",
@@ -652,6 +746,7 @@ def answers_files(root: Path) -> dict[Path, bytes]:
     except ValueError as exc:
         raise AnswersError(str(exc), source=str(readme)) from None
     files = {readme: _utf8(text, readme), index: _utf8(reports_index(summaries), index)}
+    files |= {page: _utf8(html, page) for page, html in report_pages(summaries).items()}
     for path in files:
         if path.exists() and not path.is_file():
             raise AnswersError("is not a file; the answers replace it with one",
@@ -691,8 +786,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a full disk, a read-only folder...
         print(f"error: {from_os_error(exc).message}", file=sys.stderr)
         return 1
-    readme, index = files
-    print(f"{readme} and {index} written from {root / 'reports'}/*/summary.json")
+    readme, index, *pages = files
+    print(f"{readme}, {index} and the advice of {len(pages)} report pages written from "
+          f"{root / 'reports'}/*/summary.json")
     return 0
 
 

@@ -247,7 +247,9 @@ def summary(a: Analysis) -> dict[str, Any]:
         "no_comparisons": a.no_comparisons,
         "partial": data.partial,
         "findings": [{"text": f.text, "topic": f.topic, "significant": f.significant,
-                      **({"label": f.label} if f.label else {})} for f in a.findings],
+                      **({"label": f.label} if f.label else {}),
+                      **({"label_source": f.label_source} if f.label_source else {})}
+                     for f in a.findings],
         "win_shares": _to_jsonable(a.tables["win_shares"]),
         "first_player": _to_jsonable(a.tables["first_player"]),
         "balance": _to_jsonable(a.tables["balance"]),

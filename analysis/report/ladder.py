@@ -163,7 +163,11 @@ def with_ladder(a: Analysis, path: str | Path, report_dir: Path | None = None) -
         examined += 1
         if v.get("convergence"):
             converged[tuple(f.key)] = str(v["convergence"]["text"])
-        findings.append(replace(f, label=str(v["label"]), text=f"{f.text} {_words(v, names)}"))
+        own = ("" if f.significant or v["label"] in ("not found",) else
+               " The label is the ladder's, from its own games; this study's games do not "
+               "show the finding significantly.")
+        findings.append(replace(f, label=str(v["label"]), label_source="skill ladder",
+                                text=f"{f.text} {_words(v, names)}{own}"))
     a.findings = findings
     index = ladder.folder / "index.html"
     link = os.path.relpath(index, report_dir) if report_dir is not None else str(index)

@@ -21,6 +21,11 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
+from analysis.metrics.advice import RULE as ADVICE_RULE
+from analysis.report.advice import SETTLE
+from analysis.report.advice import box_html
+from analysis.report.advice import ladder_advice
+from analysis.report.advice import study_advice
 from analysis.report.calibration_view import calibration_context
 from analysis.report.calibration_view import calibration_tables
 from analysis.report.content import SECTIONS
@@ -72,9 +77,10 @@ def _version() -> str:
 
 
 def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
-           watch: Sequence[Mapping[str, Any]] = ()) -> str:
+           watch: Sequence[Mapping[str, Any]] = (), advice: str = "") -> str:
     """The report as one HTML string (the only time-dependent part: the Generated line);
-    `watch` lists the viewer pages written beside it (`analysis.report.watch`)."""
+    `watch` lists the viewer pages written beside it (`analysis.report.watch`), `advice`
+    is the box that opens it (`advice_box`)."""
     images: dict[str, str] = {}
     for name, fig in figs.items():
         data = P.shrink_png(fig) if isinstance(fig, bytes) else P.to_png(fig, dpi=dpi)
@@ -103,7 +109,23 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
         version=_version(), sections=SECTIONS, sweep=sweep_context(a),
         precision_note=precision_note(a.tables["precision"]),
         skill=skill_context(a), calibration=calibration_context(a), watch=list(watch),
-        ladder=a.ladder, game=a.data.game)
+        ladder=a.ladder, game=a.data.game, advice=advice)
+
+
+def advice_box(s: Mapping[str, Any], ladder: str | Path | None) -> str:
+    """The box of advice that opens a study's report, from its own summary and its skill
+    ladder's (`analysis.report.advice`)."""
+    if s.get("skill"):
+        items = ladder_advice(s, SETTLE)
+    else:
+        lad = None
+        if ladder:
+            try:
+                lad = json.loads((Path(ladder) / "summary.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                lad = None  # the ladder's banner already says what it could not read
+        items = study_advice(s, lad if isinstance(lad, dict) else None, None, SETTLE)
+    return box_html(items, ADVICE_RULE)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -125,9 +147,12 @@ def build_report(data: StudyData, out: str | Path, target_half_width: float | No
         a = with_ladder(a, ladder, Path(out).resolve().parent / Path(out).name)
     figs = figures(a)
 
+    s = summary(a)
+    box = advice_box(s, ladder)
+
     def build(root: Path) -> None:
-        page = render(a, figs, dpi=dpi, watch=watch_games(data, root))
+        page = render(a, figs, dpi=dpi, watch=watch_games(data, root), advice=box)
         _write_text(root / "index.html", page)
-        _write_text(root / "summary.json", json.dumps(summary(a), indent=1) + "\n")
+        _write_text(root / "summary.json", json.dumps(s, indent=1) + "\n")
 
     return replace_folder(out, build) / "index.html"
