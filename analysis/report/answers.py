@@ -558,7 +558,49 @@ def _customer_order(summaries: Summaries) -> list[str]:
                           + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
                           for n, f in zip((2, 3, 4), fp, strict=True) if f)
         lines += [f"**Does the first player have an edge (standard rules)?** {words}.", ""]
+    lines += _whoever_plays(summaries, "customer-order-population")
+    lines += _whoever_plays(summaries, "first-player-population")
     return lines
+
+
+def _pop_pct(iv: Mapping[str, Any]) -> str:
+    return f"{100 * iv['estimate']:.1f}% [{100 * iv['lo']:.1f}, {100 * iv['hi']:.1f}]"
+
+
+def _whoever_plays(summaries: Summaries, name: str) -> list[str]:
+    """A population study's answers whoever plays: per player count, the first player's
+    share at the meta-game's equilibrium, each variant's change (Holm) and convergence."""
+    pop = summaries.get(name)
+    if pop is None:
+        return []
+    with summaries.showing(name):
+        bots = [b for b in pop["bots"] if b != pop.get("next")]
+        labels = pop.get("labels") or {}
+        changes = {(int(c["n_players"]), str(c["variant"])): c for c in pop["changes"]}
+        parts = []
+        for block in pop["players"]:
+            n = int(block["players"])
+            for v in block["variants"]:
+                c = changes.get((n, v["variant"]))
+                where = ("at the equilibrium" if n == 2 else
+                         f"at {v['profile']['bot']} in every seat"
+                         + ("" if v["profile"]["stable"] else " (no stable profile)"))
+                text = (f"{n} players, {labels.get(v['variant'], v['variant'])}: "
+                        f"{_pop_pct(v['answer'])} {where}")
+                if c:
+                    text += f", change {_change(c)}"
+                conv = v.get("convergence")
+                if conv:
+                    text += (f", {'converged' if conv['converged'] else 'not converged'} "
+                             f"(adding {pop['next']} moves it {_pp(conv['estimate'])} pp "
+                             f"{_ci(conv['lo'], conv['hi'])})")
+                parts.append(text)
+        state = "" if pop.get("status") == "complete" else (
+            f" Not finished (stopped after round {len(pop.get('rounds') or [])} of its "
+            f"adaptive sampling): `{pop.get('command')}` continues it.")
+        return [f"**Whoever plays** ([report](reports/{name}/index.html), each seat picks its "
+                f"best bot among {', '.join(bots)}; first player's share, fair 1/n): "
+                + "; ".join(parts) + "." + state, ""]
 
 
 def _laddered(reports: Path | Summaries, name: str, question: str,
@@ -669,7 +711,8 @@ def reports_index(reports: Path | Summaries) -> str:
             lines += [f"## [{s['title']}]({name}/index.html)", ""]
             if s.get("description"):
                 lines += [" ".join(str(s["description"]).split()), ""]
-            lines += _fairness_lines(s) if _is_fairness(s) else _study_lines(s)
+            lines += (_fairness_lines(s) if _is_fairness(s) else
+                      _population_lines(s) if _is_population(s) else _study_lines(s))
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -702,6 +745,23 @@ def _study_lines(s: dict[str, Any]) -> list[str]:
             continue
         label = f"**{f['label']}** " if f.get("label") else ""
         out.append(f"- {label}{f['text']}")
+    return out
+
+
+def _population_lines(s: dict[str, Any]) -> list[str]:
+    """A population study: its bots, its answers whoever plays, its sampling and cost."""
+    out = [f"Bots: {', '.join(s['bots'])}"
+           + (f" ({s['next']} the convergence check)" if s.get("next") else "") + "."]
+    for block in s["players"]:
+        for v in block["variants"]:
+            out.append(f"- {block['players']} players, {v['variant']}: first player wins "
+                       f"{_pop_pct(v['answer'])} whoever plays.")
+    for c in s["changes"]:
+        out.append(f"- {c['n_players']} players, {c['variant']} against {c['baseline']}: "
+                   f"{_change(c)} (Holm).")
+    out.append(f"Cost: {s['cost']['games']:,} games, {s['cost']['core_hours']:.2f} "
+               f"core-hours, {len(s.get('rounds') or [])} rounds of adaptive sampling "
+               f"(every profile at its most: {s.get('uniform_games', 0):,} games).")
     return out
 
 
