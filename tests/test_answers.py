@@ -97,7 +97,13 @@ def test_a_study_with_a_ladder_of_its_own_shows_each_change_with_its_label(
     lines = _laddered(tmp_path, "stalls", "How many stalls?", "the rulebook's 16")
     assert "| 4 | 12 | -5.8 pp [-8.4, -3.2], significant | **skill-dependent** | " \
            "+2.1 pp [-5.0, +9.0], not significant | not converged (too few games) |" in lines
-    assert "at Search (100 it.)" in lines[2] and "across 2 levels" in lines[0]
+    # The question, then the line of advice (skill-dependent: do not rely on it), then
+    # what was measured and the table.
+    assert lines[0] == "**How many stalls?**"
+    assert lines[2].startswith("*What to do*") and "12 at 4p: do not rely on" in lines[2]
+    assert "across 2 levels" in lines[4] and "at Search (100 it.)" in lines[6]
     (tmp_path / "stalls-ladder" / "summary.json").unlink()
-    (alone,) = _laddered(tmp_path, "stalls", "How many stalls?", "the rulebook's 16")[:1]
-    assert "only (not on a ladder): 12 at 4p -5.8 pp [-8.4, -3.2], significant" in alone
+    alone = _laddered(tmp_path, "stalls", "How many stalls?", "the rulebook's 16")
+    # Without a ladder the change is significant at its only level: a candidate.
+    assert "12 at 4p: candidate" in alone[2]
+    assert "only (not on a ladder): 12 at 4p -5.8 pp [-8.4, -3.2], significant" in alone[4]
