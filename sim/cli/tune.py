@@ -23,7 +23,9 @@ A tuning spec (data/tuning/compensation.toml is a full one):
 
   name = "bonus-2p"
   players = [2]                 # one search per player count (and variant)
-  agents = "heuristic"          # every seat; or one spec per seat
+  agents = "heuristic"          # every seat; or one spec per seat; or several levels
+                                #   of play, cheapest first, ["heuristic", "expert"]:
+                                #   the setting fair at every level, raced
   seed = 1
   preset = "standard"           # fixed rules: a preset and/or [rules] switches;
                                 # [[variants]] as in a study give one search each
@@ -47,6 +49,8 @@ A tuning spec (data/tuning/compensation.toml is a full one):
   budget = 40                   #   several, grid for few choices, else optuna
   games = 2000                  # per setting, the same seeds for every setting
   profile = true                # move each knob alone around the best (the figures)
+  # margin = 0.03               # several levels: a setting whose worst seat gap is
+                                #   surely above it stops before the dearer levels
 
   [confirm]
   best = 3                      # the best few settings replayed on fresh seeds
@@ -69,13 +73,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from sim.run.engines import compile_notice
     from sim.run.seam import PORTOBELLO
     from sim.tuning.fairness.run import cell_line
+    from sim.tuning.fairness.run import race_line
     from sim.tuning.fairness.run import tune_rules
     from sim.tuning.fairness.spec import load_tuning
 
     spec = load_tuning(args.file)
     reduced = []
     if args.budget is not None:
-        spec = replace(spec, budget=args.budget)
+        spec = replace(spec, budget=args.budget, stage_budget=args.budget)
         reduced.append(f"--budget {args.budget}")
     if args.games is not None:
         spec = replace(spec, games=args.games)
@@ -103,7 +108,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     def before_play() -> None:
         # River Market's batches compile in seconds, as its runs do (`Run.compile_notice`).
         if spec.game == PORTOBELLO:
-            compile_first(compile_notice(split_specs(spec.agents)))
+            compile_first(compile_notice([a for level in spec.level_specs
+                                          for a in split_specs(level)]))
 
     summary = tune_rules(spec, out, quiet=args.quiet, log=log,
                          execution=O.execution_from_args(args), before_play=before_play)
@@ -113,11 +119,15 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
         path = build_fairness_report(summary, report_dir, rules_dir=out / "rules")
     print("\n".join(cell_line(c) for c in summary["cells"]), file=sys.stderr)
+    saved = race_line(summary)
+    if saved:
+        print(saved, file=sys.stderr)
     print(path)
     unconfirmed = [c["key"] for c in summary["cells"] if not c["recommended"]["confirmed"]]
     if unconfirmed:
+        where = " at some level" if summary.get("race") else ""
         print(f"portobello: {len(unconfirmed)} recommendation(s) not confirmed fair (a seat's "
-              f"confirmed 95% interval excludes 1/n): {', '.join(unconfirmed)}",
+              f"confirmed 95% interval excludes 1/n{where}): {', '.join(unconfirmed)}",
               file=sys.stderr)
         return 1
     return 0
@@ -146,8 +156,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--report", metavar="DIR", help="report folder (default: OUT/report)")
     O.add_execution(p)
     p.add_argument("--budget", type=O.positive_int, default=None, metavar="N",
-                   help="settings each search may play, overriding search.budget (default: "
-                   "the spec's)")
+                   help="settings each stage of a cell may play: the search (overriding "
+                   "search.budget), the profiles and the neighbourhood (the nearest to the "
+                   "search's best), for a quick look (default: the spec's, every profile "
+                   "and neighbourhood setting)")
     p.add_argument("--games", type=O.game_count, default=None, metavar="N",
                    help="games per setting in the search, overriding search.games, for a "
                    "quick, reduced tuning (default: the spec's)")

@@ -72,6 +72,16 @@ class Outcome:
         parity = 1 / self.players
         return max(abs(s - parity) for s in self.shares())
 
+    def gap_bounds(self) -> tuple[float, float]:
+        """95% bounds of the largest seat gap, from each seat's interval: the low one is the
+        largest distance from 1/n to a seat's interval (0 when every interval holds 1/n, the
+        setting fair), the high one the largest distance from 1/n to an interval's far end.
+        Racing (`sim.tuning.fairness.race`) drops settings by them."""
+        parity = 1 / self.players
+        spans = self.intervals()
+        return (max(max(lo - parity, parity - hi, 0.0) for lo, hi in spans),
+                max(max(hi - parity, parity - lo) for lo, hi in spans))
+
     def target(self, target: Target) -> float:
         """The target's value (lower is better)."""
         return float(target.values(np.array([self.shares()]), np.array([self.rounds]))[0])

@@ -24,6 +24,14 @@ For each cell (variant x player count):
 4. each `confirm.checks` line-up (other agents, e.g. a search) plays the recommendation on
    seeds of its own.
 
+A spec of several levels of play (`agents = [cheapest, ..., dearest]`) explores with the
+cheapest agent (steps 1 and 2), then races the settings played through the dearer levels
+(`sim.tuning.fairness.race`) for the finalists, which every level plays in the
+confirmation; a setting's target is then its worst level's, it is fair when it is fair at
+every level, and its rows give every level's shares (`levels`). With `stage_budget` (set by
+`--budget`) the profiles and the neighbourhood each play at most that many settings a cell,
+the nearest to the search's best.
+
 Every outcome is kept in `tuning.json` under a key that names everything it depends on
 (board, rules, seats, seed, phase, games), written atomically after each setting, so an
 interrupted tuning resumes where it stopped: the searches replay from the log and play only
@@ -46,6 +54,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from dataclasses import field
@@ -72,6 +81,12 @@ from sim.tuning.fairness.knobs import setting_label
 from sim.tuning.fairness.outcome import Outcome
 from sim.tuning.fairness.outcome import play
 from sim.tuning.fairness.outcome import seeds
+from sim.tuning.fairness.race import STOPS
+from sim.tuning.fairness.race import Race
+from sim.tuning.fairness.race import minimax
+from sim.tuning.fairness.race import race
+from sim.tuning.fairness.race import worst_bounds
+from sim.tuning.fairness.race import worst_level
 from sim.tuning.fairness.search import SEARCHES
 from sim.tuning.fairness.search import Setting
 from sim.tuning.fairness.search import method_for
@@ -85,6 +100,7 @@ SUMMARY = "summary.json"
 FORMAT = "portobello-fairness/1"
 PROFILE_REACH = 6  # integer values each side of the best a profile plays
 EXPLORING = ("baseline", "search", "profile", "neighbourhood")  # the stages a history shows
+RACE = "race"  # the stage of a dearer level's game of a setting on the search's seeds
 
 
 @dataclass
@@ -129,7 +145,7 @@ def outcome_key(spec: TuningSpec, rules: Any, lineup: tuple[str, ...], phase: st
 class Played:
     """One setting's outcome in a phase, in the order the tuning played it."""
 
-    stage: str  # baseline, search, profile, confirm, check-<i>
+    stage: str  # baseline, search, profile, neighbourhood, race, confirm, check-<i>
     setting: Setting | None  # None: the baseline (the fixed rules as given)
     outcome: Outcome
 
@@ -143,6 +159,7 @@ class CellTuning:
         self.store = TaskStore(book.path.parent / TASKS)
         self.trail: list[Played] = []
         self.search: dict[Setting, Outcome] = {}
+        self.race: Race | None = None  # with several levels of play, once raced
         self.chosen = cell.fixed  # the recommended rules, once run
 
     def rules(self, setting: Setting | None) -> Any:
@@ -168,6 +185,12 @@ class CellTuning:
         self.tick(f"{self.cell.key} {stage}: {label}", played)
         return out
 
+    def at_every_level(self, setting: Setting | None, stage: str, phase: str, games: int
+                       ) -> list[Outcome]:
+        """A setting's outcome with every level's line-up, cheapest first."""
+        return [self.outcome(setting, stage, phase, games, lineup)
+                for lineup in self.cell.lineups]
+
     def measure(self, stage: str) -> Callable[[Setting], Outcome]:
         def measure(setting: Setting) -> Outcome:
             if setting not in self.search:
@@ -185,6 +208,25 @@ class CellTuning:
         if not dim.is_int:
             return dim.values()
         return [v for v in dim.values() if abs(v - best) <= PROFILE_REACH]
+
+    def steps(self, setting: Setting, best: Setting) -> tuple[int, int]:
+        """How far a setting is from `best`: the most steps along any knob's values, then
+        the steps along all of them."""
+        far = [abs(d.values().index(v) - d.values().index(b))
+               for d, v, b in zip(self.cell.dims, setting, best, strict=True)]
+        return max(far), sum(far)
+
+    def stage_settings(self, settings: list[Setting], best: Setting) -> list[Setting]:
+        """The settings a stage (the profiles, the neighbourhood) asks for that were not
+        played yet, in the stage's order: all of them, or, with a stage budget, that many,
+        the nearest to `best` (ties: the stage's order)."""
+        new = list(dict.fromkeys(s for s in settings if s not in self.search))
+        bound = self.spec.stage_budget
+        if bound is None or len(new) <= bound:
+            return new
+        order = {s: i for i, s in enumerate(new)}
+        kept = set(sorted(new, key=lambda s: (*self.steps(s, best), order[s]))[:bound])
+        return [s for s in new if s in kept]
 
     def neighbours(self, best: Setting) -> list[Setting]:
         """Every setting within `search.neighbourhood` steps of `best` in each knob (steps
@@ -216,18 +258,19 @@ class CellTuning:
                          derive_seed(spec.seed, "search", cell.key))
         best = self.ranked()[0]
         if spec.profile:  # before the finalists: a profile's settings may be among them
-            for i, dim in enumerate(cell.dims):
-                for v in self.profile_values(dim, best[i]):
-                    self.measure("profile")((*best[:i], v, *best[i + 1:]))
-        for setting in self.neighbours(best):
+            line = [(*best[:i], v, *best[i + 1:]) for i, dim in enumerate(cell.dims)
+                    for v in self.profile_values(dim, best[i])]
+            for setting in self.stage_settings(line, best):
+                self.measure("profile")(setting)
+        for setting in self.stage_settings(self.neighbours(best), best):
             self.measure("neighbourhood")(setting)
-        finalists = self.ranked()[:spec.confirm_best]
-        confirmed = [(s, self.outcome(s, "confirm", "confirm", spec.confirm_games))
+        finalists = self.raced() if cell.levels else self.ranked()[:spec.confirm_best]
+        confirmed = [(s, self.at_every_level(s, "confirm", "confirm", spec.confirm_games))
                      for s in finalists]
-        base_confirmed = self.outcome(None, "confirm", "confirm", spec.confirm_games)
-        fair = [c for c in confirmed if c[1].fair()]
+        base_confirmed = self.at_every_level(None, "confirm", "confirm", spec.confirm_games)
+        fair = [c for c in confirmed if all(o.fair() for o in c[1])]
         pool = fair or confirmed
-        chosen = min(pool, key=lambda c: (c[1].target(spec.target), finalists.index(c[0])))
+        chosen = min(pool, key=lambda c: (minimax(c[1], spec.target), finalists.index(c[0])))
         self.chosen = self.rules(chosen[0])
         profiles = [self.line_through(best, i) for i in range(len(cell.dims))]
         checks = [(check, self.outcome(chosen[0], f"check-{i}", f"check-{i}", check.games,
@@ -236,15 +279,71 @@ class CellTuning:
         return self.summary(method, baseline, base_confirmed, best, profiles, confirmed,
                             chosen, bool(fair), checks)
 
+    def raced(self) -> list[Setting]:
+        """The finalists of a spec of several levels: every setting played so far (the
+        cheapest level's) raced through the dearer levels on the search's seeds."""
+        lineups, spec = self.cell.lineups, self.spec
+        self.race = race(list(self.search), self.search,
+                         lambda s, level: self.outcome(s, RACE, "search", spec.games,
+                                                       lineups[level]),
+                         len(lineups), spec.confirm_best, spec.margin, spec.target)
+        return self.race.finalists
+
     # -- the cell's summary ---------------------------------------------------------------
-    def _row(self, setting: Setting | None, out: Outcome) -> dict[str, Any]:
+    def _where(self, setting: Setting | None) -> dict[str, Any]:
+        """A row's setting: its knobs' values, its label and every seat's bonus value."""
         label = "rules as given" if setting is None else setting_label(self.cell.dims, setting)
         game = self.spec.knob_game
         return {"setting": None if setting is None else setting_dict(self.cell.dims, setting),
-                "label": label, game.bonus: list(game.seat_values(self.rules(setting))),
-                "games": out.games, "shares": out.shares(),
+                "label": label, game.bonus: list(game.seat_values(self.rules(setting)))}
+
+    def _stats(self, out: Outcome) -> dict[str, Any]:
+        """A row's games: every seat's share and interval, the length, gap and target."""
+        return {"games": out.games, "shares": out.shares(),
                 "intervals": [list(i) for i in out.intervals()], "rounds": out.rounds,
                 "gap": out.gap(), "target": out.target(self.spec.target), "fair": out.fair()}
+
+    def _row(self, setting: Setting | None, out: Outcome) -> dict[str, Any]:
+        return {**self._where(setting), **self._stats(out)}
+
+    def _levels_row(self, setting: Setting | None, outs: Sequence[Outcome]
+                    ) -> dict[str, Any]:
+        """A setting at every level played: one level's row as it is; several, the worst
+        level's row (`worst` names it) with the worst gap and target, fair when fair at
+        every level, and every level's own (`levels`)."""
+        if len(outs) == 1:
+            return self._row(setting, outs[0])
+        specs = self.spec.level_specs
+        worst = worst_level(outs, self.spec.target)
+        return {**self._row(setting, outs[worst]), "gap": max(o.gap() for o in outs),
+                "target": minimax(outs, self.spec.target),
+                "fair": all(o.fair() for o in outs), "worst": specs[worst],
+                "levels": [{"agents": a, **self._stats(o)}
+                           for a, o in zip(specs, outs, strict=False)]}
+
+    def race_summary(self) -> dict[str, Any]:
+        """What the race did: the games each level played and saved on the search's seeds,
+        and every candidate's worst-gap bounds by level, where it stopped and why."""
+        assert self.race is not None
+        specs, race_ = self.spec.level_specs, self.race
+        finalists = set(race_.finalists)
+        rows = []
+        for s in race_.candidates:
+            outs = race_.results[s]
+            level, why = race_.stops.get(s, (len(outs) - 1, ""))
+            rows.append({**self._where(s), "target": minimax(outs, self.spec.target),
+                         "bounds": [list(worst_bounds(outs[:i + 1])) for i in
+                                    range(len(outs))],
+                         "levels": [{"agents": a, **self._stats(o)}
+                                    for a, o in zip(specs, outs, strict=False)],
+                         "finalist": s in finalists,
+                         "stopped": None if s in finalists else
+                         {"after": specs[level], "why": why, "text": STOPS[why]}})
+        games = race_.games(self.spec.games)
+        for level, a in zip(games["by_level"], specs, strict=True):
+            level["agents"] = a
+        return {"margin": self.spec.margin, "candidates": len(race_.candidates),
+                "finalists": len(race_.finalists), "games": games, "settings": rows}
 
     def fair_range(self, points: list[tuple[Any, Outcome]], dim: Dimension) -> Any:
         """A profile's values where every seat's search interval holds 1/n: [low, high]
@@ -254,21 +353,22 @@ class CellTuning:
             return [list(v) if isinstance(v, tuple) else v for v in values]
         return [min(values), max(values)] if values else None
 
-    def summary(self, method: str, baseline: Outcome, base_confirmed: Outcome, best: Setting,
-                profiles: list[list[tuple[Any, Outcome]]],
-                confirmed: list[tuple[Setting, Outcome]], chosen: tuple[Setting, Outcome],
-                confirmed_fair: bool, checks: list[Any]) -> dict[str, Any]:
+    def summary(self, method: str, baseline: Outcome, base_confirmed: list[Outcome],
+                best: Setting, profiles: list[list[tuple[Any, Outcome]]],
+                confirmed: list[tuple[Setting, list[Outcome]]],
+                chosen: tuple[Setting, list[Outcome]], confirmed_fair: bool,
+                checks: list[Any]) -> dict[str, Any]:
         cell = self.cell
         rules = self.rules(chosen[0])
         history = [{"step": i, "stage": p.stage, **self._row(p.setting, p.outcome)}
                    for i, p in enumerate(q for q in self.trail if q.stage in EXPLORING)]
-        return {
+        out = {
             "key": cell.key, "variant": cell.variant.name, "label": cell.variant.label,
             "description": cell.variant.description, "players": cell.players,
             "agents": list(cell.agents), "method": method,
             "dimensions": [d.to_dict() for d in cell.dims],
             "baseline": {"search": self._row(None, baseline),
-                         "confirm": self._row(None, base_confirmed)},
+                         "confirm": self._levels_row(None, base_confirmed)},
             "best": setting_dict(cell.dims, best),
             "history": history,
             "profiles": [{"dimension": d.name, "fair_range": self.fair_range(pts, d),
@@ -276,14 +376,18 @@ class CellTuning:
                                       **self._row((*best[:i], v, *best[i + 1:]), o)}
                                      for v, o in pts]}
                          for i, (d, pts) in enumerate(zip(cell.dims, profiles, strict=False))],
-            "confirmation": [{**self._row(s, o), "chosen": s == chosen[0]}
+            "confirmation": [{**self._levels_row(s, o), "chosen": s == chosen[0]}
                              for s, o in confirmed],
-            "recommended": {**self._row(*chosen), "confirmed": confirmed_fair,
+            "recommended": {**self._levels_row(*chosen), "confirmed": confirmed_fair,
                             "rules": rules.to_dict(changed_only=True),
                             "rules_file": f"rules/{cell.key}.toml"},
             "checks": [{"agents": list(c.agents), **self._row(chosen[0], o)}
                        for c, o in checks],
         }
+        if self.race is not None:
+            out["levels"] = list(self.spec.level_specs)
+            out["race"] = self.race_summary()
+        return out
 
 
 def progress_bar(total: int, desc: str, quiet: bool) -> Any:
@@ -317,13 +421,7 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
         book = Book.open(out, spec.name)
         if before_play is not None:
             before_play()
-        budgets = []
-        for cell in spec.cells():
-            total = 1 + spec.budget + spec.confirm_best + 1 + len(cell.checks)
-            if spec.profile:
-                total += sum(min(d.size(), 2 * PROFILE_REACH + 1) for d in cell.dims)
-            total += spec.neighbourhood_size(len(cell.dims)) - 1
-            budgets.append(total)
+        budgets = [cell_steps(spec, cell) for cell in spec.cells()]
         with Pool(execution or Execution(jobs)) as pool, \
                 closing(progress_bar(sum(budgets), spec.name, quiet)) as bar:
             workers = f"{pool.workers} worker{'s' if pool.workers != 1 else ''}"
@@ -354,18 +452,68 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                    "description": spec.description,
                    **({"game": spec.game} if spec.game != PORTOBELLO else {}),
                    material: spec.board_ref, f"{material}_hash": spec.board.content_hash,
-                   "agents": spec.agents,
+                   "agents": ", ".join(spec.level_specs),
+                   **({"levels": list(spec.levels)} if spec.levels else {}),
                    "seed": spec.seed, "target": spec.target.text(),
                    "search": {"method": spec.method, "budget": spec.budget,
                               "games": spec.games, "profile": spec.profile,
                               **({"neighbourhood": spec.neighbourhood}
-                                 if spec.neighbourhood else {})},
+                                 if spec.neighbourhood else {}),
+                              **({"margin": spec.margin} if spec.levels else {}),
+                              **({"stage_budget": spec.stage_budget}
+                                 if spec.stage_budget is not None else {})},
                    "confirm": {"best": spec.confirm_best, "games": spec.confirm_games,
                                "checks": [{"agents": a, "games": g} for a, g in spec.checks]},
                    "spec": spec.text, "reduced": spec.reduced, "cells": cells}
+        if spec.levels:
+            summary["race"] = race_totals(spec, cells)
         write_json_atomic(out / SUMMARY, summary)
         TaskStore(out / TASKS).clear()  # every setting is in the log
     return summary
+
+
+def cell_steps(spec: TuningSpec, cell: TuneCell) -> int:
+    """A bound on the settings a cell plays, one progress step each: the baseline, the
+    search, the profiles, the neighbourhood, every dearer level's race (at most every
+    setting explored), the finalists and the baseline at every level, and the checks."""
+    bound = spec.stage_budget
+    profile = sum(min(d.size(), 2 * PROFILE_REACH + 1) for d in cell.dims) \
+        if spec.profile else 0
+    around = spec.neighbourhood_size(len(cell.dims)) - 1
+    if bound is not None:
+        profile, around = min(profile, bound), min(around, bound)
+    explored = spec.budget + profile + around
+    levels = len(cell.lineups)
+    return (1 + explored + explored * max(levels - 2, 0)
+            + (spec.confirm_best + 1) * levels + len(cell.checks))
+
+
+def race_totals(spec: TuningSpec, cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The race's games over every cell: played and saved on the search's seeds, in all and
+    by level, against playing every candidate with every level."""
+    levels = [{"agents": a, "games": 0, "saved": 0} for a in spec.level_specs]
+    every = played = 0
+    for cell in cells:
+        games = cell["race"]["games"]
+        every, played = every + games["every"], played + games["played"]
+        for total, level in zip(levels, games["by_level"], strict=True):
+            total["games"] += level["games"]
+            total["saved"] += level["saved"]
+    return {"margin": spec.margin, "every": every, "played": played, "saved": every - played,
+            "by_level": levels}
+
+
+def race_line(summary: dict[str, Any]) -> str | None:
+    """The closing line of a tuning of several levels: the games racing saved (None for one
+    level)."""
+    race_ = summary.get("race")
+    if not race_:
+        return None
+    share = race_["saved"] / race_["every"] if race_["every"] else 0.0
+    by = ", ".join(f"{level['agents']} {level['saved']:,}" for level in race_["by_level"]
+                   if level["saved"])
+    return (f"racing saved {race_['saved']:,} of {race_['every']:,} search-seed games "
+            f"({share:.0%}) against playing every candidate with every level ({by})")
 
 
 def interval_text(share: float, interval: list[float]) -> str:
@@ -378,17 +526,29 @@ def row_game(row: dict[str, Any]) -> GameKnobs:
     return next((g for g in GAME_KNOBS.values() if g.bonus in row), GAME_KNOBS[PORTOBELLO])
 
 
+def seats_text(row: dict[str, Any]) -> str:
+    """Every seat's share and interval in a row."""
+    return ", ".join(interval_text(s, i) for s, i in zip(row["shares"], row["intervals"],
+                                                         strict=True))
+
+
 def cell_line(cell: dict[str, Any]) -> str:
     """One line per cell: the recommendation, every seat's value of the game's seat bonus
-    (start scores, extra Coins) and every seat's confirmed share."""
+    (start scores, extra Coins) and every seat's confirmed share (at every level, when the
+    spec lists several: then a recommendation not fair at every level is the best
+    compromise, its worst gap said)."""
     rec = cell["recommended"]
-    seats = ", ".join(interval_text(s, i) for s, i in zip(rec["shares"], rec["intervals"],
-                                                          strict=True))
-    verdict = "fair" if rec["confirmed"] else "NOT confirmed fair"
     game = row_game(rec)
     values = ", ".join(map(str, rec[game.bonus]))
-    return (f"{cell['key']}: {rec['label']} ({game.column} {values}): seats {seats} over "
-            f"{rec['games']:,} games, {verdict}")
+    head = f"{cell['key']}: {rec['label']} ({game.column} {values}): "
+    if "levels" not in rec:
+        verdict = "fair" if rec["confirmed"] else "NOT confirmed fair"
+        return f"{head}seats {seats_text(rec)} over {rec['games']:,} games, {verdict}"
+    levels = "; ".join(f"{level['agents']} {seats_text(level)}" for level in rec["levels"])
+    verdict = "fair at every level" if rec["confirmed"] else (
+        f"NOT confirmed fair at every level: the best compromise, worst gap "
+        f"{rec['gap']:.3f} ({rec['worst']})")
+    return f"{head}seats {levels}; over {rec['games']:,} games each, {verdict}"
 
 
 def river_rules_toml(rules: Any, source: str) -> str:
@@ -409,7 +569,14 @@ def recommended_toml(spec: TuningSpec, cell: dict[str, Any], rules: Any) -> str:
     rec = cell["recommended"]
     verdict = ("every seat's confirmed 95% interval contains 1/n" if rec["confirmed"] else
                "NOT confirmed: some seat's confirmed interval excludes 1/n")
+    if "levels" in cell:
+        verdict = (f"{verdict} at every level" if rec["confirmed"] else
+                   f"{verdict} at some level; the best compromise, worst gap "
+                   f"{rec['gap']:.3f} ({rec['worst']})")
+        who = f"games each of {', '.join(cell['levels'])}"
+    else:
+        who = f"games of {', '.join(dict.fromkeys(cell['agents']))}"
     source = (f"fairness tuning {spec.name}, cell {cell['key']}, {rec['label']}; {verdict} "
-              f"({rec['games']:,} games of {', '.join(dict.fromkeys(cell['agents']))})")
+              f"({rec['games']:,} {who})")
     return rules_toml(rules, source) if spec.game == PORTOBELLO else \
         river_rules_toml(rules, source)

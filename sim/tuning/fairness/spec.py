@@ -8,6 +8,12 @@ a mistake is reported with the file, the field and the reason before any game is
 (every knob's extreme values are built into rules at every player count and variant).
 There is one cell, one search, per variant and player count.
 
+`agents` is one agent spec (every seat's, or one per seat at a single player count), or a
+list of them, several levels of play, cheapest first: then the tuning asks for the setting
+fair at every level (`sim.tuning.fairness.race`), and `search.margin` says how far from
+fair a setting may be at a level and still go on to the dearer ones. A list of one is the
+single spec, the same tuning.
+
 `game = "river-market"` makes it a tuning of River Market (`sim.run.seam`), as a study
 does: `cards` names its card set (instead of `board`), its presets, switches and agents
 are River Market's, it plays 2 to 5 players, and its seat bonus is `seat_coins` (extra
@@ -47,7 +53,7 @@ TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed"
 VARIANT_KEYS = ("name", "label", "description", "preset", "rules")
 KNOB_KEYS = ("switch", "name", "seats", "low", "high", "choices")
 TARGET_KEYS = ("seat_gap", "first_player", "length", "length_goal")
-SEARCH_KEYS = ("method", "budget", "games", "profile", "neighbourhood")
+SEARCH_KEYS = ("method", "budget", "games", "profile", "neighbourhood", "margin")
 MAX_NEIGHBOURHOOD_SETTINGS = 400  # (2k+1)^knobs settings a neighbourhood of reach k plays
 CONFIRM_KEYS = ("best", "games", "checks")
 CHECK_KEYS = ("agents", "games")
@@ -116,6 +122,13 @@ class TuneCell:
     dims: tuple[Dimension, ...]
     agents: tuple[str, ...]
     checks: tuple[Check, ...]
+    levels: tuple[tuple[str, ...], ...] = ()  # every level's line-up, cheapest first, when
+    # the spec lists several levels of play (() for one: `agents` alone)
+
+    @property
+    def lineups(self) -> tuple[tuple[str, ...], ...]:
+        """The line-up of every level of play, cheapest first (one: `agents`)."""
+        return self.levels or (self.agents,)
 
     @property
     def key(self) -> str:
@@ -152,6 +165,16 @@ class TuningSpec:
     game: str = PORTOBELLO
     neighbourhood: int = 0  # after the profiles, every setting within this many steps of
     # the search's best in every knob at once (0: none)
+    levels: tuple[str, ...] = ()  # every level's agent spec, cheapest first, when the spec
+    # lists several (`agents` is the first); () for one level of play
+    margin: float = 0.0  # racing: the worst seat gap a setting may still have at a level
+    stage_budget: int | None = None  # settings each later stage (the profiles, the
+    # neighbourhood) may play per cell; None: all the spec asks for (`--budget` sets it)
+
+    @property
+    def level_specs(self) -> tuple[str, ...]:
+        """Every level's agent spec, cheapest first (one: `agents`)."""
+        return self.levels or (self.agents,)
 
     def neighbourhood_size(self, knobs: int) -> int:
         """The settings a neighbourhood of this reach spans in `knobs` knobs, the best
@@ -173,7 +196,8 @@ class TuningSpec:
                 dims = tuple(d for i, k in enumerate(self.knobs)
                              for d in _dimensions(k, n, i, bonus))
                 out.append(TuneCell(v, n, fixed, dims, _lineup(self.agents, n),
-                                    tuple(Check(_lineup(a, n), g) for a, g in self.checks)))
+                                    tuple(Check(_lineup(a, n), g) for a, g in self.checks),
+                                    tuple(_lineup(a, n) for a in self.levels)))
         return out
 
 
@@ -207,6 +231,46 @@ def _check_agents(value: Any, players: Sequence[int], source: str, fld: str,
             raise _err(source, fld, f"{s} has a time budget ({timed}): the games would depend "
                                     "on the machine's speed; give iterations= instead")
     return value
+
+
+def _check_levels(value: Any, players: Sequence[int], source: str, game: GameKnobs
+                  ) -> tuple[str, ...]:
+    """The spec's `agents`: one agent spec, or a list of levels of play, cheapest first, each
+    an agent spec as `_check_agents` takes it (a list of one is that spec). A level listed
+    twice is refused: the same games would be played twice."""
+    if not isinstance(value, list):
+        return (_check_agents(value, players, source, "agents", game),)
+    if not value:
+        raise _err(source, "agents", "an empty list: give one agent spec, or several levels "
+                                     "of play, cheapest first")
+    levels: list[str] = []
+    for i, level in enumerate(value):
+        fld = f"agents[{i}]"
+        if not isinstance(level, str):
+            raise _err(source, fld, f"must be an agent spec such as "
+                                    f"\"{game.default_agents}\", got {level!r}")
+        levels.append(_check_agents(level, players, source, fld, game))
+        same = [j for j, other in enumerate(levels[:-1])
+                if split_specs(other) == split_specs(level)]
+        if same:
+            raise _err(source, fld, f"{level!r} is listed twice (agents[{same[0]}] too): give "
+                                    "each level of play once")
+    return tuple(levels)
+
+
+def _margin(search: Mapping[str, Any], levels: Sequence[str], source: str) -> float:
+    """`search.margin`: the worst seat gap (a win share) a setting may have at a level and
+    still race on to the dearer ones; only a spec of several levels races."""
+    if "margin" not in search:
+        return 0.0
+    value = search["margin"]
+    if len(levels) < 2:
+        raise _err(source, "search.margin", "racing needs several levels of play: give "
+                                            "agents = [cheapest, ..., dearest]")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 0.5:
+        raise _err(source, "search.margin", f"must be a win share from 0 to below 0.5 (the "
+                                            f"largest seat gap still wanted), got {value!r}")
+    return float(value)
 
 
 def _int_field(raw: Mapping[str, Any], key: str, source: str, fld: str, default: int | None,
@@ -395,9 +459,10 @@ def _check_cells(spec: TuningSpec) -> None:
                     why = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
                     raise _err(spec.source, fld, f"{dim.name} = {v!r} at {cell.players} "
                                                  f"players{where}: {why}") from None
-        if len(cell.agents) != cell.players:
-            raise _err(spec.source, "agents", f"{len(cell.agents)} specs for "
-                                              f"{cell.players} players")
+        for i, lineup in enumerate(cell.lineups):
+            if len(lineup) != cell.players:
+                raise _err(spec.source, f"agents[{i}]" if spec.levels else "agents",
+                           f"{len(lineup)} specs for {cell.players} players")
 
 
 def _switches(raw: Mapping[str, Any], players: Sequence[int], source: str, where: str,
@@ -479,8 +544,8 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         board = game.load_material(board_ref, base_dir)
     except PortobelloError as exc:
         raise _err(source, game.material, exc.message) from None
-    agents = _check_agents(data.get("agents", knob_game.default_agents), players, source,
-                           "agents", knob_game)
+    levels = _check_levels(data.get("agents", knob_game.default_agents), players, source,
+                           knob_game)
     variants = _variants(data, players, source, game.name)
     knobs_raw = data["knobs"]
     if not isinstance(knobs_raw, list) or not knobs_raw:
@@ -520,7 +585,7 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
     spec = TuningSpec(
         name=name, title=str(data.get("title", name)),
         description=str(data.get("description", "")), board=board, board_ref=board_ref,
-        players=tuple(players), agents=agents, seed=seed, variants=variants, knobs=knobs,
+        players=tuple(players), agents=levels[0], seed=seed, variants=variants, knobs=knobs,
         target=_target(data, source), method=method,
         budget=_int_field(search, "budget", source, "search.budget", 40, 1, MAX_BUDGET),
         games=_int_field(search, "games", source, "search.games", 2000, 1, MAX_GAMES),
@@ -530,7 +595,8 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         confirm_best=_int_field(confirm, "best", source, "confirm.best", 3, 1, 50),
         confirm_games=_int_field(confirm, "games", source, "confirm.games", 10_000, 1,
                                  MAX_GAMES),
-        checks=tuple(checks), source=source, text=text, game=game.name)
+        checks=tuple(checks), source=source, text=text, game=game.name,
+        levels=levels if len(levels) > 1 else (), margin=_margin(search, levels, source))
     _check_fixed(spec)
     _check_method(spec)
     _check_cells(spec)
