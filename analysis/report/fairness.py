@@ -177,7 +177,8 @@ def race_text(cell: Cell) -> str:
     return (f"The {race['candidates']} settings explored were played with {levels[0]} on "
             f"the search's games; {on}the {race['finalists']} finalists were confirmed at "
             f"every level, {levels[-1]} playing them alone (margin {race['margin']:g}). "
-            + saved_text(race["games"]))
+            + saved_text(race["games"]) + f" The profiles and the search's history are "
+            f"{levels[0]}'s games.")
 
 
 def levels_html(cell: Cell) -> str:

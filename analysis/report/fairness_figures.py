@@ -2,7 +2,8 @@
 share against each knob, the confirmation before and after, and the search's history.
 
 Colours are seats, the same seat the same colour in every chart; the dashed line is parity
-(1/n); bars are 95% intervals.
+(1/n); bars are 95% intervals. A tuning of several levels of play draws the recommendation
+at every level, one hatching a level.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 from matplotlib.ticker import PercentFormatter
 
@@ -103,21 +105,36 @@ def _cell_grid(cells: Sequence[Cell], panel_height: float) -> tuple[Figure, Any]
     return fig, axes
 
 
+LEVEL_HATCHES = ("", "///", "...", "xxx", "\\\\")  # a level of play's bars, cheapest first
+
+
+def _bars(cell: Cell) -> list[tuple[Cell, float, str]]:
+    """A panel's bar groups, (row, alpha, hatch) each: the rules as given (pale) and the
+    recommendation; with several levels of play, the recommendation at each level."""
+    rec = cell["recommended"]
+    if "levels" in rec:
+        return [(lv, 1.0, LEVEL_HATCHES[i % len(LEVEL_HATCHES)])
+                for i, lv in enumerate(rec["levels"])]
+    return [(cell["baseline"]["confirm"], 0.35, ""), (rec, 1.0, "")]
+
+
 def confirmation_figure(cells: Sequence[Cell]) -> Figure:
     """Every seat's confirmed win share under the rules as given and under the
-    recommendation, a panel per cell, against 1/n."""
+    recommendation (with several levels of play, the recommendation at each level), a
+    panel per cell, against 1/n."""
     with mpl.rc_context(RC):
         fig, axes = _cell_grid(cells, 2.9)
         for ax, cell in zip(axes, cells, strict=False):
             n = cell["players"]
-            # pale: the rules as given; full: the recommendation
-            pairs = [(cell["baseline"]["confirm"], 0.35), (cell["recommended"], 1.0)]
-            for k, (row, alpha) in enumerate(pairs):
+            bars = _bars(cell)
+            width = 0.68 / len(bars)
+            for k, (row, alpha, hatch) in enumerate(bars):
                 for seat in range(n):
                     mid = row["shares"][seat]
                     lo, hi = row["intervals"][seat]
-                    x = seat + (k - 0.5) * 0.34
-                    ax.bar(x, mid, width=0.32, color=_seat_colour(seat), alpha=alpha)
+                    x = seat + (k - (len(bars) - 1) / 2) * width
+                    ax.bar(x, mid, width=width * 0.94, color=_seat_colour(seat), alpha=alpha,
+                           hatch=hatch, edgecolor="#ffffff" if hatch else None)
                     ax.errorbar(x, mid, yerr=[[mid - lo], [hi - mid]], color="#222222",
                                 capsize=2, lw=1)
             ax.axhline(1 / n, **FAIR_STYLE)
@@ -126,9 +143,18 @@ def confirmation_figure(cells: Sequence[Cell]) -> Figure:
             ax.set_title(f"{_title(cell)}: {ok}", fontsize=9.5)
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
             ax.grid(axis="x", visible=False)
-        fig.suptitle("Confirmed win shares: pale bars the rules as given, full bars the "
+        levels = next((c["levels"] for c in cells if "levels" in c), None)
+        fig.suptitle("Confirmed win shares of the recommendation at each level of play "
+                     "(fresh seeds)" if levels else
+                     "Confirmed win shares: pale bars the rules as given, full bars the "
                      "recommendation (fresh seeds)", fontsize=10.5, fontweight="bold")
-        fig.tight_layout(rect=(0, 0, 1, 0.95))
+        if levels:  # which hatching is which level, in grey (the colours are seats)
+            fig.legend(handles=[Patch(facecolor="#9a9a9a", edgecolor="#ffffff",
+                                      hatch=LEVEL_HATCHES[i % len(LEVEL_HATCHES)], label=a)
+                                for i, a in enumerate(levels)],
+                       loc="upper center", ncol=len(levels), bbox_to_anchor=(0.5, 0.955),
+                       fontsize=8.5, frameon=False)
+        fig.tight_layout(rect=(0, 0, 1, 0.9 if levels else 0.95))
     return fig
 
 
