@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bad_input import cli_fails
@@ -72,3 +73,73 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path,
     page = tmp_path / "bad.html"
     line = cli_fails(capsys, ["view", str(bad), "--out", str(page)], 1)
     assert "actions[1].steps" in line and not page.exists()
+
+
+# -- the page in a browser ---------------------------------------------------------------------
+# (the `browser` fixture, headless Chromium with a watchdog, is in conftest.py)
+CONTROLS = ["first", "prev-scoring", "prev", "play", "next", "next-scoring", "last"]
+
+
+def test_the_page_steps_like_the_portobello_viewer(tmp_path: Path, browser: Any) -> None:
+    """The River Market viewer opens at #step=N, has the Portobello viewer's buttons and keys
+    in the same order, jumps between the steps that change a score, keeps the address at the
+    step shown, and gives every resource count room of its own."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    record, page = tmp_path / "game.json", tmp_path / "game.html"
+    assert main(["play", "--game", "river-market", "--players", "3", "--agents",
+                 "greedy,random,greedy", "--seed", "4", "--record", str(record)]) == 0
+    assert main(["view", str(record), "--out", str(page)]) == 0
+    data = page_data(page)
+    steps, last = data["steps"], len(data["steps"]) - 1
+    scorings = [i for i, s in enumerate(steps) if s["scoring"]]
+    assert scorings and all(steps[i]["notes"] for i in scorings)
+
+    portobello = tmp_path / "portobello.html"
+    assert main(["view", str(Path(__file__).parent / "golden" / "viewer-game.json"), "--out",
+                 str(portobello)]) == 0
+    ids = "return [...document.querySelectorAll('#controls button')].map((b) => b.id);"
+    browser.get(portobello.resolve().as_uri())
+    assert browser.execute_script(ids) == CONTROLS
+
+    def at() -> int:
+        return int(browser.find_element(By.TAG_NAME, "body").get_attribute("data-step"))
+
+    middle = last // 2
+    browser.get(page.resolve().as_uri() + f"#step={middle}")
+    assert browser.execute_script(ids) == CONTROLS
+    assert at() == middle
+    assert browser.find_element(By.ID, "where").text.startswith(f"step {middle} of {last}")
+    text = browser.find_element(By.ID, "action-text").text
+    assert steps[middle]["text"] in text
+
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    assert at() == last and browser.current_url.endswith(f"#step={last}")
+    body.send_keys(Keys.HOME)
+    assert at() == 0
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert at() == 2
+    body.send_keys(Keys.PAGE_DOWN)
+    assert at() == next(i for i in scorings if i > 2)
+    assert "scoring" in browser.find_element(By.ID, "now").get_attribute("class")
+    assert browser.find_element(By.ID, "notes").text == "\n".join(steps[at()]["notes"])
+    browser.find_element(By.ID, "last").click()
+    browser.find_element(By.ID, "prev-scoring").click()
+    assert at() == max(i for i in scorings if i < last)
+    marks = browser.find_elements(By.CSS_SELECTOR, "#marks span")
+    assert len(marks) == len(scorings)
+
+    # Each resource's name and count stand apart from the next resource's.
+    gaps = browser.execute_script("""
+      const out = [];
+      for (const res of document.querySelectorAll('#seats .res')) {
+        const boxes = [...res.children].map((s) => s.getBoundingClientRect());
+        for (let k = 1; k < boxes.length; k++)
+          if (boxes[k].top === boxes[k - 1].top) out.push(boxes[k].left - boxes[k - 1].right);
+      }
+      return out;""")
+    assert gaps and min(gaps) >= 12
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []

@@ -2,7 +2,8 @@
 for a River Market record): the river's two rows of Booths with their owners' houses, the
 pawns and the Events' attendees; each player's resources, houses, hand (every hand, or one
 seat's view with the others' hidden) and Helpers; the score so far, part by part; and the
-game action by action in words."""
+game action by action in words, each step that changes a score marked as a scoring. Its
+controls, keys and address (`#step=N`) are the Portobello Market viewer's."""
 
 from __future__ import annotations
 
@@ -54,11 +55,31 @@ def snapshot(g: RiverGame) -> dict[str, Any]:
             "scores": g.scores() if g.over else None}
 
 
+PARTS = ("events", "booths", "helpers", "coins", "goods")  # `RiverGame.score_parts`' order
+
+
+def score_notes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What a step did to the scores, a line per seat whose score changed, part by part
+    (`seat 1 scores 2 (booths +2)`): a step with any is a scoring, which the viewer marks
+    on its slider and jumps to, as it does Portobello Market's lane scorings."""
+    notes = []
+    for p, (b, a) in enumerate(zip(before["seats"], after["seats"], strict=True)):
+        delta = a["score"] - b["score"]
+        if delta:
+            parts = ", ".join(f"{name} {y - x:+d}" for name, x, y
+                              in zip(PARTS, b["parts"], a["parts"], strict=True) if y != x)
+            verb = "scores" if delta > 0 else "loses"
+            notes.append(f"seat {p} {verb} {abs(delta)} point{'s' if abs(delta) != 1 else ''}"
+                         f" ({parts})")
+    return notes
+
+
 def river_steps(start: RiverGame, actions: list[int]) -> list[dict[str, Any]]:
-    """Step 0 is the position after setup; step i the position after action i."""
+    """Step 0 is the position after setup; step i the position after action i, with what
+    it did to the scores (`notes`; `scoring` when it changed any)."""
     g = start.copy()
     steps = [{"text": "setup: the river's four Starting Booths, four cards and four Coins "
-              "each", "who": None, "state": snapshot(g)}]
+              "each", "who": None, "state": snapshot(g), "notes": [], "scoring": False}]
     for a in actions:
         who = g.decider
         text = g.describe(a)
@@ -67,7 +88,10 @@ def river_steps(start: RiverGame, actions: list[int]) -> list[dict[str, Any]]:
             n = record["steps"]
             text += f" ({n} step{'s' if n != 1 else ''})"
         g.apply(a)
-        steps.append({"text": text, "who": who, "state": snapshot(g)})
+        state = snapshot(g)
+        notes = score_notes(steps[-1]["state"], state)
+        steps.append({"text": text, "who": who, "state": state, "notes": notes,
+                      "scoring": bool(notes)})
     return steps
 
 
