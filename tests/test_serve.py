@@ -98,6 +98,22 @@ def test_a_new_game_waits_for_the_person_to_place_the_bobby(client: TestClient) 
     assert len(data["setup"]["board"]["lanes"]) == 22
 
 
+def test_the_prompt_says_what_the_person_is_to_do(client: TestClient) -> None:
+    """The state's prompt is made from the kinds of the person's legal actions: the Bobby
+    first, then a token or a district to score, then the turn's actions; none for a bot."""
+    state = new_game(client)["state"]
+    assert state["prompt"] == "Your move: place the Bobby first: click a highlighted district."
+    gid = state["game_id"]
+    state = click(client, gid, target="district", index=3).json()
+    assert state["prompt"].startswith("Your move: play a token") and "score a district" in \
+        state["prompt"]
+    state = click(client, gid, target="token", value=2).json()
+    assert "place a stall on a highlighted spot" in state["prompt"]
+    assert state["prompt"].endswith(" or end the turn.")
+    state = click(client, gid, target="end").json()
+    assert not state["human_to_move"] and state["prompt"] == ""
+
+
 def test_an_illegal_click_is_refused_with_the_engines_reason(client: TestClient) -> None:
     gid = new_game(client)["state"]["game_id"]
     r = click(client, gid, target="spot", index=0)
@@ -311,6 +327,20 @@ def _legal_target(driver: Any) -> Any:
         if found:
             return found[0]
     raise AssertionError("no legal target highlighted")
+
+
+def test_the_page_says_place_the_bobby_and_shows_the_whole_board(
+        server: tuple[str, Path], browser: Any) -> None:
+    """At 1400 x 1000 the board's foot is on screen, and a new game says what to do first."""
+    from selenium.webdriver.common.by import By
+
+    _start(browser, server[0])
+    assert browser.find_element(By.ID, "action-text").text == (
+        "Your move: place the Bobby first: click a highlighted district.")
+    bottom, height = browser.execute_script(
+        "return [document.getElementById('board').getBoundingClientRect().bottom,"
+        " window.innerHeight];")
+    assert bottom <= height
 
 
 def test_an_illegal_click_shows_the_engines_reason(server: tuple[str, Path],

@@ -36,6 +36,17 @@ from sim.web.limits import served_agent
 
 HUMAN = "human"  # the agent name the person's seat carries in the saved record
 HINT_OPTIONS = 5  # options a hint lists
+# Each kind of legal action as the page's prompt says it, in the order a turn offers them
+# (`Session.prompt`); {customer} is the customer to place.
+PROMPTS = ((A.PLACE_BOBBY, "place the Bobby first: click a highlighted district"),
+           (A.PLACE_CUSTOMER, "place the {customer} on a highlighted square"),
+           (A.PLAY_TOKEN, "play a token (its button above the board)"),
+           (A.SCORE_DISTRICT, "score a district (pick the token's value, then click a "
+                              "highlighted district)"),
+           (A.PLACE_STALL, "place a stall on a highlighted spot"),
+           (A.DRAW_CUSTOMER, "draw a customer"),
+           (A.MOVE_BOBBY, "move the Bobby to a highlighted district"),
+           (A.END_TURN, "end the turn"))
 
 
 class PlayError(PortobelloError):
@@ -278,6 +289,19 @@ class Session:
                 out["buttons"].append("end")
         return out
 
+    def prompt(self) -> str:
+        """What the person is to do now, in words, from the kinds of their legal actions
+        ("Your move: place the Bobby first: click a highlighted district"); empty while a
+        bot is to move or the game is over. The page shows it, so that the highlighted
+        targets come with what they are for."""
+        if not self.human_to_move:
+            return ""
+        kinds = {A.kind(a) for a in self.game.legal_actions()}
+        pending = CUSTOMER_NAMES.get(self.game.pending, "customer")
+        said = [text.format(customer=pending) for kind, text in PROMPTS if kind in kinds]
+        return "Your move: " + (", ".join(said[:-1]) + " or " + said[-1] if len(said) > 1
+                                else said[0] if said else "no move is open") + "."
+
     def view(self) -> dict[str, Any]:
         """The state the page shows now: the viewer's snapshot plus whose move it is, the
         person's targets, the last action in words and where the record was saved."""
@@ -290,6 +314,7 @@ class Session:
             "human_to_move": self.human_to_move,
             "targets": self.targets(),
             "last": self.last_text,
+            "prompt": self.prompt(),  # what the person is to do, when it is their move
             "notes": self.last_notes,  # what the last action caused: scorings, the end
             "pending": CUSTOMER_NAMES.get(g.pending, "") if g.pending else "",
             "actions": len(g.log or []),
