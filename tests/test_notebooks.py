@@ -258,3 +258,27 @@ def test_notebooks_say_which_folder_they_show(tmp_path: Path) -> None:
     assert line == ("Showing BUILT-IN SAMPLE, not the study's results (reduced: 4 games per "
                     "cell, the spec asks for 4,400–4,500; agents random instead of the spec's "
                     f"expert): {choice.path} · agents: random")
+
+
+def test_a_relative_study_dir_is_read_from_the_repository_root(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PORTOBELLO_STUDY_DIR=data/runs/... works although the notebook's kernel runs in
+    notebooks/: from the root first, then from where the server was started ($PWD), then
+    from the kernel's folder; a relative path found nowhere names every folder tried."""
+    from analysis.report.provenance import locate_study
+
+    root, started = tmp_path / "repo", tmp_path / "elsewhere"
+    (root / "notebooks").mkdir(parents=True)
+    monkeypatch.chdir(root / "notebooks")
+    rel = "data/runs/studies/mine"
+    for base in (root, started):
+        (base / rel).mkdir(parents=True)
+    (started / rel / "study.json").write_text("{}")
+    env = {"PORTOBELLO_STUDY_DIR": rel, "PWD": str(started)}
+    assert locate_study("customer-order", root, env=env).path == started / rel
+    (root / rel / "study.json").write_text("{}")
+    assert locate_study("customer-order", root, env=env).path == root / rel
+    with pytest.raises(FileNotFoundError) as err:
+        locate_study("customer-order", root, env={"PORTOBELLO_STUDY_DIR": "data/none"})
+    assert str(root / "data/none") in str(err.value)
+    assert str(root / "notebooks" / "data/none") in str(err.value)

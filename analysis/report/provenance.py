@@ -167,22 +167,38 @@ class StudyChoice:
 
 def locate_study(name: str, root: Path, env: Mapping[str, str] | None = None) -> StudyChoice:
     """The study folder a notebook for study `name` shows: the folder PORTOBELLO_STUDY_DIR
-    names (refused if it is not a study folder: never replaced by another), else
+    names (a relative path read as `study_dir_candidates` says; refused if it is not a
+    study folder: never replaced by another), else
     `data/runs/studies/<name>`, else `data/runs/studies/<name>-demo` (make demo), else the
     built-in sample's folder `data/runs/studies/<name>-notebook-sample`."""
     env = os.environ if env is None else env
     given = env.get(STUDY_DIR_ENV)
     if given:
-        path = Path(given)
-        if not (path / "study.json").exists():
-            raise FileNotFoundError(f"{STUDY_DIR_ENV}={given} is not a study folder (no "
-                                    "study.json); run `portobello study` into it first")
-        return StudyChoice(path, "env")
+        tried = study_dir_candidates(Path(given), root, env)
+        for path in tried:
+            if (path / "study.json").exists():
+                return StudyChoice(path, "env")
+        where = " or ".join(str(p) for p in tried)
+        raise FileNotFoundError(f"{STUDY_DIR_ENV}={given} is not a study folder (no "
+                                f"study.json in {where}); run `portobello study` into it "
+                                "first")
     for source, folder in (("study", name), ("demo", f"{name}-demo")):
         path = root / RUNS_DIR / folder
         if (path / "study.json").exists():
             return StudyChoice(path, source)
     return StudyChoice(root / RUNS_DIR / f"{name}-notebook-sample", "sample")
+
+
+def study_dir_candidates(given: Path, root: Path, env: Mapping[str, str]) -> list[Path]:
+    """Where PORTOBELLO_STUDY_DIR may point, in the order tried: an absolute path as it is;
+    a relative one (`data/runs/studies/...`, as README writes them) from the repository
+    root, then from the folder the notebook server was started in (`$PWD`, which its
+    kernels inherit), then from the kernel's own folder (the notebook's, `notebooks/`),
+    which alone would make a path written from the root fail."""
+    if given.is_absolute():
+        return [given]
+    bases = [root, *([Path(env["PWD"])] if env.get("PWD") else []), Path.cwd()]
+    return list(dict.fromkeys(base / given for base in bases))
 
 
 SOURCES = {"env": f"the study folder {STUDY_DIR_ENV} names",
