@@ -40,6 +40,7 @@ from analysis.report.advice import fairness_advice
 from analysis.report.fairness_figures import confirmation_figure
 from analysis.report.fairness_figures import history_figure
 from analysis.report.fairness_figures import profile_figure
+from analysis.report.fairness_next import next_steps
 from analysis.report.page import _img
 from analysis.report.page import _version
 from analysis.report.page import _write_text
@@ -267,6 +268,7 @@ def render(summary: Mapping[str, Any], dpi: int = 100) -> str:
             "cell": c, "profile": _img(P.to_png(fig, dpi)) if fig is not None else "",
             "confirmation": table_html(confirmation_table(c)),
             "history": table_html(history_table(c)), "fair_ranges": fair_range_text(c),
+            "next": next_steps(c),
             **cell_levels(c),
             "seat_values": " ".join(seat_values(c["recommended"]))})
     env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),

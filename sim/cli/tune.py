@@ -118,7 +118,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
         from analysis.report.fairness import build_fairness_report
 
         path = build_fairness_report(summary, report_dir, rules_dir=out / "rules")
-    print("\n".join(cell_line(c) for c in summary["cells"]), file=sys.stderr)
+    from analysis.report.fairness_next import next_steps
+
+    for c in summary["cells"]:
+        print(cell_line(c), file=sys.stderr)
+        for step in next_steps(c):  # an unconfirmed cell: what to try next
+            print(f"  what to try next: {step}", file=sys.stderr)
     saved = race_line(summary)
     if saved:
         print(saved, file=sys.stderr)
