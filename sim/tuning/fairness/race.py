@@ -103,15 +103,16 @@ class Race:
             self.stops[s] = (level, "halving")
         return left[:keep]
 
-    def games(self, per_setting: int) -> dict[str, Any]:
-        """The search-seed games the race played and saved, in all and by level, against
-        playing every candidate with every level."""
+    def games(self, per_setting: int, names: Sequence[str]) -> dict[str, Any]:
+        """The search-seed games the race played and saved, in all and by level (`names`
+        its agents), against playing every candidate with every level."""
         every = len(self.candidates) * per_setting
         played = self.rungs + [0] * (self.levels - len(self.rungs))
         return {"every": every * self.levels, "played": sum(played) * per_setting,
                 "saved": (every * self.levels) - sum(played) * per_setting,
                 "by_level": [{"settings": n, "games": n * per_setting,
-                              "saved": every - n * per_setting} for n in played]}
+                              "saved": every - n * per_setting, "agents": name}
+                             for n, name in zip(played, names, strict=True)]}
 
 
 def race(candidates: Sequence[Setting], first: Mapping[Setting, Outcome],

@@ -313,37 +313,36 @@ class CellTuning:
         every level, and every level's own (`levels`)."""
         if len(outs) == 1:
             return self._row(setting, outs[0])
-        specs = self.spec.level_specs
         worst = worst_level(outs, self.spec.target)
         return {**self._row(setting, outs[worst]), "gap": max(o.gap() for o in outs),
                 "target": minimax(outs, self.spec.target),
-                "fair": all(o.fair() for o in outs), "worst": specs[worst],
-                "levels": [{"agents": a, **self._stats(o)}
-                           for a, o in zip(specs, outs, strict=False)]}
+                "fair": all(o.fair() for o in outs), "worst": self.spec.level_specs[worst],
+                "levels": self._by_level(outs)}
+
+    def _by_level(self, outs: Sequence[Outcome]) -> list[dict[str, Any]]:
+        """The games of each level played, cheapest first, its agents named."""
+        return [{"agents": a, **self._stats(o)}
+                for a, o in zip(self.spec.level_specs, outs, strict=False)]
 
     def race_summary(self) -> dict[str, Any]:
         """What the race did: the games each level played and saved on the search's seeds,
         and every candidate's worst-gap bounds by level, where it stopped and why."""
         assert self.race is not None
         specs, race_ = self.spec.level_specs, self.race
-        finalists = set(race_.finalists)
         rows = []
         for s in race_.candidates:
             outs = race_.results[s]
-            level, why = race_.stops.get(s, (len(outs) - 1, ""))
+            stop = race_.stops.get(s)  # none: a finalist
             rows.append({**self._where(s), "target": minimax(outs, self.spec.target),
                          "bounds": [list(worst_bounds(outs[:i + 1])) for i in
                                     range(len(outs))],
-                         "levels": [{"agents": a, **self._stats(o)}
-                                    for a, o in zip(specs, outs, strict=False)],
-                         "finalist": s in finalists,
-                         "stopped": None if s in finalists else
-                         {"after": specs[level], "why": why, "text": STOPS[why]}})
-        games = race_.games(self.spec.games)
-        for level, a in zip(games["by_level"], specs, strict=True):
-            level["agents"] = a
+                         "levels": self._by_level(outs), "finalist": stop is None,
+                         "stopped": None if stop is None else {
+                             "after": specs[stop[0]], "why": stop[1],
+                             "text": STOPS[stop[1]]}})
         return {"margin": self.spec.margin, "candidates": len(race_.candidates),
-                "finalists": len(race_.finalists), "games": games, "settings": rows}
+                "finalists": len(race_.finalists),
+                "games": race_.games(self.spec.games, specs), "settings": rows}
 
     def fair_range(self, points: list[tuple[Any, Outcome]], dim: Dimension) -> Any:
         """A profile's values where every seat's search interval holds 1/n: [low, high]
