@@ -245,6 +245,21 @@ def test_a_stopped_race_resumes_to_the_same_answer(
         (tmp_path / "whole" / "race" / "summary.json").read_bytes()
 
 
+def test_a_race_of_real_games_is_the_same_on_one_worker_or_two(tmp_path: Path) -> None:
+    """Random play and greedy play, real games: the race decides from the games alone, so
+    one worker and two write the same log and the same summary, byte for byte."""
+    spec = tuning_from_dict(spec_dict(
+        agents=["random", "greedy", "heuristic"],
+        search={"budget": 4, "games": 60, "margin": 0.05}, confirm={"best": 2, "games": 40}))
+    for jobs in (1, 2):
+        R.tune_rules(spec, tmp_path / f"jobs{jobs}", jobs=jobs, quiet=True)
+    for name in ("summary.json", "tuning.json"):
+        assert (tmp_path / "jobs1" / name).read_bytes() == \
+            (tmp_path / "jobs2" / name).read_bytes()
+    race = json.loads((tmp_path / "jobs1" / "summary.json").read_text())["race"]
+    assert race["by_level"][2]["games"] == 0 and race["saved"] > 0
+
+
 # -- one level: today's tuning ----------------------------------------------------------------
 # The bytes today's single-level tuning writes for `single_level_spec` on the stand-in
 # (summary.json, tuning.json, rules/2p.toml, rules/3p.toml), and the keys of the

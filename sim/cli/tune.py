@@ -166,11 +166,13 @@ def add_parser(subparsers: Any) -> None:
                    "search's best), for a quick look (default: the spec's, every profile "
                    "and neighbourhood setting)")
     p.add_argument("--games", type=O.game_count, default=None, metavar="N",
-                   help="games per setting in the search, overriding search.games, for a "
-                   "quick, reduced tuning (default: the spec's)")
+                   help="games per setting in the search, the profiles, the neighbourhood "
+                   "and the race, overriding search.games, for a quick, reduced tuning "
+                   "(default: the spec's)")
     p.add_argument("--confirm-games", type=O.game_count, default=None, metavar="N",
-                   help="games per confirmed setting and per check, overriding "
-                   "confirm.games and the checks' games (default: the spec's)")
+                   help="games per confirmed setting (at every level of play) and per "
+                   "check, overriding confirm.games and the checks' games (default: the "
+                   "spec's)")
     p.add_argument("--no-checks", action="store_true", help="skip the spec's confirm.checks "
                    "(other agents playing the recommendation), for a quick look")
     p.add_argument("--no-report", action="store_true", help="only tune (summary.json and "
