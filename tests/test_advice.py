@@ -163,3 +163,19 @@ def test_the_box_goes_under_the_title_and_is_replaced_whole() -> None:
     assert ": c</li>" in twice
     with pytest.raises(ValueError, match="no title"):
         with_box("<p>no title</p>", "box")
+
+
+def test_fairness_advice_of_a_tuning_at_several_levels_of_play() -> None:
+    # A tuning played at every level (agents = [...]): its levels are its checks. Fair at
+    # both: recommend; confirmed at none (the best compromise): do not rely on it.
+    def cell(confirmed: bool, fair: list[bool]) -> dict[str, Any]:
+        return {"label": "Standard rules", "players": 3,
+                "recommended": {"label": "start_scores[1] +5", "confirmed": confirmed,
+                                "gap": 0.04, "worst": "expert",
+                                "levels": [{"agents": a, "fair": f} for a, f in
+                                           zip(("heuristic", "expert"), fair, strict=True)]}}
+    got = fairness_advice({"agents": "heuristic, expert",
+                           "cells": [cell(True, [True, True]), cell(False, [True, False])]})
+    assert [k for k, _, _ in got] == [RECOMMEND, DO_NOT_RELY]
+    assert "confirmed fair for heuristic and expert" in got[0].text
+    assert "no setting is fair at every level" in got[1].text and "0.040" in got[1].text

@@ -173,15 +173,23 @@ def fairness_advice(fairness: Mapping[str, Any]) -> list[Item]:
         rec = c["recommended"]
         name = f"{c.get('label') or 'the rules'} at {c['players']} players"
         setting = str(rec.get("label") or rec.get("values") or "the recommended setting")
-        checks = c.get("checks") or []
+        checks = [*({"agents": [str(lv["agents"])], "fair": bool(lv.get("fair"))}
+                    for lv in rec.get("levels") or []), *(c.get("checks") or [])]
+        tuned = "" if rec.get("levels") else str(fairness.get("agents"))
         unfair = [str(k["agents"][0]) for k in checks if not k.get("fair")]
-        if not rec.get("confirmed"):
+        if rec.get("levels") and not rec.get("confirmed"):
+            out.append(Item(DO_NOT_RELY, f"{name}: no setting is fair at every level "
+                            f"({fairness.get('agents')}); the best compromise, {setting}, "
+                            f"has a worst seat gap of {float(rec.get('gap', 0)):.3f} "
+                            f"({rec.get('worst')}): use it only knowing that.",
+                            f"{name}: {DO_NOT_RELY} (compromise {setting})"))
+        elif not rec.get("confirmed"):
             out.append(Item(UNKNOWN, f"{name}: no setting was confirmed fair (closest: {setting});"
                         " try a wider range of the knob, another knob, or more games.",
                             f"{name}: {UNKNOWN} (closest {setting})"))
         elif unfair:
-            fair = [str(fairness.get("agents"))] + [str(k["agents"][0]) for k in checks
-                                                    if k.get("fair")]
+            fair = [a for a in [tuned] + [str(k["agents"][0]) for k in checks
+                                          if k.get("fair")] if a]
             out.append(Item(DO_NOT_RELY, f"{name}: {setting} is fair for "
                         f"{' and '.join(fair)} but not for {', '.join(unfair)}: do not "
                         "rely on it for other levels of play; tune with several agents "
@@ -194,7 +202,7 @@ def fairness_advice(fairness: Mapping[str, Any]) -> list[Item]:
                         "it is a candidate until it is (tune with several agents, "
                         "agents = [...]).", f"{name}: {CANDIDATE} ({setting})"))
         else:
-            levels = [str(fairness.get("agents"))] + [str(k["agents"][0]) for k in checks]
+            levels = [a for a in [tuned] + [str(k["agents"][0]) for k in checks] if a]
             out.append(Item(RECOMMEND, f"{name}: use {setting}, confirmed fair for "
                         f"{' and '.join(levels)}.", f"{name}: {RECOMMEND} ({setting})"))
     return out
