@@ -179,3 +179,29 @@ def test_fairness_advice_of_a_tuning_at_several_levels_of_play() -> None:
     assert [k for k, _, _ in got] == [RECOMMEND, DO_NOT_RELY]
     assert "confirmed fair for heuristic and expert" in got[0].text
     assert "no setting is fair at every level" in got[1].text and "0.040" in got[1].text
+
+
+def test_a_ladder_reads_a_change_against_the_first_players_share_at_the_same_level() -> None:
+    # 4 players (fair 0.25). At the learned agent the first player leads by 16 pp, so a
+    # -5 pp change there cuts the edge; at the search the lead is 2 pp, where -5 pp would
+    # overshoot fair. The change is read at the level below the top: it cuts.
+    from analysis.report.advice import ladder_advice
+
+    def level(name: str, est: float, lo: float, hi: float) -> dict[str, Any]:
+        return {"level": name, "estimate": est, "adj_lo": lo, "adj_hi": hi,
+                "significant": lo > 0 or hi < 0}
+    ladder = {"variants": [{"name": "s12", "label": "12 stalls"},
+                           {"name": "s16", "label": "16 stalls"}],
+              "skill": {"levels": [{"name": "expert", "label": "Learned agent"},
+                                   {"name": "mcts", "label": "Search"}],
+                        "findings": [
+                            {"kind": "first player", "variant": "s16", "n_players": 4,
+                             "measure": "seat 0 win share", "label": "robust",
+                             "levels": [level("expert", 0.16, 0.14, 0.18),
+                                        level("mcts", 0.02, 0.005, 0.035)]},
+                            {"kind": "effect", "variant": "s12", "baseline": "s16",
+                             "n_players": 4, "measure": "seat 0 win share", "label": "robust",
+                             "levels": [level("expert", -0.05, -0.08, -0.02),
+                                        level("mcts", -0.05, -0.1, -0.001)]}]}}
+    [(kind, text, _)] = ladder_advice(ladder)
+    assert kind == CANDIDATE and "12 stalls cuts the first player's edge" in text

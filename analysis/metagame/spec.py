@@ -29,13 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from analysis.study.spec import StudySpec
+from analysis.study.spec import read_spec
 from analysis.study.spec import study_from_dict
-from analysis.study.switches import StudyError
 from analysis.study.switches import err
 from sim.agents.registry import time_budget
 from sim.engine.errors import PortobelloError
-from sim.engine.files import parse_document
-from sim.engine.files import regular_file
 from sim.run.config import MAX_GAMES
 from sim.run.seam import PORTOBELLO
 from sim.run.seam import game_of_spec
@@ -183,19 +181,13 @@ def population_file(path: str | Path) -> bool:
     """Whether a study file is a population study (a file that cannot be read is not: the
     ordinary study reader then says why)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-        data = parse_document(text, "toml", StudyError, str(path))
-    except (OSError, UnicodeDecodeError, PortobelloError):
+        data, _, _ = read_spec(path)
+    except PortobelloError:
         return False
     return isinstance(data, Mapping) and "population" in data
 
 
 def load_population(path: str | Path) -> PopulationSpec:
     """Read and validate a population study TOML file."""
-    p = regular_file(path, StudyError, "study")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StudyError(f"cannot read: {exc}", source=str(p)) from None
-    data = parse_document(text, "toml", StudyError, str(p))
+    data, text, p = read_spec(path)
     return population_from_dict(data, source=str(p), text=text, base_dir=p.parent)

@@ -133,10 +133,13 @@ def ladder_advice(ladder: Mapping[str, Any], settle: str = "") -> list[Item]:
         top, below = _top(ladder, f), _top(ladder, f, 1)
         if top is None:
             continue
-        base = next((float(x["levels"][-1]["estimate"]) + 1 / n
+        # The baseline's first-player share at the level the change is read at.
+        at = -2 if below is not None else -1
+        base = next((float(x["levels"][at]["estimate"]) + 1 / n
                      for x in ladder["skill"]["findings"]
                      if x.get("kind") == "first player" and int(x["n_players"]) == n
-                     and x.get("levels") and x.get("variant") == f.get("baseline")), 1 / n)
+                     and len(x.get("levels") or []) >= -at
+                     and x.get("variant") == f.get("baseline")), 1 / n)
         e = Evidence(players=n, variant=_label(ladder, v),
                      baseline=_label(ladder, str(f.get("baseline") or "")),
                      base_share=base, measured=below or top, label=str(f["label"]),

@@ -527,14 +527,20 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     return spec
 
 
-def load_study(path: str | Path) -> StudySpec:
-    """Read and validate a study TOML file."""
+def read_spec(path: str | Path) -> tuple[Any, str, Path]:
+    """A study file's parsed TOML, its text and its path: any kind of study (an ordinary
+    one, or a population study), refused in one line when it cannot be read."""
     p = regular_file(path, StudyError, "study")
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise StudyError(f"cannot read: {exc}", source=str(p)) from None
-    data = parse_document(text, "toml", StudyError, str(p))
+    return parse_document(text, "toml", StudyError, str(p)), text, p
+
+
+def load_study(path: str | Path) -> StudySpec:
+    """Read and validate a study TOML file."""
+    data, text, p = read_spec(path)
     return study_from_dict(data, source=str(p), text=text, base_dir=p.parent)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from collections.abc import Callable
 from collections.abc import Sequence
 from pathlib import Path
@@ -389,6 +390,23 @@ def check_out(args: argparse.Namespace, out: str | Path, *, field: str = "--out"
     nothing in a folder another command owns (`sim.engine.outputs.check_output`): one
     line otherwise, before any work."""
     return check_output(out, inputs_of(args), field=field, owned=owned, report=report)
+
+
+def out_and_report(args: argparse.Namespace, default: Path
+                   ) -> tuple[Path, Path, Callable[[str], None]]:
+    """A study's or tuning's folder (--out, else `default`) and report folder (--report,
+    else OUT/report), each checked before anything is written (`check_out`: not owned by
+    another command), and its line printer on stderr (silent with --quiet)."""
+    out = Path(args.out) if args.out else default
+    check_out(args, out, owned=[out])
+    report_dir = Path(args.report) if args.report else out / "report"
+    if not args.no_report:
+        check_out(args, report_dir, field="--report", owned=[out], report=True)
+
+    def log(msg: str) -> None:
+        if not args.quiet:
+            print(msg, file=sys.stderr)
+    return out, report_dir, log
 
 
 def rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +38,7 @@ def cmd_study(args: argparse.Namespace) -> int:
                          source=args.file, field="--rounds")
     if args.games is not None or args.agents is not None or args.players is not None:
         spec = spec.with_overrides(games=args.games, agents=args.agents, players=args.players)
-    name = spec.name + ("" if args.players is None else
-                        "-" + "-".join(f"{n}p" for n in spec.players))
-    out = Path(args.out) if args.out else Path("data/runs/studies") / name
-    O.check_out(args, out, owned=[out])
-    report_dir = Path(args.report) if args.report else out / "report"
-    if not args.no_report:
-        O.check_out(args, report_dir, field="--report", owned=[out], report=True)
-
-    def log(msg: str) -> None:
-        if not args.quiet:
-            print(msg, file=sys.stderr)
-
+    out, report_dir, log = _folders(args, spec.name, spec.players)
     line = compile_notice(spec, out)
     compile_first(line)
     results = run_study(spec, out, quiet=args.quiet, log=log,
@@ -71,6 +61,14 @@ def cmd_study(args: argparse.Namespace) -> int:
     return 0
 
 
+def _folders(args: argparse.Namespace, name: str, players: Any
+             ) -> tuple[Path, Path, Callable[[str], None]]:
+    """A study's folders (`options.out_and_report`) under data/runs/studies/, named for
+    the player counts played when --players picks some."""
+    name += "" if args.players is None else "-" + "-".join(f"{n}p" for n in players)
+    return O.out_and_report(args, Path("data/runs/studies") / name)
+
+
 def cmd_population(args: argparse.Namespace) -> int:
     """A population study (`population = [...]`): its rounds of adaptive sampling, then its
     report; the answers whoever plays on stderr, the report's path on stdout."""
@@ -84,18 +82,7 @@ def cmd_population(args: argparse.Namespace) -> int:
         raise StudyError("a population study's bots are its population; edit population in "
                          "the spec", source=args.file, field="--agents")
     spec = spec.with_overrides(round_games=args.games, players=args.players)
-    name = spec.name + ("" if args.players is None else
-                        "-" + "-".join(f"{n}p" for n in spec.study.players))
-    out = Path(args.out) if args.out else Path("data/runs/studies") / name
-    O.check_out(args, out, owned=[out])
-    report_dir = Path(args.report) if args.report else out / "report"
-    if not args.no_report:
-        O.check_out(args, report_dir, field="--report", owned=[out], report=True)
-
-    def log(msg: str) -> None:
-        if not args.quiet:
-            print(msg, file=sys.stderr)
-
+    out, report_dir, log = _folders(args, spec.name, spec.study.players)
     run_population(spec, out, quiet=args.quiet, log=log,
                    execution=O.execution_from_args(args), rounds_limit=args.rounds)
     again = ["portobello", "study", str(args.file), "--out", str(out)]

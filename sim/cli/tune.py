@@ -95,15 +95,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if reduced:
         spec = replace(spec, reduced=" ".join(reduced))
     name = spec.name + ("-reduced" if reduced else "")
-    out = Path(args.out) if args.out else Path("data/runs/tuning") / name
-    O.check_out(args, out, owned=[out])
-    report_dir = Path(args.report) if args.report else out / "report"
-    if not args.no_report:
-        O.check_out(args, report_dir, field="--report", owned=[out], report=True)
-
-    def log(msg: str) -> None:
-        if not args.quiet:
-            print(msg, file=sys.stderr)
+    out, report_dir, log = O.out_and_report(args, Path("data/runs/tuning") / name)
 
     def before_play() -> None:
         # River Market's batches compile in seconds, as its runs do (`Run.compile_notice`).
