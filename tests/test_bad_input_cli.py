@@ -126,10 +126,11 @@ def _cli_cases(tmp: Path) -> dict[str, tuple[list[str], int, str]]:
                                      "argument --seed: must be an integer, got 'x'"),
         # integers too long for any field, bounded before conversion, the field named
         "replay-huge-seed": (["replay", huge_record], 1,
-                             "huge-seed.json: seed: must be an integer, got a number of 5,000 "
-                             "digits"),
+                             "huge-seed.json: seed: out of range: a seed has at most 40 "
+                             "digits, got one of 5,000 digits"),
         "view-huge-seed": (["view", huge_record, "--out", str(tmp / "huge.html")], 1,
-                           "seed: must be an integer, got a number of 5,000 digits"),
+                           "seed: out of range: a seed has at most 40 digits, got one of "
+                           "5,000 digits"),
         "rules-huge-number": (["rules", "show", "--rules", str(write(
             tmp / "huge.toml", f"max_rounds = {huge}\n"))], 1,
             "huge.toml: max_rounds: got a number of 5,000 digits"),

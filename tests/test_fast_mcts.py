@@ -206,7 +206,7 @@ def test_the_horizon_follows_the_player_count_unless_given() -> None:
     ("fastmcts:returns=money", "returns must be one of margin, rank"),
     ("fastmcts:width=0", "must be at least 1"),
     ("fastmcts:horizon=far", "horizon must be auto or a whole number"),
-    ("fastmcts:horizon=-2", "horizon must be auto or a whole number")])
+    ("fastmcts:horizon=-2", "horizon=-2 is below the least value of -1")])
 def test_bad_parameters_are_refused(bad: str, reason: str) -> None:
     with pytest.raises(AgentSpecError, match=reason):
         make_agent(bad)

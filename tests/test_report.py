@@ -106,7 +106,8 @@ def test_report_files_are_written_whole(report: str, study_dir: Path, tmp_path: 
     def refuse(fd: int) -> None:
         raise OSError("no space left on device")
 
-    monkeypatch.setattr(page, "render", lambda a, figs, dpi=100, watch=(): "<html>new</html>")
+    monkeypatch.setattr(page, "render",
+                        lambda a, figs, dpi=100, watch=(), advice="": "<html>new</html>")
     monkeypatch.setattr(page, "figures", lambda a: {})
     monkeypatch.setattr(os, "fsync", refuse)
     with pytest.raises(OSError, match="no space left"):
@@ -115,7 +116,8 @@ def test_report_files_are_written_whole(report: str, study_dir: Path, tmp_path: 
     assert [p.name for p in tmp_path.iterdir()] == ["report"]
     assert (out / "index.html").read_text() == "the old report"
     monkeypatch.undo()
-    monkeypatch.setattr(page, "render", lambda a, figs, dpi=100, watch=(): "<html>new</html>")
+    monkeypatch.setattr(page, "render",
+                        lambda a, figs, dpi=100, watch=(), advice="": "<html>new</html>")
     monkeypatch.setattr(page, "figures", lambda a: {})
     build_report(open_study(study_dir), out)
     assert (out / "index.html").read_text() == "<html>new</html>"
