@@ -30,7 +30,7 @@ SMALL = """name = "pop"
 players = [2, 3]
 population = ["random", "greedy", "heuristic"]
 next = "heuristic:weights=classic"
-curve = ["random", "heuristic"]
+curve = ["random", "heuristic", "random:move_chance=0.5"]
 seed = 7
 shard_size = 20
 round_games = 30
@@ -131,7 +131,10 @@ def test_rounds_stop_profiles_that_cannot_move_an_answer(played: tuple[Path, Pat
     # The last round decided that nothing more could move an answer, or the profiles were
     # spent; every round after the first played fewer profiles than there are.
     assert rounds[-1]["profiles_on"] == 0
-    levels = [r["level"] for r in record["runs"]]
+    # A curve bot outside the population plays its self-play games once: curve_games.
+    curve = [r for r in record["runs"] if "-curve-" in r["key"]]
+    assert curve and {r["games"] for r in curve} == {60}
+    levels = [r["level"] for r in record["runs"] if "-curve-" not in r["key"]]
     assert min(levels) == 30 and max(levels) <= 90 and len(set(levels)) > 1
     summary = json.loads((root / "report" / "summary.json").read_text())
     assert summary["cost"]["games"] < summary["uniform_games"]

@@ -73,8 +73,9 @@ class Unit:
 
     @property
     def per_level(self) -> int:
-        """Run games for one game of each of its profiles."""
-        return 1 if len(set(self.agents)) == 1 else self.players
+        """Run games for one game of each of its profiles (self-play, a curve bot's too:
+        one profile, one game)."""
+        return 1 if self.curve or len(set(self.agents)) == 1 else self.players
 
     def specs(self, spec: PopulationSpec) -> tuple[str, ...]:
         if self.curve:
@@ -82,9 +83,12 @@ class Unit:
         return tuple(spec.bots[i] for i in self.agents)
 
     def profiles(self) -> list[Profile]:
-        """The profiles its games play, by rotation (game i: agents rotated by i)."""
+        """The profiles its games play, by rotation (game i: agents rotated by i); none for
+        a curve bot outside the meta-game."""
         n = self.players
-        out = []
+        out: list[Profile] = []
+        if self.curve:
+            return out
         for r in range(self.per_level):
             out.append(tuple(self.agents[(s + r) % n] for s in range(n)))
         return out
