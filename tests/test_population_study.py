@@ -209,3 +209,29 @@ def test_river_market_plays_a_small_population(tmp_path: Path) -> None:
     three = summary["players"][1]["variants"][0]
     assert three["profile"]["bot"] in ("random", "greedy")
     assert len(three["seats"]) == 3
+
+
+def test_fewer_rounds_on_a_folder_that_played_more_read_only_their_games(
+        played: tuple[Path, Path], tmp_path: Path) -> None:
+    # A study stopped at round 1 (--rounds 1) on a folder that played every round: no run
+    # is asked for fewer games than it holds, nothing is played, and the answers are those
+    # of round 1's games; the same command without --rounds gives the full answers again.
+    import shutil
+
+    spec_path, root = played
+    out = tmp_path / "again"
+    shutil.copytree(root / "one", out)
+    before = _tables(out)
+    assert main(["study", str(spec_path), "--out", str(out), "--report", str(tmp_path / "r1"),
+                 "--rounds", "1", "--quiet"]) == 0
+    assert _tables(out) == before
+    record = json.loads((out / "population.json").read_text())
+    assert record["status"] == "stopped" and len(record["rounds"]) == 1
+    first = json.loads((tmp_path / "r1" / "summary.json").read_text())
+    assert first["status"] == "stopped" and "--out" in first["command"]
+    html = (tmp_path / "r1" / "index.html").read_text()
+    assert "Not finished" in html
+    assert main(["study", str(spec_path), "--out", str(out), "--report", str(tmp_path / "r2"),
+                 "--quiet"]) == 0
+    assert _answers(json.loads((tmp_path / "r2" / "summary.json").read_text())) == \
+        _answers(json.loads((root / "report" / "summary.json").read_text()))

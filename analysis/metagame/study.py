@@ -37,7 +37,9 @@ from analysis.metagame.estimate import ProfileGames
 from analysis.metagame.sampling import profiles_to_play
 from analysis.metagame.spec import PopulationSpec
 from analysis.metagame.spec import bot_name
+from analysis.study.run import games_held
 from analysis.study.switches import StudyError
+from sim.engine.errors import PortobelloError
 from sim.run.config import RunConfig
 from sim.run.execution import Execution
 from sim.run.execution import Pool
@@ -245,14 +247,29 @@ def _play_round(spec: PopulationSpec, root: Path, us: list[Unit], levels: dict[U
         for u, v in todo:
             if levels[u] == before.get(u):
                 continue  # this run's games are all played
-            config = _config(spec, v, u, levels[u] * u.per_level)
-            Run(config, root / "runs" / u.key(spec, v.name)).execute(
-                quiet=quiet, pool=pool, bar=bar)
+            path = root / "runs" / u.key(spec, v.name)
+            games = levels[u] * u.per_level
+            held = games_held(path)
+            if held > games:  # a later round (or a --rounds beyond this one) asked for more
+                if _first_games(path, games):
+                    continue
+                games = held  # that round's top-up was interrupted: finish it
+            Run(_config(spec, v, u, games), path).execute(quiet=quiet, pool=pool, bar=bar)
         bar.total = bar.n  # a resumed study finds some games already played
         bar.refresh()
     finally:
         bar.close()
     return sum(levels[u] * u.per_level for u, _ in todo)
+
+
+def _first_games(path: Path, games: int) -> bool:
+    """Whether a run's whole shards hold its first `games` games."""
+    try:
+        ids = (load_run(path, allow_partial=True).games()
+               .filter(pl.col("game_id") < games).select(pl.len()).collect().item())
+    except PortobelloError:
+        return False
+    return int(ids) == games
 
 
 def _next_levels(spec: PopulationSpec, root: Path, us: list[Unit], levels: dict[Unit, int],

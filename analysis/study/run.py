@@ -191,7 +191,7 @@ def _check_study_folder(root: Path, spec: StudySpec) -> None:
                                  "was made with (more games top it up), or use another --out",
                                  source=str(root))
         for cell in spec.cells():
-            held, limit = _games_held(root / "runs" / cell.key), cell_limit(spec, cell)
+            held, limit = games_held(root / "runs" / cell.key), cell_limit(spec, cell)
             if held > limit:
                 raise StudyError(f"this folder holds {held} games of this configuration in "
                                  f"cell {cell.key}, more than the {limit} asked; "
@@ -202,7 +202,7 @@ def _check_study_folder(root: Path, spec: StudySpec) -> None:
                          source=str(root))
 
 
-def _games_held(run_dir: Path) -> int:
+def games_held(run_dir: Path) -> int:
     """The games a cell's run folder was asked for (0 when it has no readable manifest)."""
     try:
         games = json.loads((run_dir / "manifest.json").read_text()).get("games", 0)
