@@ -117,7 +117,10 @@ def summarise(spec: PopulationSpec, out: str | Path, command: str = "") -> dict[
         changes += got.pop("changes")
         counts.append(got)
     record = json.loads((root / POPULATION_FILE).read_text(encoding="utf-8"))
-    uniform = sum(spec.max_games * u.per_level for u in levels if not u.curve) * len(names)
+    # Uniform sampling to the same depth: every profile at the level the most-sampled one
+    # reached (the games adaptive sampling saved are those it did not play).
+    deepest = max(level for u, level in levels.items() if not u.curve)
+    uniform = sum(deepest * u.per_level for u in levels if not u.curve) * len(names)
     return {"kind": "population", "name": spec.name, "title": spec.study.title,
             "description": spec.study.description, "spec": spec.to_dict(),
             "labels": {v.name: v.label for v in spec.study.variants},
@@ -125,5 +128,6 @@ def summarise(spec: PopulationSpec, out: str | Path, command: str = "") -> dict[
             "players": counts, "changes": _holm(changes),
             "curve": _curve(spec, root, levels), "cost": _cost(spec, root, levels),
             "rounds": record.get("rounds", []), "uniform_games": uniform,
+            "uniform_depth": deepest,
             "status": record.get("status"), "command": command,
-            "load": record.get("load")}
+            "load": [round(x, 2) for x in record.get("load") or []]}

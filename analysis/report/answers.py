@@ -53,7 +53,8 @@ from sim.engine.outputs import write_together
 ANSWERS_BEGIN = "<!-- answers: begin (written by `make answers` from reports/*/summary.json) -->"
 ANSWERS_END = "<!-- answers: end -->"
 ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
-         "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins")
+         "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins",
+         "customer-order-population")
 INDEX = "README.md"  # reports/README.md, the committed reports' index
 
 
@@ -761,7 +762,8 @@ def _population_lines(s: dict[str, Any]) -> list[str]:
                    f"{_change(c)} (Holm).")
     out.append(f"Cost: {s['cost']['games']:,} games, {s['cost']['core_hours']:.2f} "
                f"core-hours, {len(s.get('rounds') or [])} rounds of adaptive sampling "
-               f"(every profile at its most: {s.get('uniform_games', 0):,} games).")
+               f"(every profile as deep as the most-sampled one: "
+               f"{s.get('uniform_games', 0):,} games).")
     return out
 
 
