@@ -235,3 +235,24 @@ def test_fewer_rounds_on_a_folder_that_played_more_read_only_their_games(
                  "--quiet"]) == 0
     assert _answers(json.loads((tmp_path / "r2" / "summary.json").read_text())) == \
         _answers(json.loads((root / "report" / "summary.json").read_text()))
+
+
+def test_the_shipped_population_specs_validate() -> None:
+    for name, players, bots in (("customer-order-population", (2,), 5),
+                                ("first-player-population", (2, 3, 4), 3)):
+        spec = load_population(ROOT / "data" / "studies" / f"{name}.toml")
+        assert spec.study.players == players and len(spec.bots) == bots
+        assert spec.margin == 0.03
+
+
+def test_the_committed_report_is_what_its_committed_games_say() -> None:
+    # The run folder behind reports/customer-order-population is committed beside it, so a
+    # later sitting tops it up: its games, read again, give the report's answers.
+    folder = ROOT / "data" / "runs" / "studies" / "customer-order-population"
+    spec = load_population(ROOT / "data" / "studies" / "customer-order-population.toml")
+    committed = json.loads((ROOT / "reports" / "customer-order-population" /
+                            "summary.json").read_text())
+    again = summarise(spec, folder, command=committed["command"])
+    keep = ("players", "changes", "curve", "rounds", "bots", "uniform_games")
+    assert json.dumps({k: again[k] for k in keep}, sort_keys=True) == \
+        json.dumps({k: committed[k] for k in keep}, sort_keys=True)
