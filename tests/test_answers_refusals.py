@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from analysis.report.answers import ORDER
 from analysis.report.answers import main
 from analysis.report.answers import readme_answers
 from analysis.report.answers import reports_index
 from analysis.report.answers import with_answers
+from analysis.report.summaries import ORDER
 
 REPO = Path(__file__).resolve().parents[1]
 READMES = ("README.md", "reports/README.md")

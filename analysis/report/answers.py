@@ -13,7 +13,7 @@
 
 `make answers` (`python -m analysis.report.answers`) writes both; a test checks that what is
 committed is what these functions write now. It reads every committed report's summary and
-checks what the answers read of it (`Summaries.checked`) before it builds anything: a
+checks what the answers read of it (`analysis.report.summaries`) before it builds anything: a
 report of `ORDER` that is missing, a summary that is not JSON, cut short, nested too deeply
 or holding a value of the wrong kind is refused in one line naming the file, the field and
 the reason (a missing answer is never shown as no answer). Both files are then built whole
@@ -22,11 +22,7 @@ in memory and replaced together (`write_together`): a full disk leaves both as t
 
 from __future__ import annotations
 
-import contextlib
-import math
 import sys
-from collections.abc import Callable
-from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from pathlib import Path
@@ -43,295 +39,19 @@ from analysis.report.advice import population_advice
 from analysis.report.advice import ranked
 from analysis.report.advice import study_advice
 from analysis.report.advice import with_box
+from analysis.report.summaries import AnswersError
+from analysis.report.summaries import Summaries
+from analysis.report.summaries import is_fairness
+from analysis.report.summaries import is_population
+from analysis.report.summaries import summaries_of
 from sim.engine.errors import PortobelloError
 from sim.engine.errors import from_os_error
-from sim.engine.errors import quote
-from sim.engine.files import read_document
 from sim.engine.files import regular_file
 from sim.engine.outputs import write_together
 
 ANSWERS_BEGIN = "<!-- answers: begin (written by `make answers` from reports/*/summary.json) -->"
 ANSWERS_END = "<!-- answers: end -->"
-ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
-         "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins",
-         "customer-order-population")
 INDEX = "README.md"  # reports/README.md, the committed reports' index
-
-
-class AnswersError(PortobelloError):
-    """A committed report's summary (or README) that the answers cannot be written from: it
-    is missing, it is not a report summary, or a value the answers read is of the wrong
-    kind."""
-
-
-# -- what the answers read of a summary --------------------------------------------------------
-# Each check takes a value and its field (`comparisons[3].diff`) and raises an `AnswersError`
-# naming the field when the value is not what the answers read there. Keys the answers do
-# not read are not checked: a report may hold anything else.
-Check = Callable[[Any, str], None]
-
-
-def _shown(value: Any) -> str:
-    """A value as a refusal shows it: an object or a list by its kind only (it may be huge
-    or nested deep), anything else quoted short."""
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    return quote(value)
-
-
-def _kind(expected: str, test: Callable[[Any], bool]) -> Check:
-    def check(value: Any, field: str) -> None:
-        if not test(value):
-            raise AnswersError(f"expected {expected}, got {_shown(value)}", field=field or None)
-    return check
-
-
-def _unicode(text: str) -> bool:
-    """Text that can be written as UTF-8 (JSON's escapes can spell half a character)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-TEXT = _kind("text", lambda v: isinstance(v, str) and _unicode(v))
-FLAG = _kind("true or false", lambda v: isinstance(v, bool))
-WHOLE = _kind("a whole number", lambda v: type(v) is int)
-NUMBER = _kind("a finite number",
-               lambda v: type(v) in (int, float) and math.isfinite(v))
-
-
-def _anything(value: Any, field: str) -> None:
-    """A value the answers do not read."""
-
-
-def _maybe(check: Check) -> Check:
-    """`check`, or null."""
-    def maybe(value: Any, field: str) -> None:
-        if value is not None:
-            check(value, field)
-    return maybe
-
-
-def _items(each: Check = _anything, *, least: int = 0, last: Check = _anything) -> Check:
-    """A list of at least `least` items, each passing `each` (and its last one `last`: the
-    answers show only the strongest level of a ladder)."""
-    def items(value: Any, field: str) -> None:
-        if not isinstance(value, list):
-            raise AnswersError(f"expected a list, got {_shown(value)}", field=field or None)
-        if len(value) < least:
-            raise AnswersError(f"expected at least {least} item(s), got {len(value)}",
-                               field=field or None)
-        for i, item in enumerate(value):
-            each(item, f"{field}[{i}]")
-        if value:
-            last(value[-1], f"{field}[{len(value) - 1}]")
-    return items
-
-
-def _mapping(each: Check) -> Check:
-    """An object of any keys (player counts, labels), each value passing `each`."""
-    def mapping(value: Any, field: str) -> None:
-        if not isinstance(value, dict):
-            raise AnswersError(f"expected an object, got {_shown(value)}", field=field or None)
-        for key, item in value.items():
-            TEXT(key, field)
-            each(item, f"{field}.{key}")
-    return mapping
-
-
-def _interval(row: dict[str, Any], field: str) -> None:
-    """A Holm-adjusted interval has both ends, or neither (the same outcome in every game)."""
-    if (row.get("adj_lo") is None) != (row.get("adj_hi") is None):
-        raise AnswersError("an interval needs both ends (adj_lo and adj_hi) or neither",
-                           field=field or None)
-
-
-def _seats(row: dict[str, Any], field: str) -> None:
-    """A fairness recommendation gives every seat its start score or its extra Coins."""
-    if "start_scores" not in row and "seat_coins" not in row:
-        raise AnswersError("missing: a recommendation gives start_scores or seat_coins",
-                           field=field or None)
-
-
-class _Object:
-    """A JSON object the answers read: the keys it must hold and those it may, each with the
-    check of its value, and a check of the object as a whole (`also`)."""
-
-    def __init__(self, required: Mapping[str, Check], optional: Mapping[str, Check] | None = None,
-                 also: Check = _anything) -> None:
-        self.required = dict(required)
-        self.optional = dict(optional or {})
-        self.also = also
-
-    def __call__(self, value: Any, field: str) -> None:
-        if not isinstance(value, dict):
-            raise AnswersError(f"expected an object, got {_shown(value)}", field=field or None)
-        for key, check in self.required.items():
-            where = f"{field}.{key}" if field else key
-            if key not in value:
-                raise AnswersError("missing (the answers read it)", field=where)
-            check(value[key], where)
-        for key, check in self.optional.items():
-            if key in value:
-                check(value[key], f"{field}.{key}" if field else key)
-        self.also(value, field)
-
-    def requiring(self, **checks: Check) -> _Object:
-        """The same object with these keys required (a report whose answers need them)."""
-        optional = {k: c for k, c in self.optional.items() if k not in checks}
-        return _Object({**self.required, **checks}, optional, self.also)
-
-
-_INTERVAL = {"adj_lo": _maybe(NUMBER), "adj_hi": _maybe(NUMBER)}
-_CHANGE = _Object({"measure": TEXT, "n_players": WHOLE, "variant": TEXT, "baseline": TEXT,
-                   "diff": NUMBER, "significant": FLAG}, _INTERVAL, _interval)
-_FIRST = _items(_Object({"variant": TEXT, "n_players": WHOLE, "share": NUMBER,
-                         "fair": NUMBER, "adj_lo": NUMBER, "adj_hi": NUMBER}))
-_TOP = _Object({"estimate": NUMBER, "significant": FLAG}, _INTERVAL, _interval)
-_FINDING = _Object({"kind": TEXT, "n_players": WHOLE, "variant": TEXT, "measure": TEXT,
-                    "label": TEXT},
-                   {"levels": _items(last=_TOP), "convergence": _maybe(_Object({"text": TEXT}))})
-_SATURATION = _Object({"share": NUMBER, "lo": NUMBER, "hi": NUMBER, "fair": NUMBER,
-                       "state": TEXT, "agent": TEXT})
-_SKILL = _Object({"levels": _items(_Object({"label": TEXT}), least=1),
-                  "findings": _items(_FINDING), "counts": _mapping(WHOLE)},
-                 {"convergence": _maybe(_Object({"counts": _mapping(WHOLE),
-                                                 "saturation": _mapping(_SATURATION)}))})
-STUDY = _Object(
-    {"title": TEXT,
-     "configuration": _Object({"games": WHOLE, "cells": _items(_Object(
-         {}, {"seconds": _maybe(NUMBER), "jobs": _maybe(TEXT)}))}),
-     "findings": _items(_Object({"text": TEXT}, {"topic": _maybe(TEXT), "label": _maybe(TEXT)}))},
-    {"description": _maybe(TEXT), "comparisons": _items(_CHANGE), "first_player": _FIRST,
-     "variants": _items(_Object({"name": TEXT, "label": TEXT})),
-     "ladder": _maybe(_Object({"examined": WHOLE}, {"level": _maybe(TEXT)})),
-     "skill": _maybe(_SKILL)})
-_RECOMMENDED = _Object({"games": WHOLE, "shares": _items(NUMBER)},
-                       {"start_scores": _items(NUMBER), "seat_coins": _items(NUMBER),
-                        "confirmed": _maybe(FLAG)}, _seats)
-_CELL = _Object({"label": _maybe(TEXT), "players": WHOLE, "recommended": _RECOMMENDED},
-                {"checks": _maybe(_items(_Object({"agents": _items(TEXT, least=1)},
-                                                 {"fair": _maybe(FLAG)})))})
-FAIRNESS = _Object({"title": TEXT, "format": TEXT, "agents": TEXT, "cells": _items(_CELL)},
-                   {"description": _maybe(TEXT)})
-_POP_CHANGE = _Object({"n_players": WHOLE, "variant": TEXT, "baseline": TEXT, "diff": NUMBER,
-                       "significant": FLAG, "adj_lo": NUMBER, "adj_hi": NUMBER})
-_POP_ANSWER = _Object({"estimate": NUMBER, "lo": NUMBER, "hi": NUMBER})
-POPULATION = _Object(
-    {"title": TEXT, "kind": TEXT, "bots": _items(TEXT, least=2), "margin": NUMBER,
-     "players": _items(_Object({"players": WHOLE, "variants": _items(_Object(
-         {"variant": TEXT, "answer": _POP_ANSWER},
-         {"convergence": _maybe(_Object({"converged": FLAG, "estimate": NUMBER,
-                                          "lo": NUMBER, "hi": NUMBER}))}), least=1)}),
-         least=1),
-     "changes": _items(_POP_CHANGE), "cost": _Object({"games": WHOLE, "core_hours": NUMBER})},
-    {"next": _maybe(TEXT), "command": _maybe(TEXT), "status": _maybe(TEXT)})
-# What README's answers need of each report beyond what any study or tuning holds.
-CHECKS: dict[str, _Object] = {
-    "customer-order": STUDY.requiring(first_player=_FIRST),
-    "skill-ladder": STUDY.requiring(skill=_SKILL),
-    "river-market": STUDY.requiring(first_player=_FIRST),
-    **{name: FAIRNESS.requiring(cells=_items(_CELL.requiring(
-        recommended=_RECOMMENDED.requiring(**{seats: _items(NUMBER)}))))
-       for name, seats in (("compensation", "start_scores"),
-                           ("compensation-search", "start_scores"),
-                           ("river-coins", "seat_coins"))},
-}
-
-
-def _is_fairness(s: dict[str, Any]) -> bool:
-    """A fairness tuning's summary (its recommendations per cell), not a study's."""
-    return "cells" in s and "format" in s
-
-
-def _is_population(s: dict[str, Any]) -> bool:
-    """A population study's summary (its answers whoever plays)."""
-    return s.get("kind") == "population"
-
-
-def _check_of(name: str, data: dict[str, Any]) -> _Object:
-    return CHECKS.get(name) or (FAIRNESS if _is_fairness(data) else
-                                POPULATION if _is_population(data) else STUDY)
-
-
-def _read_summary(path: Path) -> dict[str, Any]:
-    """A summary.json's object; an `AnswersError` naming the file when it is missing, not a
-    regular file of a sane size, not UTF-8, not JSON, nested too deeply or not an object."""
-    data = read_document(path, "json", AnswersError, "report summary")
-    if not isinstance(data, dict):
-        raise AnswersError(f"holds {_shown(data)} at its top; a report summary is a JSON "
-                           "object", source=str(path))
-    return data
-
-
-class Summaries:
-    """The committed reports' summaries by report name, each read once.
-
-    `Summaries(reports)` reads a summary when it is first asked for (None when the report
-    has none); `Summaries.checked(reports)` reads and checks them all at once, as `make
-    answers` does before it writes anything."""
-
-    def __init__(self, reports: Path) -> None:
-        self.reports = reports
-        self.extra = sorted(p.parent.name for p in reports.glob("*/summary.json")
-                            if p.parent.name not in ORDER)
-        self._read: dict[str, dict[str, Any] | None] = {}
-
-    @classmethod
-    def checked(cls, reports: Path) -> Summaries:
-        """Every committed report's summary, read and checked: each report of `ORDER` must
-        be there (README's answers read them all), and every summary (any other report's
-        too) must hold what the answers read, of the right kinds; an `AnswersError` naming
-        the file, the field and the reason otherwise."""
-        summaries = cls(reports)
-        for name in (*ORDER, *summaries.extra):
-            path = summaries.path(name)
-            data = _read_summary(path)
-            check = _check_of(name, data)
-            try:
-                check(data, "")
-            except AnswersError as exc:
-                raise AnswersError(exc.reason, source=str(path), field=exc.field) from None
-            summaries._read[name] = data
-        return summaries
-
-    def path(self, name: str) -> Path:
-        """Where report `name`'s summary is (the name refusals give it by)."""
-        return self.reports / name / "summary.json"
-
-    def get(self, name: str) -> dict[str, Any] | None:
-        """`name`'s summary, or None when the report has none."""
-        if name not in self._read:
-            path = self.path(name)
-            self._read[name] = _read_summary(path) if path.is_file() else None
-        return self._read[name]
-
-    def names(self) -> list[str]:
-        """The reports that have a summary: those of `ORDER` in its order, then the others
-        by name."""
-        return [n for n in (*ORDER, *self.extra) if self.get(n) is not None]
-
-    @contextlib.contextmanager
-    def showing(self, *names: str) -> Iterator[None]:
-        """Turn a failure while these reports' answers are written (a value the checks let
-        through that the text still cannot use) into one error naming their files."""
-        try:
-            yield
-        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError,
-                RecursionError) as exc:
-            first, *others = names
-            also = (" (shown with " + ", ".join(str(self.path(n)) for n in others) + ")"
-                    if others else "")
-            raise AnswersError(f"cannot be shown{also}: {type(exc).__name__}: {exc}",
-                               source=str(self.path(first))) from None
-
-
-def _summaries(reports: Path | Summaries) -> Summaries:
-    return reports if isinstance(reports, Summaries) else Summaries(reports)
 
 
 def _pp(x: float) -> str:
@@ -450,9 +170,9 @@ def advice_items(summaries: Summaries, name: str) -> list[Item]:
         return []
     with summaries.showing(name, *(n for n in (LADDER_OF.get(name), POPULATION_OF.get(name))
                                    if n and summaries.get(n) is not None)):
-        if _is_fairness(s):
+        if is_fairness(s):
             return fairness_advice(s)
-        if _is_population(s):
+        if is_population(s):
             return population_advice(s)
         pop = summaries.get(POPULATION_OF.get(name, ""))
         settle = str(pop.get("command") or SETTLE) if pop else SETTLE
@@ -481,7 +201,7 @@ def report_pages(summaries: Summaries) -> dict[Path, str]:
         if not page.is_file():
             continue
         s = summaries.get(name) or {}
-        rule = FAIRNESS_RULE if _is_fairness(s) else ADVICE_RULE
+        rule = FAIRNESS_RULE if is_fairness(s) else ADVICE_RULE
         box = box_html(advice_items(summaries, name), rule)
         try:
             out[page] = with_box(_read_text(page), box)
@@ -493,7 +213,7 @@ def report_pages(summaries: Summaries) -> dict[Path, str]:
 # -- README's block ---------------------------------------------------------------------------
 def readme_answers(reports: Path | Summaries) -> str:
     """README's answers block (markers included)."""
-    summaries = _summaries(reports)
+    summaries = summaries_of(reports)
     lines = [ANSWERS_BEGIN]
     with summaries.showing("customer-order", "skill-ladder"):
         lines += _customer_order(summaries)
@@ -610,7 +330,7 @@ def _laddered(reports: Path | Summaries, name: str, question: str,
     label across the levels of the study's own skill ladder (`reports/<name>-ladder`, the
     same variants from random play up), its size at the ladder's top and its convergence; a
     study without such a ladder, one sentence at its one level."""
-    summaries = _summaries(reports)
+    summaries = summaries_of(reports)
     s = summaries.get(name)
     if s is None:
         return []
@@ -699,7 +419,7 @@ def _river_market(rm: dict[str, Any] | None, summaries: Summaries) -> list[str]:
 # -- reports/README.md ------------------------------------------------------------------------
 def reports_index(reports: Path | Summaries) -> str:
     """reports/README.md: every committed report, its question and answers, its cost."""
-    summaries = _summaries(reports)
+    summaries = summaries_of(reports)
     lines = ["# Committed reports", "",
              "Written by `make answers` from each report's own summary.json (do not edit by "
              "hand): the question, the headline answers with their labels, and the games and "
@@ -712,8 +432,8 @@ def reports_index(reports: Path | Summaries) -> str:
             lines += [f"## [{s['title']}]({name}/index.html)", ""]
             if s.get("description"):
                 lines += [" ".join(str(s["description"]).split()), ""]
-            lines += (_fairness_lines(s) if _is_fairness(s) else
-                      _population_lines(s) if _is_population(s) else _study_lines(s))
+            lines += (_fairness_lines(s) if is_fairness(s) else
+                      _population_lines(s) if is_population(s) else _study_lines(s))
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
