@@ -12,7 +12,8 @@ There is one cell, one search, per variant and player count.
 list of them, several levels of play, cheapest first: then the tuning asks for the setting
 fair at every level (`sim.tuning.fairness.race`), and `search.margin` says how far from
 fair a setting may be at a level and still go on to the dearer ones. A list of one is the
-single spec, the same tuning.
+single spec, the same tuning. The agents and levels are checked in
+`sim.tuning.fairness.levels` (with `TuningError`, re-exported here).
 
 `game = "river-market"` makes it a tuning of River Market (`sim.run.seam`), as a study
 does: `cards` names its card set (instead of `board`), its presets, switches and agents
@@ -34,8 +35,6 @@ import numpy as np
 from analysis.study.switches import Variant
 from analysis.study.switches import is_int
 from analysis.study.switches import parse_switches
-from sim.agents.registry import split_specs
-from sim.agents.registry import time_budget
 from sim.engine.errors import PortobelloError
 from sim.engine.files import read_document
 from sim.run.config import MAX_GAMES
@@ -47,6 +46,12 @@ from sim.tuning.fairness.knobs import Dimension
 from sim.tuning.fairness.knobs import GameKnobs
 from sim.tuning.fairness.knobs import rules_for
 from sim.tuning.fairness.knobs import space_size
+from sim.tuning.fairness.levels import TuningError
+from sim.tuning.fairness.levels import check_agents
+from sim.tuning.fairness.levels import check_levels
+from sim.tuning.fairness.levels import check_margin
+from sim.tuning.fairness.levels import lineup_at
+from sim.tuning.fairness.levels import spec_error as _err
 
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed", "preset",
             "rules", "variants", "knobs", "target", "search", "confirm", "game", "cards")
@@ -60,14 +65,6 @@ CHECK_KEYS = ("agents", "games")
 METHODS = ("auto", "monotone", "surface", "grid", "optuna")
 MAX_BUDGET = 10_000
 MAX_VALUES = 1_000  # values of one dimension
-
-
-class TuningError(PortobelloError):
-    """A tuning spec or tuning folder that cannot be used (names file, field and reason)."""
-
-
-def _err(source: str, fld: str | None, reason: str) -> TuningError:
-    return TuningError(reason, source=source, field=fld)
 
 
 @dataclass(frozen=True)
@@ -195,82 +192,10 @@ class TuningSpec:
                 fixed = v.rules(n, kind(self.game).default_rules())
                 dims = tuple(d for i, k in enumerate(self.knobs)
                              for d in _dimensions(k, n, i, bonus))
-                out.append(TuneCell(v, n, fixed, dims, _lineup(self.agents, n),
-                                    tuple(Check(_lineup(a, n), g) for a, g in self.checks),
-                                    tuple(_lineup(a, n) for a in self.levels)))
+                out.append(TuneCell(v, n, fixed, dims, lineup_at(self.agents, n),
+                                    tuple(Check(lineup_at(a, n), g) for a, g in self.checks),
+                                    tuple(lineup_at(a, n) for a in self.levels)))
         return out
-
-
-def _lineup(agents: str, n: int) -> tuple[str, ...]:
-    specs = split_specs(agents)
-    return tuple(specs * n if len(specs) == 1 else specs)
-
-
-def _check_agents(value: Any, players: Sequence[int], source: str, fld: str,
-                  game: GameKnobs) -> str:
-    """An agent spec string (one spec for every seat, or one per seat at a single player
-    count), every spec parsed now as an agent of the game; a time budget is refused (the
-    games would depend on the machine)."""
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        value = ",".join(value)
-    if not isinstance(value, str) or not value.strip():
-        raise _err(source, fld, f"must be an agent spec such as "
-                                f"\"{game.default_agents}\", got {value!r}")
-    specs = split_specs(value)
-    if len(specs) != 1 and any(len(specs) != n for n in players):
-        raise _err(source, fld, f"{len(specs)} agent specs for players = {list(players)}: "
-                                "give one spec for every seat, or one per seat at a single "
-                                "player count")
-    for s in specs:
-        try:
-            kind(game.game).check_agent(s)
-        except PortobelloError as exc:
-            raise _err(source, fld, exc.reason) from None
-        timed = time_budget(s) if game.game == PORTOBELLO else None
-        if timed:
-            raise _err(source, fld, f"{s} has a time budget ({timed}): the games would depend "
-                                    "on the machine's speed; give iterations= instead")
-    return value
-
-
-def _check_levels(value: Any, players: Sequence[int], source: str, game: GameKnobs
-                  ) -> tuple[str, ...]:
-    """The spec's `agents`: one agent spec, or a list of levels of play, cheapest first, each
-    an agent spec as `_check_agents` takes it (a list of one is that spec). A level listed
-    twice is refused: the same games would be played twice."""
-    if not isinstance(value, list):
-        return (_check_agents(value, players, source, "agents", game),)
-    if not value:
-        raise _err(source, "agents", "an empty list: give one agent spec, or several levels "
-                                     "of play, cheapest first")
-    levels: list[str] = []
-    for i, level in enumerate(value):
-        fld = f"agents[{i}]"
-        if not isinstance(level, str):
-            raise _err(source, fld, f"must be an agent spec such as "
-                                    f"\"{game.default_agents}\", got {level!r}")
-        levels.append(_check_agents(level, players, source, fld, game))
-        same = [j for j, other in enumerate(levels[:-1])
-                if split_specs(other) == split_specs(level)]
-        if same:
-            raise _err(source, fld, f"{level!r} is listed twice (agents[{same[0]}] too): give "
-                                    "each level of play once")
-    return tuple(levels)
-
-
-def _margin(search: Mapping[str, Any], levels: Sequence[str], source: str) -> float:
-    """`search.margin`: the worst seat gap (a win share) a setting may have at a level and
-    still race on to the dearer ones; only a spec of several levels races."""
-    if "margin" not in search:
-        return 0.0
-    value = search["margin"]
-    if len(levels) < 2:
-        raise _err(source, "search.margin", "racing needs several levels of play: give "
-                                            "agents = [cheapest, ..., dearest]")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 0.5:
-        raise _err(source, "search.margin", f"must be a win share from 0 to below 0.5 (the "
-                                            f"largest seat gap still wanted), got {value!r}")
-    return float(value)
 
 
 def _int_field(raw: Mapping[str, Any], key: str, source: str, fld: str, default: int | None,
@@ -544,7 +469,7 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         board = game.load_material(board_ref, base_dir)
     except PortobelloError as exc:
         raise _err(source, game.material, exc.message) from None
-    levels = _check_levels(data.get("agents", knob_game.default_agents), players, source,
+    levels = check_levels(data.get("agents", knob_game.default_agents), players, source,
                            knob_game)
     variants = _variants(data, players, source, game.name)
     knobs_raw = data["knobs"]
@@ -579,7 +504,7 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         for k in c:
             if k not in CHECK_KEYS:
                 raise _err(source, f"{fld}.{k}", f"unknown key (keys: {', '.join(CHECK_KEYS)})")
-        checks.append((_check_agents(c.get("agents"), players, source, f"{fld}.agents",
+        checks.append((check_agents(c.get("agents"), players, source, f"{fld}.agents",
                                      knob_game),
                        _int_field(c, "games", source, f"{fld}.games", None, 1, MAX_GAMES)))
     spec = TuningSpec(
@@ -596,7 +521,7 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
         confirm_games=_int_field(confirm, "games", source, "confirm.games", 10_000, 1,
                                  MAX_GAMES),
         checks=tuple(checks), source=source, text=text, game=game.name,
-        levels=levels if len(levels) > 1 else (), margin=_margin(search, levels, source))
+        levels=levels if len(levels) > 1 else (), margin=check_margin(search, levels, source))
     _check_fixed(spec)
     _check_method(spec)
     _check_cells(spec)
