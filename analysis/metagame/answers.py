@@ -22,6 +22,7 @@ import numpy as np
 from analysis.metagame.estimate import BOOTSTRAP
 from analysis.metagame.estimate import STABLE_MARGIN
 from analysis.metagame.estimate import ProfileGames
+from analysis.metagame.estimate import among
 from analysis.metagame.estimate import bootstrap_p
 from analysis.metagame.estimate import lone_table
 from analysis.metagame.estimate import matrix
@@ -47,15 +48,10 @@ class Reading:
     stable: bool = True
 
 
-def _sub(means: dict[tuple[int, ...], np.ndarray], bots: int) -> dict[tuple[int, ...],
-                                                                       np.ndarray]:
-    return {p: v for p, v in means.items() if max(p) < bots}
-
-
 def _answer(means: dict[tuple[int, ...], np.ndarray], n: int, variant: int,
             reading: Reading) -> np.ndarray:
     """Every seat's share at the reading (seat 0 first)."""
-    sub = _sub(means, reading.bots)
+    sub = among(means, reading.bots)
     if n == 2:
         sol = solve_zero_sum(matrix(sub, reading.bots, variant))
         return np.array([sol.value, 1 - sol.value])
@@ -68,14 +64,14 @@ def _reading(means: dict[tuple[int, ...], np.ndarray], n: int, variant: int, bot
              ) -> Reading:
     if n == 2:
         return Reading(bots)
-    sym, dev = tables(_sub(means, bots), bots, n, variant)
+    sym, dev = tables(among(means, bots), bots, n, variant)
     profile, stable = strongest_stable(deviation_gains(sym, dev))
     return Reading(bots, profile, stable)
 
 
 def _max_gain(means: dict[tuple[int, ...], np.ndarray], n: int, variant: int,
               reading: Reading) -> float:
-    sym, dev = tables(_sub(means, reading.bots), reading.bots, n, variant)
+    sym, dev = tables(among(means, reading.bots), reading.bots, n, variant)
     assert reading.profile is not None
     return best_deviation(deviation_gains(sym, dev), reading.profile).gain
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from analysis.metagame.solve import MetaGameError
 from analysis.metagame.solve import best_deviation
+from analysis.metagame.solve import stable_profiles
 
 Profile = tuple[int, ...]
 STABLE_MARGIN = 0.02  # a profile is stable when no switch gains more than this
@@ -89,6 +90,12 @@ def needed_profiles(k: int, n: int) -> list[Profile]:
     return out
 
 
+def among(means: Mapping[Profile, np.ndarray], bots: int) -> dict[Profile, np.ndarray]:
+    """The profiles whose every seat plays one of the first `bots` bots: the meta-game of
+    the population without its later bots (the convergence check's `next`)."""
+    return {p: v for p, v in means.items() if max(p) < bots}
+
+
 def matrix(means: Mapping[Profile, np.ndarray], k: int, variant: int) -> np.ndarray:
     """Seat 0's share by (seat 0's bot, seat 1's bot) for one variant."""
     m = np.empty((k, k))
@@ -131,10 +138,10 @@ def strongest_stable(gain: np.ndarray, margin: float = STABLE_MARGIN) -> tuple[i
     """The strongest symmetric profile (the last in population order, bots listed weakest
     first) that no seat leaves for more than `margin`, and True; without one, the profile
     whose best switch gains least, and False."""
-    best = np.array([best_deviation(gain, i).gain for i in range(gain.shape[0])])
-    stable = [i for i in range(len(best)) if best[i] <= margin]
+    stable = stable_profiles(gain, margin)
     if stable:
         return stable[-1], True
+    best = [best_deviation(gain, i).gain for i in range(gain.shape[0])]
     return int(np.argmin(best)), False
 
 

@@ -25,6 +25,7 @@ from analysis.metagame.answers import widest_answer
 from analysis.metagame.estimate import STABLE_MARGIN
 from analysis.metagame.estimate import Profile
 from analysis.metagame.estimate import ProfileGames
+from analysis.metagame.estimate import among
 from analysis.metagame.estimate import deviated
 from analysis.metagame.estimate import matrix
 from analysis.metagame.estimate import strongest_stable
@@ -46,7 +47,7 @@ def _two_player(means_list: Sequence[dict[Profile, np.ndarray]], k: int, variant
     for means in means_list:
         for v in range(variants):
             for b in bots:
-                m = matrix({p: x for p, x in means.items() if max(p) < b}, b, v)
+                m = matrix(among(means, b), b, v)
                 sol = solve_zero_sum(m)
                 rows = sol.row > SUPPORT_TOL
                 cols = sol.col > SUPPORT_TOL
@@ -66,7 +67,7 @@ def _many_players(means_list: Sequence[dict[Profile, np.ndarray]], k: int, n: in
     for means in means_list:
         for v in range(variants):
             for b in bots:
-                sym, dev = tables({p: x for p, x in means.items() if max(p) < b}, b, n, v)
+                sym, dev = tables(among(means, b), b, n, v)
                 gain = deviation_gains(sym, dev)
                 read, _ = strongest_stable(gain)
                 best = np.array([best_deviation(gain, i).gain for i in range(b)])

@@ -94,13 +94,6 @@ def solve_zero_sum(m: np.ndarray | Sequence[Sequence[float]]) -> MatrixSolution:
     return MatrixSolution(value=value, row=x, col=y)
 
 
-def one_against_field(lone: np.ndarray) -> np.ndarray:
-    """The one-against-the-field game of an n-player population: `lone[r, s]` is the share
-    of one seat playing `r` while every other seat plays `s` (seat-averaged; on the
-    diagonal, the symmetric profile's 1/n). Returned as is, checked."""
-    return _check_matrix(lone)
-
-
 def alpharank(lone: np.ndarray, alpha: float = 100.0, population: int = 50) -> np.ndarray:
     """Alpha-Rank's stationary distribution over the bots of the one-against-the-field
     game (OpenSpiel's implementation, single population): the long-run share of each bot
@@ -110,7 +103,7 @@ def alpharank(lone: np.ndarray, alpha: float = 100.0, population: int = 50) -> n
         from open_spiel.python.egt import alpharank as ar
     except ImportError as exc:  # pragma: no cover - installed by make test
         raise MetaGameError("alpha-Rank needs OpenSpiel (pip install '.[openspiel]')") from exc
-    table = one_against_field(lone)
+    table = _check_matrix(lone)
     if table.shape[0] == 1:
         return np.ones(1)
     with np.errstate(over="ignore"):  # a large alpha saturates the fixation probabilities

@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 
 from analysis.load import load_run
+from analysis.load import read_manifest
 from analysis.metagame.answers import solve_population
 from analysis.metagame.estimate import percentile
 from analysis.metagame.spec import PopulationSpec
@@ -93,7 +94,7 @@ def _cost(spec: PopulationSpec, root: Path, levels: dict[Unit, int]) -> dict[str
     core_seconds = 0.0
     for u in levels:
         for v in spec.study.variants:
-            m = load_run(root / "runs" / u.key(spec, v.name), allow_partial=True).manifest
+            m = read_manifest(root / "runs" / u.key(spec, v.name))
             games += int(levels[u] * u.per_level)
             cost = m.get("cost") or {}
             jobs = max(cost.get("jobs") or [1])
