@@ -224,8 +224,7 @@ class CellTuning:
         bound = self.spec.stage_budget
         if bound is None or len(new) <= bound:
             return new
-        order = {s: i for i, s in enumerate(new)}
-        kept = set(sorted(new, key=lambda s: (*self.steps(s, best), order[s]))[:bound])
+        kept = set(sorted(new, key=lambda s: self.steps(s, best))[:bound])  # sorted is stable
         return [s for s in new if s in kept]
 
     def neighbours(self, best: Setting) -> list[Setting]:
