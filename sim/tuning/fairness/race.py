@@ -108,8 +108,8 @@ class Race:
         its agents), against playing every candidate with every level."""
         every = len(self.candidates) * per_setting
         played = self.rungs + [0] * (self.levels - len(self.rungs))
-        return {"every": every * self.levels, "played": sum(played) * per_setting,
-                "saved": (every * self.levels) - sum(played) * per_setting,
+        total, games = every * self.levels, sum(played) * per_setting
+        return {"every": total, "played": games, "saved": total - games,
                 "by_level": [{"settings": n, "games": n * per_setting,
                               "saved": every - n * per_setting, "agents": name}
                              for n, name in zip(played, names, strict=True)]}
