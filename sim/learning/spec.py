@@ -186,11 +186,8 @@ def _teacher(teacher: Any, source: str) -> str:
     """The teacher's agent spec once it is known to be a search the agents accept: a spec
     the agents refuse (an unknown agent or parameter, a budget of 0) is refused here,
     naming the spec file and its `teacher` field, before any game is played."""
-    if not isinstance(teacher, str):
-        raise TrainingError(f"must be a search agent spec (fastmcts:...), got {quote(teacher)}",
-                            source=source, field="teacher")
     try:
-        name = parse_spec(teacher)[0]
+        name = parse_spec(teacher)[0] if isinstance(teacher, str) else None
         if name in TEACHERS:
             make_agent(teacher)  # values only the search itself checks
     except PortobelloError as exc:
