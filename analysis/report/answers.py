@@ -221,7 +221,7 @@ def readme_answers(reports: Path | Summaries) -> str:
                        "the standard stack")
     lines += _laddered(summaries, "stalls", "How many stalls at four players?",
                        "the rulebook's 16")
-    for name in ("compensation", "compensation-search"):
+    for name in ("compensation", "compensation-search", "compensation-robust"):
         fr = summaries.get(name)
         if fr is None:
             continue
@@ -256,8 +256,8 @@ def _customer_order(summaries: Summaries) -> list[str]:
         "[skill ladder](reports/skill-ladder/index.html)'s across "
         f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
         "(robust would mean: the same direction at every level from the heuristic up); "
-        "converged would mean: the two strongest levels agree within ±2 pp and the "
-        "strongest is not beaten by itself at double the budget.",
+        "converged would mean: the next stronger level no longer moves it (the two "
+        "strongest levels agree within ±2 pp).",
         "",
         "| players | first player wins, standard rules | known order changes it by "
         f"(Holm-adjusted) | skill ladder | at {top} | converged? |",
