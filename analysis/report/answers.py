@@ -221,7 +221,7 @@ def readme_answers(reports: Path | Summaries) -> str:
                        "the standard stack")
     lines += _laddered(summaries, "stalls", "How many stalls at four players?",
                        "the rulebook's 16")
-    for name in ("compensation", "compensation-search", "compensation-robust"):
+    for name in ("compensation-robust", "compensation"):
         fr = summaries.get(name)
         if fr is None:
             continue
