@@ -70,7 +70,7 @@ def spec_dict(**changes: Any) -> dict[str, Any]:
     ({"round_games": 0}, "round_games", "must be an integer from 1"),
     ({"max_games": 10 ** 12}, "max_games", "must be an integer from 1"),
     ({"round_games": 100, "max_games": 50}, "max_games", "at least round_games"),
-    ({"profiles": "all"}, "profiles", "must be \"deviations\""),
+    ({"profiles": "every"}, "profiles", "must be \"deviations\""),
     ({"agents": "random"}, "agents", "give population or agents, not both"),
     ({"population": ["random", "fastmcts:iterations=100,time=1"]}, "population",
      "time budget"),

@@ -4,11 +4,13 @@ every profile (`analysis.metagame.estimate.ProfileGames`) as plain data for summ
 For every variant: the answer (seat 0's share at the equilibrium: the matrix game's value
 at 2 players, the strongest stable symmetric profile's at more), every seat's share, which
 bots the seats pick (the equilibrium mixtures; at more players the stable profile, the best
-switch from it and alpha-Rank's ranking), the answer without the population's last bot
-(the convergence check: did adding it move the answer?), and each variant's change against
-the baseline, paired by games. Every figure has a bootstrap interval
-(`analysis.metagame.estimate`). The read profile at more than 2 players is chosen on the
-point estimates and held fixed in the replicates, so its interval is that profile's.
+switch from it and alpha-Rank's ranking, over every line-up when the study plays the whole
+tensor), the answer without the population's last bot (the convergence check: did adding
+it move the answer?), and each variant's change against the baseline, paired by games.
+Every figure has a bootstrap interval (`analysis.metagame.estimate`). The read profile at
+more than 2 players is chosen on the point estimates and held fixed in the replicates, so
+its interval is that profile's. The answers read only the symmetric profiles and their
+switches, whatever else the study played.
 """
 
 from __future__ import annotations
@@ -26,13 +28,20 @@ from analysis.metagame.estimate import among
 from analysis.metagame.estimate import bootstrap_p
 from analysis.metagame.estimate import lone_table
 from analysis.metagame.estimate import matrix
+from analysis.metagame.estimate import needed_profiles
 from analysis.metagame.estimate import percentile
 from analysis.metagame.estimate import strongest_stable
 from analysis.metagame.estimate import tables
 from analysis.metagame.solve import alpharank
+from analysis.metagame.solve import alpharank_tensor
 from analysis.metagame.solve import best_deviation
 from analysis.metagame.solve import deviation_gains
 from analysis.metagame.solve import solve_zero_sum
+from analysis.metagame.tensor import bot_mass
+from analysis.metagame.tensor import bot_shares
+from analysis.metagame.tensor import lineup_mass
+from analysis.metagame.tensor import lineup_of
+from analysis.metagame.tensor import seat_tables
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 CONVERGED_WITHIN = 0.02  # adding the next bot moves the answer by less than this: converged
@@ -113,16 +122,34 @@ def widest_answer(means: dict[tuple[int, ...], np.ndarray],
     return max(Z95 * float(np.std(r)) for r in spreads)
 
 
+def tensor_alpharank(means: dict[tuple[int, ...], np.ndarray], bot_names: Sequence[str],
+                     n: int, variant: int, data: ProfileGames) -> dict[str, Any]:
+    """Alpha-Rank over every ordered profile of one variant (one population a seat): each
+    bot's mass (the share of seats playing it) and every line-up's, with its bots' shares
+    and games."""
+    k = len(bot_names)
+    shares = bot_shares(means)
+    pi = alpharank_tensor(seat_tables(shares, k, n, variant))
+    return {"alpharank": bot_mass(pi, k, n).tolist(), "alpharank_profiles": [
+        {"profile": [bot_names[b] for b in m], "mass": mass,
+         "shares": {bot_names[b]: float(shares[m, b][variant]) for b in sorted(set(m))},
+         "games": sum(data.games(p) for p in data.shares if lineup_of(p) == m)}
+        for m, mass in lineup_mass(pi, k, n).items()]}
+
+
 def solve_population(data: ProfileGames, variant_names: Sequence[str], bot_names: Sequence[str],
                      baseline: int = 0, has_next: bool = False, seed: int = 0,
-                     replicates: int = BOOTSTRAP) -> dict[str, Any]:
+                     replicates: int = BOOTSTRAP, profiles: str = "deviations"
+                     ) -> dict[str, Any]:
     """One player count's meta-game answers as plain data (see the module docstring).
     `has_next`: the population's last bot is the convergence check's `next`: the answers
-    are read with it, and again without it."""
+    are read with it, and again without it. `profiles = "all"` (every line-up played):
+    alpha-Rank over the whole tensor, every line-up listed with its mass."""
     k, n, nv = data.population, data.players, data.variants
-    means = data.means()
+    needed = data.only(needed_profiles(k, n))  # the answers' profiles
+    means = needed.means()
     rng = np.random.default_rng([seed, n, k, 52])
-    reps = data.replicates(rng, replicates)
+    reps = needed.replicates(rng, replicates)
     rep_means = [{p: r[b] for p, r in reps.items()} for b in range(replicates)]
     scopes = [k - 1, k] if has_next and k > 2 else [k]
     variants: list[dict[str, Any]] = []
@@ -158,7 +185,10 @@ def solve_population(data: ProfileGames, variant_names: Sequence[str], bot_names
                                  "gain": best_deviation(gain, i).gain},
                  "stable": best_deviation(gain, i).gain <= STABLE_MARGIN}
                 for i in range(k)]
-            out["alpharank"] = alpharank(lone_table(sym, dev)).tolist()
+            if profiles == "all":
+                out |= tensor_alpharank(data.means(), bot_names, n, v, data)
+            else:
+                out["alpharank"] = alpharank(lone_table(sym, dev)).tolist()
         if len(scopes) == 2:
             diff = answers[v, k][:, 0] - answers[v, k - 1][:, 0]
             change = percentile(float(points[v, k][0] - points[v, k - 1][0]), diff)

@@ -20,9 +20,11 @@ bootstrap p-value beside each change so Holm's adjusted intervals
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 
 import numpy as np
 
@@ -48,6 +50,12 @@ class ProfileGames:
     def games(self, profile: Profile) -> int:
         got = self.shares.get(profile)
         return 0 if got is None else int(got.shape[1])
+
+    def only(self, profiles: Iterable[Profile]) -> ProfileGames:
+        """The games of these profiles alone (the answers read the symmetric profiles and
+        their switches; a study of the whole tensor holds more)."""
+        keep = set(profiles)
+        return replace(self, shares={p: s for p, s in self.shares.items() if p in keep})
 
     def means(self) -> dict[Profile, np.ndarray]:
         """Mean seat shares of every profile, shape (variants, seats)."""

@@ -8,7 +8,10 @@ response (within the margin of the value): the value is `x' M y`, and a near-bes
 is where the support could shift. A bot that is in no replicate's support nor near-best
 response is dominated with confidence, and its profiles stop. At more players, the read
 profile (the strongest stable one) and every stronger profile whose stability is still
-uncertain, with their switches, go on.
+uncertain, with their switches, go on. A study of the whole tensor (`profiles = "all"`)
+also keeps playing the line-ups alpha-Rank's ranking still hangs on: those on an edge of
+its response graph (one seat switching bot) whose direction is uncertain and not yet a tie
+within the margin; no answer above reads them.
 
 Decisions derive from the games alone (the bootstrap's generator is seeded by the study
 seed and the round), so a study stopped and run again takes the same decisions: the same
@@ -28,6 +31,7 @@ from analysis.metagame.estimate import ProfileGames
 from analysis.metagame.estimate import among
 from analysis.metagame.estimate import deviated
 from analysis.metagame.estimate import matrix
+from analysis.metagame.estimate import needed_profiles
 from analysis.metagame.estimate import strongest_stable
 from analysis.metagame.estimate import symmetric
 from analysis.metagame.estimate import tables
@@ -35,6 +39,7 @@ from analysis.metagame.solve import SUPPORT_TOL
 from analysis.metagame.solve import best_deviation
 from analysis.metagame.solve import deviation_gains
 from analysis.metagame.solve import solve_zero_sum
+from analysis.metagame.tensor import open_lineups
 
 SHARE_OF_REPLICATES = 0.05  # a profile matters when it does in this share of replicates
 REPLICATES = 200
@@ -82,10 +87,24 @@ def _many_players(means_list: Sequence[dict[Profile, np.ndarray]], k: int, n: in
 
 
 def profiles_to_play(data: ProfileGames, margin: float, has_next: bool, seed: int,
-                     round_no: int) -> set[Profile]:
+                     round_no: int, profiles: str = "deviations") -> set[Profile]:
     """The profiles whose games can still move an answer of this player count: none once
     every answer (each variant's, each change against the first variant, and the answer
-    without the last bot when it is the convergence check's) is within `margin`."""
+    without the last bot when it is the convergence check's) is within `margin`. With
+    `profiles = "all"` at more than 2 players, also the line-ups on an uncertain edge of
+    alpha-Rank's response graph (`analysis.metagame.tensor.open_lineups`, its own bootstrap
+    generator), each as its sorted profile."""
+    k, n = data.population, data.players
+    out = _answer_profiles(data.only(needed_profiles(k, n)), margin, has_next, seed,
+                           round_no)
+    if profiles == "all" and n > 2:
+        rng = np.random.default_rng([seed, n, round_no, 54])
+        out |= open_lineups(data.means(), data.replicates(rng, REPLICATES), k, margin)
+    return out
+
+
+def _answer_profiles(data: ProfileGames, margin: float, has_next: bool, seed: int,
+                     round_no: int) -> set[Profile]:
     k, n = data.population, data.players
     bots = [k - 1, k] if has_next and k > 2 else [k]
     rng = np.random.default_rng([seed, n, round_no, 53])

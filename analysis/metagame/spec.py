@@ -11,7 +11,7 @@ every variant and player count (`analysis.metagame.study`):
     round_games = 100                     # games a profile gets in a round
     max_games = 2000                      # the most games a profile may get
     curve_games = 300                     # self-play games of each curve bot
-    profiles = "deviations"               # at 3-4 players (the only kind so far)
+    profiles = "deviations"               # at 3-4 players; "all": the whole tensor
 
 The rest of the spec (variants, board, players, seed, shard size, baseline...) reads as in
 any study (`analysis.study.spec`). Every field is checked before a game is played; an error
@@ -44,6 +44,7 @@ POPULATION_KEYS = ("population", "next", "curve", "margin", "round_games", "max_
 MARGIN_RANGE = (0.005, 0.25)  # an answer's half-width target: ±0.5 to ±25 points
 DEFAULTS: dict[str, Any] = {"margin": 0.03, "round_games": 100, "max_games": 2000,
                             "curve_games": 300, "profiles": "deviations"}
+PROFILES = ("deviations", "all")  # what 3-4 players play: the switches, or every profile
 
 
 def bot_name(spec: str) -> str:
@@ -162,9 +163,10 @@ def population_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: 
                                        f"{max_games}")
     curve_games = _positive(data, "curve_games", source)
     profiles = data.get("profiles", DEFAULTS["profiles"])
-    if profiles != "deviations":
+    if profiles not in PROFILES:
         raise err(source, "profiles", f"must be \"deviations\" (every symmetric profile and "
-                                      f"every one-seat switch), got {profiles!r:.60}")
+                                      f"every one-seat switch) or \"all\" (every profile of "
+                                      f"the tensor), got {profiles!r:.60}")
     rest = {k: v for k, v in data.items() if k not in POPULATION_KEYS}
     rest["agents"] = population[0]
     rest.setdefault("games", round_games)

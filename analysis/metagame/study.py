@@ -5,7 +5,8 @@ Every profile lives in a run whose seats rotate game by game (`sim.run.config`):
 - 2 players: the run `<variant>-2p-<a>-<b>` (a before b in the population) plays profile
   (a, b) on its even games and (b, a) on its odd ones; `<variant>-2p-<a>-<a>` is self-play;
 - more players: `<variant>-<n>p-<a>` is bot a in every seat, and `<variant>-<n>p-<a>-with-<b>`
-  one seat of bot b among bots a, b going round every seat (game i: seat -i mod n).
+  one seat of bot b among bots a, b going round every seat (game i: seat -i mod n); with
+  `profiles = "all"`, every other line-up too (`<variant>-<n>p-<a>-<b>-<c>`, rotated alike).
 
 A profile's *level* is the games it has; a run holds the games of its profiles' level (2
 players: twice it for a pair; more: n times it for a switch). Round 0 gives every profile
@@ -37,6 +38,7 @@ from analysis.metagame.estimate import ProfileGames
 from analysis.metagame.sampling import profiles_to_play
 from analysis.metagame.spec import PopulationSpec
 from analysis.metagame.spec import bot_name
+from analysis.metagame.tensor import beyond_deviations
 from analysis.study.run import games_held
 from analysis.study.switches import StudyError
 from sim.engine.errors import PortobelloError
@@ -71,7 +73,9 @@ class Unit:
             return f"{variant}-{n}p-{names[0]}-{names[1]}"
         if len(set(self.agents)) == 1:
             return f"{variant}-{n}p-{names[0]}"
-        return f"{variant}-{n}p-{names[1]}-with-{names[0]}"
+        if len(set(self.agents[1:])) == 1:
+            return f"{variant}-{n}p-{names[1]}-with-{names[0]}"
+        return f"{variant}-{n}p-" + "-".join(names)
 
     @property
     def per_level(self) -> int:
@@ -88,12 +92,8 @@ class Unit:
         """The profiles its games play, by rotation (game i: agents rotated by i); none for
         a curve bot outside the meta-game."""
         n = self.players
-        out: list[Profile] = []
-        if self.curve:
-            return out
-        for r in range(self.per_level):
-            out.append(tuple(self.agents[(s + r) % n] for s in range(n)))
-        return out
+        return [] if self.curve else [tuple(self.agents[(s + r) % n] for s in range(n))
+                                      for r in range(self.per_level)]
 
 
 def units(spec: PopulationSpec) -> list[Unit]:
@@ -107,6 +107,8 @@ def units(spec: PopulationSpec) -> list[Unit]:
             out += [Unit(n, (i,) * n) for i in range(k)]
             out += [Unit(n, (j,) + (i,) * (n - 1)) for i in range(k) for j in range(k)
                     if j != i]
+            if spec.profiles == "all":
+                out += [Unit(n, m) for m in beyond_deviations(k, n)]
         known = {bot_name(b) for b in spec.bots}
         out += [Unit(n, (), curve=c) for c in spec.curve if bot_name(c) not in known]
     return out
@@ -154,11 +156,13 @@ def check_folder(spec: PopulationSpec, root: Path) -> None:
 
 def identity(spec: PopulationSpec) -> dict[str, Any]:
     """What a folder must share with the spec to be resumed: every run's identity and the
-    sampling (which decides the games)."""
+    sampling (which decides the games); the profiles played only when not the default."""
     return {"name": spec.name, "study": spec.study.identity(), "bots": list(spec.bots),
             "curve": list(spec.curve), "margin": spec.margin,
             "round_games": spec.round_games, "max_games": spec.max_games,
-            "curve_games": spec.curve_games, "variants": [v.name for v in spec.study.variants]}
+            "curve_games": spec.curve_games,
+            "variants": [v.name for v in spec.study.variants],
+            **({} if spec.profiles == "deviations" else {"profiles": spec.profiles})}
 
 
 def _shares(path: Path, unit: Unit, level: int) -> dict[Profile, np.ndarray]:
@@ -279,7 +283,8 @@ def _next_levels(spec: PopulationSpec, root: Path, us: list[Unit], levels: dict[
     has_next = spec.next is not None
     for n in spec.study.players:
         data = profile_games(spec, root, n, levels)
-        for p in profiles_to_play(data, spec.margin, has_next, spec.study.seed, round_no):
+        for p in profiles_to_play(data, spec.margin, has_next, spec.study.seed, round_no,
+                                  spec.profiles):
             u = _unit_of(p, us)
             if levels[u] < spec.max_games:
                 raised.add(u)

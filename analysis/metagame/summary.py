@@ -114,7 +114,8 @@ def summarise(spec: PopulationSpec, out: str | Path, command: str = "") -> dict[
     for n in spec.study.players:
         data = profile_games(spec, root, n, levels)
         got = solve_population(data, names, list(spec.bots), baseline=base,
-                               has_next=spec.next is not None, seed=spec.study.seed)
+                               has_next=spec.next is not None, seed=spec.study.seed,
+                               profiles=spec.profiles)
         changes += got.pop("changes")
         counts.append(got)
     record = json.loads((root / POPULATION_FILE).read_text(encoding="utf-8"))

@@ -5,7 +5,8 @@ equilibrium with its interval, each variant's change (Holm over the study's fami
 interval and the verdict agreeing) and whether the answer has converged (adding the next
 stronger bot moved it by less than 2 points). Then: the 2-player meta-game as a heatmap
 with the seats' equilibrium mixtures; at more players the deviation table (each symmetric
-profile, its best one-seat switch and whether it is stable) and alpha-Rank; the skill
+profile, its best one-seat switch and whether it is stable) and alpha-Rank (over every
+line-up, each listed with its mass, when the study played the whole tensor); the skill
 curve; the rounds of adaptive sampling and what they saved; the cost.
 """
 
@@ -130,6 +131,28 @@ def deviation_table(block: Mapping[str, Any]) -> Table:
                   "best one-seat switch", "stable (no switch gains over 2 pp)"), tuple(rows))
 
 
+def lineup_text(bots: list[str]) -> str:
+    """`random ×2 · greedy`: a line-up's bots in population order, each with its seats."""
+    return " · ".join(b if bots.count(b) == 1 else f"{b} ×{bots.count(b)}"
+                      for b in dict.fromkeys(bots))
+
+
+def lineup_table(block: Mapping[str, Any]) -> Table:
+    """Every line-up of the tensor (a study with `profiles = "all"`): each bot's share in
+    it, alpha-Rank's mass and its games."""
+    rows = []
+    for v in block["variants"]:
+        for p in v.get("alpharank_profiles") or []:
+            rows.append(Row(((v["variant"], "txt"), (lineup_text(p["profile"]), "txt"),
+                             (" · ".join(f"{b} {pct(x)}" for b, x in p["shares"].items()),
+                              "txt wrap"),
+                             (pct(p["mass"]), "num"), (f"{p['games']:,}", "num")),
+                            highlight=p["mass"] == max(q["mass"] for q in
+                                                       v["alpharank_profiles"])))
+    return Table(("rules", "line-up (seats rotate)", "each bot's share (a seat)",
+                  "alpha-Rank mass", "games"), tuple(rows))
+
+
 def render(s: Mapping[str, Any], dpi: int = 100) -> str:
     """The page as one HTML string."""
     images: dict[str, str] = {}
@@ -151,10 +174,14 @@ def render(s: Mapping[str, Any], dpi: int = 100) -> str:
             (v["variant"], ", ".join(f"{b} {w:.0%}" for b, w in
                                      zip(s["bots"], v["alpharank"], strict=True)))
             for v in block["variants"]]
+        tensor = n > 2 and "alpharank_profiles" in block["variants"][0]
         blocks.append({"n": n, "heatmaps": figs, "curve": images.get(f"curve_{n}"),
                        "mixtures": table_html(mixture_table(block, s["bots"])) if n == 2
                        else "", "deviations": "" if n == 2
-                       else table_html(deviation_table(block)), "alpharank": alpha})
+                       else table_html(deviation_table(block)), "alpharank": alpha,
+                       "lineups": table_html(lineup_table(block)) if tensor else "",
+                       "lineup_count": len(block["variants"][0].get("alpharank_profiles")
+                                           or [])})
     env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined)
