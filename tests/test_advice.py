@@ -12,15 +12,19 @@ from analysis.metrics.advice import CANDIDATE
 from analysis.metrics.advice import DO_NOT_RELY
 from analysis.metrics.advice import RECOMMEND
 from analysis.metrics.advice import UNKNOWN
+from analysis.metrics.advice import Edge
 from analysis.metrics.advice import Estimate
 from analysis.metrics.advice import Evidence
 from analysis.metrics.advice import advise
+from analysis.metrics.advice import advise_edge
+from analysis.metrics.advice import edge_sentence
 from analysis.metrics.advice import sentence
 from analysis.metrics.advice import towards_fair
 from analysis.report.advice import BOX_BEGIN
 from analysis.report.advice import Item
 from analysis.report.advice import box_html
 from analysis.report.advice import fairness_advice
+from analysis.report.advice import population_advice
 from analysis.report.advice import study_advice
 from analysis.report.advice import with_box
 
@@ -205,3 +209,59 @@ def test_a_ladder_reads_a_change_against_the_first_players_share_at_the_same_lev
                                         level("mcts", -0.05, -0.1, -0.001)]}]}}
     [(kind, text, _)] = ladder_advice(ladder)
     assert kind == CANDIDATE and "12 stalls cuts the first player's edge" in text
+
+
+@pytest.mark.parametrize(("share", "lo", "hi", "converged", "kind", "action"), [
+    # 2 players (fair 0.50): 0.66 [0.60, 0.72] leaves out 0.50 above, converged: recommend
+    # compensating the later seats.
+    (0.66, 0.60, 0.72, True, RECOMMEND, "compensate later seats"),
+    # The same not converged, or with no next bot to check it: candidate.
+    (0.66, 0.60, 0.72, False, CANDIDATE, "compensate later seats"),
+    (0.66, 0.60, 0.72, None, CANDIDATE, "compensate later seats"),
+    # 0.44 [0.41, 0.47] leaves it out below: the first seat is the one to compensate.
+    (0.44, 0.41, 0.47, True, RECOMMEND, "compensate the first seat"),
+    # 0.53 [0.47, 0.59] holds 0.50 (and an interval ending exactly at it holds it too):
+    # no edge shown, whatever the convergence.
+    (0.53, 0.47, 0.59, True, UNKNOWN, ""),
+    (0.55, 0.50, 0.60, False, UNKNOWN, ""),
+])
+def test_the_edge_rules(share: float, lo: float, hi: float, converged: bool | None,
+                        kind: str, action: str) -> None:
+    e = Edge(2, "Standard rules", share, lo, hi, "whoever plays among a, b", converged)
+    a = advise_edge(e)
+    assert (a.kind, a.action) == (kind, action)
+    text = edge_sentence(e, a)
+    assert f"{100 * share:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" in text
+    assert ("keep the rules" in text) == (kind == UNKNOWN)
+
+
+def test_population_advice_leads_with_the_first_players_edge() -> None:
+    # A population study of the standard rules alone at 2 and 3 players: at 2 players the
+    # first player wins 0.795 [0.690, 0.845] (fair 0.50; no next bot: candidate), at 3
+    # 0.328 [0.243, 0.420] (holds 1/3: unknown). A study with a variant gets the edge of its
+    # baseline only, before the variant's change.
+    def answer(est: float, lo: float, hi: float) -> dict[str, Any]:
+        return {"answer": {"estimate": est, "lo": lo, "hi": hi}, "convergence": None}
+
+    alone = {"bots": ["a", "b"], "labels": {"standard": "Standard rules"}, "changes": [],
+             "command": "portobello study p.toml",
+             "players": [{"players": 2, "variants": [{"variant": "standard",
+                                                      **answer(0.795, 0.69, 0.845)}]},
+                         {"players": 3, "variants": [{"variant": "standard",
+                                                      **answer(0.328, 0.243, 0.42)}]}]}
+    items = population_advice(alone)
+    assert [(i.kind, i.short) for i in items[:2]] == [
+        (CANDIDATE, "Standard rules at 2p: candidate (first player 79.5%, compensate later "
+                    "seats)"),
+        (UNKNOWN, "Standard rules at 3p: unknown (no first-player edge shown)")]
+    assert items[-1].kind == "next step" and "portobello study p.toml" in items[-1].text
+    paired = {"bots": ["a", "b"], "labels": {}, "command": "",
+              "players": [{"players": 2, "variants": [
+                  {"variant": "standard", **answer(0.66, 0.60, 0.72)},
+                  {"variant": "known", **answer(0.62, 0.56, 0.68)}]}],
+              "changes": [{"n_players": 2, "variant": "known", "baseline": "standard",
+                           "diff": -0.04, "adj_lo": -0.11, "adj_hi": 0.03,
+                           "significant": False}]}
+    items = population_advice(paired)
+    assert [i.short.split(":")[0] for i in items if i.kind != "next step"] == [
+        "standard at 2p", "known at 2p"]

@@ -24,6 +24,13 @@ the change whoever plays (`analysis.metagame`) and whether that answer has conve
 For recommend and candidate the action follows the sign: a change that brings the first
 player's share closer to the fair share says *change to the variant*, one that takes it
 further says *keep the baseline*.
+
+**The first player's edge itself** (a population study's answer for one rules set, not a
+change): **recommend** compensating the seats when the first player's share whoever plays
+leaves out the fair share 1/n and the answer has converged; **candidate** when it leaves
+it out without having converged (or with no next bot to check it); **unknown** when its
+interval holds 1/n (no edge shown: keep the rules). The compensation is for the later seats
+when the first player wins more than 1/n, for the first seat when it wins less.
 """
 
 from __future__ import annotations
@@ -193,3 +200,55 @@ def short_form(e: Evidence, a: Advice) -> str:
     if a.kind == DO_NOT_RELY:
         return f"{head} (depends on the bots)"
     return f"{head} (no change that holds)"
+
+
+@dataclass(frozen=True)
+class Edge:
+    """The first player's share whoever plays at one player count under one rules set, its
+    interval, and whether the answer has converged (None: no next bot checked it)."""
+
+    players: int
+    rules: str
+    share: float
+    lo: float
+    hi: float
+    where: str  # "whoever plays among ..."
+    converged: bool | None = None
+
+    @property
+    def fair(self) -> float:
+        return 1 / self.players
+
+
+def advise_edge(e: Edge) -> Advice:
+    """The advice on the first player's edge, by the module docstring's last rule."""
+    if e.lo <= e.fair <= e.hi:
+        return Advice(UNKNOWN, "", "the interval holds the fair share")
+    action = "compensate later seats" if e.lo > e.fair else "compensate the first seat"
+    if e.converged:
+        return Advice(RECOMMEND, action, "an edge whoever plays, converged")
+    return Advice(CANDIDATE, action, "an edge whoever plays, not converged"
+                  if e.converged is False else "an edge whoever plays, convergence not checked")
+
+
+def edge_sentence(e: Edge, a: Advice) -> str:
+    """The edge advice in one or two sentences (the report's box)."""
+    n = e.players
+    share = (f"the first player wins {100 * e.share:.1f}% [{100 * e.lo:.1f}, "
+             f"{100 * e.hi:.1f}] {e.where} (fair {100 * e.fair:.0f}%)")
+    if a.kind == UNKNOWN:
+        return f"At {n} players, {e.rules}: {share}: no edge shown; keep the rules."
+    whom = "the later seats" if a.action == "compensate later seats" else "the first seat"
+    settled = {RECOMMEND: "converged: compensate them (a start-score bonus, `portobello tune`)",
+               CANDIDATE: "not yet converged: a compensation is worth tuning, not yet "
+                          "settled for every level of play"}[a.kind]
+    return f"At {n} players, {e.rules}: {share}, an edge against {whom}; {settled}."
+
+
+def edge_short(e: Edge, a: Advice) -> str:
+    """The edge advice in a few words: `Standard rules at 2p: candidate (first player
+    79.5%, compensate later seats)`."""
+    head = f"{e.rules} at {e.players}p: {a.kind}"
+    if a.kind == UNKNOWN:
+        return f"{head} (no first-player edge shown)"
+    return f"{head} (first player {100 * e.share:.1f}%, {a.action})"

@@ -26,9 +26,13 @@ from analysis.metrics.advice import CANDIDATE
 from analysis.metrics.advice import DO_NOT_RELY
 from analysis.metrics.advice import RECOMMEND
 from analysis.metrics.advice import UNKNOWN
+from analysis.metrics.advice import Edge
 from analysis.metrics.advice import Estimate
 from analysis.metrics.advice import Evidence
 from analysis.metrics.advice import advise
+from analysis.metrics.advice import advise_edge
+from analysis.metrics.advice import edge_sentence
+from analysis.metrics.advice import edge_short
 from analysis.metrics.advice import sentence
 from analysis.metrics.advice import short_form
 
@@ -150,8 +154,9 @@ def ladder_advice(ladder: Mapping[str, Any], settle: str = "") -> list[Item]:
 
 
 def population_advice(population: Mapping[str, Any]) -> list[Item]:
-    """A population study's changes, read whoever plays."""
-    out = []
+    """A population study's answers whoever plays: the first player's edge under the
+    baseline rules at each player count, then each variant's change of it."""
+    out = _edge_items(population)
     pop = _population_index(population)
     shares = {(int(b["players"]), str(v["variant"])): float(v["answer"]["estimate"])
               for b in population["players"] for v in b["variants"]}
@@ -165,6 +170,30 @@ def population_advice(population: Mapping[str, Any]) -> list[Item]:
         a = advise(e)
         out.append(Item(a.kind, sentence(e, a), short_form(e, a)))
     return _with_next(out, str(population.get("command") or ""))
+
+
+def _edge_items(population: Mapping[str, Any]) -> list[Item]:
+    """The first player's edge whoever plays under the rules every change is measured
+    against (the one rules set of a study without variants)."""
+    labels = population.get("labels") or {}
+    bases = {str(c["baseline"]) for c in population["changes"]}
+    where = "whoever plays among " + ", ".join(
+        b for b in population["bots"] if b != population.get("next"))
+    out = []
+    for b in population["players"]:
+        variants = b["variants"]
+        wanted = bases or ({str(variants[0]["variant"])} if len(variants) == 1 else set())
+        for v in variants:
+            name = str(v["variant"])
+            if name not in wanted:
+                continue
+            answer, conv = v["answer"], v.get("convergence")
+            e = Edge(int(b["players"]), labels.get(name, name), float(answer["estimate"]),
+                     float(answer["lo"]), float(answer["hi"]), where,
+                     None if not conv else bool(conv.get("converged")))
+            a = advise_edge(e)
+            out.append(Item(a.kind, edge_sentence(e, a), edge_short(e, a)))
+    return out
 
 
 def fairness_advice(fairness: Mapping[str, Any]) -> list[Item]:

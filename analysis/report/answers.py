@@ -274,12 +274,14 @@ def _customer_order(summaries: Summaries) -> list[str]:
     lines.append("")
     fp = [verdicts.get(("first player", n, "standard", "seat 0 win share"))
           for n in (2, 3, 4)]
+    lines += _whoever_plays(summaries, "customer-order-population")
     if any(fp):
         words = ", ".join(f"{n} players: **{f['label']}** ({_top(f)} at {top}"
                           + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
                           for n, f in zip((2, 3, 4), fp, strict=True) if f)
-        lines += [f"**Does the first player have an edge (standard rules)?** {words}.", ""]
-    lines += _whoever_plays(summaries, "customer-order-population")
+        lines += ["**Does the first player have an edge (standard rules)?**", "",
+                  *_advice_lines(summaries, "first-player-population"),
+                  f"Across the skill ladder: {words}.", ""]
     lines += _whoever_plays(summaries, "first-player-population")
     return lines
 
