@@ -48,6 +48,10 @@ RULE = ("recommend: significant and converged whoever plays (a population of bot
         "candidate: significant where measured and robust across the ladder, significant "
         "whoever plays but not converged, or significant at its only level; unknown: "
         "significant nowhere")
+EDGE_RULE = ("the first player's edge whoever plays: recommend compensating when its interval "
+             "leaves out the fair share 1/n and the answer has converged, candidate when it "
+             "leaves it out without having converged, unknown (keep the rules) when it holds it")
+POPULATION_RULE = f"{RULE}; {EDGE_RULE}"
 
 
 @dataclass(frozen=True)

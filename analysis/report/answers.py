@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.metrics.advice import POPULATION_RULE
 from analysis.metrics.advice import RULE as ADVICE_RULE
 from analysis.report.advice import FAIRNESS_RULE
 from analysis.report.advice import SETTLE
@@ -201,7 +202,8 @@ def report_pages(summaries: Summaries) -> dict[Path, str]:
         if not page.is_file():
             continue
         s = summaries.get(name) or {}
-        rule = FAIRNESS_RULE if is_fairness(s) else ADVICE_RULE
+        rule = FAIRNESS_RULE if is_fairness(s) else (
+            POPULATION_RULE if is_population(s) else ADVICE_RULE)
         box = box_html(advice_items(summaries, name), rule)
         try:
             out[page] = with_box(_read_text(page), box)

@@ -21,7 +21,7 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
-from analysis.metrics.advice import RULE as ADVICE_RULE
+from analysis.metrics.advice import POPULATION_RULE
 from analysis.report.advice import box_html
 from analysis.report.advice import population_advice
 from analysis.report.page import _img
@@ -186,7 +186,7 @@ def render(s: Mapping[str, Any], dpi: int = 100) -> str:
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined)
     return env.get_template(TEMPLATE).render(
-        advice=box_html(population_advice(s), ADVICE_RULE),
+        advice=box_html(population_advice(s), POPULATION_RULE),
         s=s, lines=headline(s), answer=table_html(answer_table(s)), blocks=blocks,
         generated=time.strftime("%Y-%m-%d %H:%M"), version=_version(),
         saved=1 - s["cost"]["games"] / s["uniform_games"] if s["uniform_games"] else 0.0)
