@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install test lint demo bench golden adapters answers clean
+.PHONY: install test test-slow lint demo bench golden adapters answers clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,8 +23,14 @@ lint: $(STAMP)
 # Test files are spread over TEST_WORKERS processes (pytest-xdist; a file's tests stay
 # together, so its module fixtures are built once); TEST_WORKERS=0 runs them in one.
 TEST_WORKERS ?= 2
+XDIST = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 test: $(STAMP) lint
-	$(BIN)/python -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+	$(BIN)/python -m pytest $(XDIST) -m "not slow"
+
+# The long checks (marked slow): every other command's same bytes on a Dask cluster with a
+# worker killed mid-run (study, tune, tournament, probe, agents tune and train; about 5 min).
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) -m slow
 
 # Every golden action-log cell played decision by decision too (make test checks a subset).
 golden: $(STAMP)

@@ -3,6 +3,10 @@ process (`--jobs 1`): a two-worker local cluster of separate processes, reached 
 its scheduler's address as a remote cluster would be, with one worker killed while it plays
 a task (Dask runs its tasks again elsewhere). And the cluster's workers are checked before
 any game: a worker that cannot import the project, or runs other playing code, is refused.
+
+`make test` checks `simulate` and the population study on the cluster; the other commands'
+same-bytes checks (study, tune, tournament, probe, agents tune and train) are marked slow
+and run by `make test-slow`, each minutes of a cluster's start and play.
 """
 
 from __future__ import annotations
@@ -107,6 +111,7 @@ def test_simulate(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path, simulate)
 
 
+@pytest.mark.slow  # `make test-slow`: the same bytes, a longer command
 def test_study(cluster: Any, tmp_path: Path) -> None:
     spec = tmp_path / "s.toml"
     spec.write_text('name = "s"\nplayers = [2, 3]\nagents = "heuristic"\ngames = 400\n'
@@ -134,6 +139,7 @@ def test_population_study(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path, study)
 
 
+@pytest.mark.slow  # `make test-slow`: the same bytes, a longer command
 def test_tune(cluster: Any, tmp_path: Path) -> None:
     spec = tmp_path / "t.toml"
     spec.write_text('name = "t"\nplayers = [3]\nagents = "heuristic"\nseed = 3\n'
@@ -147,6 +153,7 @@ def test_tune(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path, tune)
 
 
+@pytest.mark.slow  # `make test-slow`: the same bytes, a longer command
 def test_tournament(cluster: Any, tmp_path: Path) -> None:
     def tournament(out: Path, flags: list[str]) -> list[Path]:
         out.mkdir(parents=True)
@@ -158,6 +165,7 @@ def test_tournament(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path / "t", tournament)
 
 
+@pytest.mark.slow  # `make test-slow`: the same bytes, a longer command
 def test_probe(cluster: Any, tmp_path: Path) -> None:
     def probe(out: Path, flags: list[str]) -> list[Path]:
         out.mkdir(parents=True)
@@ -168,6 +176,7 @@ def test_probe(cluster: Any, tmp_path: Path) -> None:
     same_bytes_on_the_cluster(cluster, tmp_path / "p", probe)
 
 
+@pytest.mark.slow  # `make test-slow`: the same bytes, a longer command
 def test_agents_tune(cluster: Any, tmp_path: Path) -> None:
     def agents_tune(out: Path, flags: list[str]) -> list[Path]:
         assert main(["agents", "tune", "--players", "3", "--generations", "2",
@@ -292,6 +301,7 @@ def test_a_scheduler_lost_mid_study_is_one_line_and_the_same_command_resumes(
     assert digest(alone, tmp_path / "alone") == digest(resumed, out)
 
 
+@pytest.mark.slow  # `make test-slow`: the same bytes, a longer command
 def test_agents_train(cluster: Any, tmp_path: Path) -> None:
     """The learned agent's training: its labelled games on the cluster give the same model
     bytes, round by round (its log records timings, so only the models are compared)."""
