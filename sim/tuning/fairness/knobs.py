@@ -223,22 +223,6 @@ def setting_label(dims: Sequence[Dimension], setting: Sequence[Any]) -> str:
     return " · ".join(parts) if parts else "(no knobs)"
 
 
-def seat_scores_text(rules: Rules) -> str:
-    """The start scores by seat, e.g. `10, 17` (every seat's)."""
-    return ", ".join(map(str, rules.seat_start_scores))
-
-
 def setting_dict(dims: Sequence[Dimension], setting: Sequence[Any]) -> dict[str, Any]:
     """A setting as {dimension name: value} (plain data)."""
     return {d.name: plain(v) for d, v in zip(dims, setting, strict=True)}
-
-
-def setting_from(dims: Sequence[Dimension], data: Mapping[str, Any]) -> tuple[Any, ...]:
-    """A setting read back from `setting_dict` form (choices as the spec gave them)."""
-    out = []
-    for d in dims:
-        v = data[d.name]
-        if not d.is_int:
-            v = next(c for c in d.choices if plain(c) == v)
-        out.append(v)
-    return tuple(out)
