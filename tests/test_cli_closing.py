@@ -458,3 +458,46 @@ def test_tunings_compile_first_too(tmp_path: Path, monkeypatch: pytest.MonkeyPat
                         "--population", "2", "--blocks", "1", "--final-blocks", "1",
                         "--quiet", "--out", str(tmp_path / "weights"))
     assert compile_lines(err)[:2] == ["notice", "compiled"], err
+
+
+@pytest.mark.parametrize(("line", "cached", "compiled"), [
+    # The learned agent's games hold the planner's, which hold the random agents': a cold
+    # first compile of the learned agent's games compiles both after them, a cold one of
+    # the heuristic's the random agents' only, and a random one nothing more.
+    (engines.COMPILE_NOTICE_NETWORKS, set(),
+     [engines.COMPILE_NOTICE_NETWORKS, COMPILE_NOTICE_PLANNER, COMPILE_NOTICE]),
+    (COMPILE_NOTICE_PLANNER, set(), [COMPILE_NOTICE_PLANNER, COMPILE_NOTICE]),
+    (COMPILE_NOTICE, set(), [COMPILE_NOTICE]),
+    # What the cache holds already is not compiled again.
+    (engines.COMPILE_NOTICE_NETWORKS, {(False, False)},
+     [engines.COMPILE_NOTICE_NETWORKS, COMPILE_NOTICE_PLANNER]),
+    (engines.COMPILE_NOTICE_NETWORKS, {(True, False), (False, False)},
+     [engines.COMPILE_NOTICE_NETWORKS]),
+])
+def test_a_first_compile_compiles_the_simpler_line_ups_it_holds_once(
+        line: str, cached: set[tuple[bool, bool]], compiled: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After `make demo` compiled the learned agent's games, `simulate` with heuristics
+    compiled its own for 10 s more: the first compile now compiles the simpler kinds its
+    code holds, so no later command compiles again (the compile itself stubbed: each kind
+    is announced, compiled once, and what is cached is left alone)."""
+    from sim.cli import summary
+    from sim.run import precompile
+
+    done: list[str] = []
+    monkeypatch.setattr(precompile, "start_helper", lambda networks=False: None)
+    said: list[str] = []
+    monkeypatch.setattr(engines, "compiled_code_cached",
+                        lambda planner=True, networks=False: (planner, networks) in cached)
+    monkeypatch.setattr(engines, "compile_for", done.append)
+    monkeypatch.setattr(summary, "notice", said.append)
+    summary.compile_first(line)
+    assert done == compiled
+    assert said[0] == line and re.fullmatch(r"compiled in \d+ s", said[1])
+    if len(compiled) > 1:
+        assert said[2].startswith("compiling the games of ") and "too (once" in said[2]
+        assert ("greedy and heuristic agents" in said[2]) == (COMPILE_NOTICE_PLANNER in
+                                                              compiled[1:])
+        assert re.fullmatch(r"compiled in \d+ s", said[-1])
+    else:
+        assert len(said) == 2
