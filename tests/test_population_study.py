@@ -227,6 +227,10 @@ def test_fewer_rounds_on_a_folder_that_played_more_read_only_their_games(
     assert _tables(out) == before
     record = json.loads((out / "population.json").read_text())
     assert record["status"] == "stopped" and len(record["rounds"]) == 1
+    # Nothing was played: the load and time recorded are still those of the play.
+    played_record = json.loads((root / "one" / "population.json").read_text())
+    assert (record["load"], record["seconds"]) == (played_record["load"],
+                                                   played_record["seconds"])
     first = json.loads((tmp_path / "r1" / "summary.json").read_text())
     assert first["status"] == "stopped" and "--out" in first["command"]
     html = (tmp_path / "r1" / "index.html").read_text()
@@ -245,13 +249,13 @@ def test_the_shipped_population_specs_validate() -> None:
         assert spec.margin == 0.03
 
 
-def test_the_committed_report_is_what_its_committed_games_say() -> None:
-    # The run folder behind reports/customer-order-population is committed beside it, so a
+@pytest.mark.parametrize("name", ["customer-order-population", "first-player-population"])
+def test_the_committed_report_is_what_its_committed_games_say(name: str) -> None:
+    # The run folder behind each committed population report is committed beside it, so a
     # later sitting tops it up: its games, read again, give the report's answers.
-    folder = ROOT / "data" / "runs" / "studies" / "customer-order-population"
-    spec = load_population(ROOT / "data" / "studies" / "customer-order-population.toml")
-    committed = json.loads((ROOT / "reports" / "customer-order-population" /
-                            "summary.json").read_text())
+    folder = ROOT / "data" / "runs" / "studies" / name
+    spec = load_population(ROOT / "data" / "studies" / f"{name}.toml")
+    committed = json.loads((ROOT / "reports" / name / "summary.json").read_text())
     again = summarise(spec, folder, command=committed["command"])
     keep = ("players", "changes", "curve", "rounds", "bots", "uniform_games")
     assert json.dumps({k: again[k] for k in keep}, sort_keys=True) == \

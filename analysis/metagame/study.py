@@ -218,32 +218,35 @@ def run_population(spec: PopulationSpec, out: str | Path, quiet: bool = False,
     levels = {u: _start_level(spec, u) for u in us}
     rounds: list[dict[str, Any]] = []
     started = time.time()
+    played = 0
     with Pool(execution or Execution(1)) as pool:
         before: dict[Unit, int] = {}
         for round_no in range(MAX_ROUNDS):
-            games = _play_round(spec, root, us, levels, before, round_no, pool, quiet)
+            games, now = _play_round(spec, root, us, levels, before, round_no, pool, quiet)
+            played += now
             before = dict(levels)
             raised = _next_levels(spec, root, us, levels, round_no)
             rounds.append({"round": round_no, "games": games,
                            "profiles_on": sum(len(u.profiles()) for u in raised)})
-            _write(root, spec, levels, rounds, "running", started)
+            _write(root, spec, levels, rounds, "running", started, played)
             if not raised:
                 break
             if rounds_limit is not None and round_no + 1 >= rounds_limit:
                 say(f"stopped after round {round_no + 1} (--rounds): {len(raised)} runs could "
                     "still move an answer; run again without --rounds to continue")
-                return _write(root, spec, levels, rounds, "stopped", started)
+                return _write(root, spec, levels, rounds, "stopped", started, played)
             for u in raised:
                 levels[u] = min(levels[u] + spec.round_games, spec.max_games)
             say(f"round {round_no + 1}: {len(raised)} of {len([u for u in us if not u.curve])} "
                 "runs go on (the others can no longer move an answer)")
-    return _write(root, spec, levels, rounds, "complete", started)
+    return _write(root, spec, levels, rounds, "complete", started, played)
 
 
 def _play_round(spec: PopulationSpec, root: Path, us: list[Unit], levels: dict[Unit, int],
-                before: dict[Unit, int], round_no: int, pool: Pool, quiet: bool) -> int:
+                before: dict[Unit, int], round_no: int, pool: Pool, quiet: bool
+                ) -> tuple[int, int]:
     """Top every run up to its level (one progress bar for the round's new games); the
-    games the study holds after the round."""
+    games the study holds after the round, and the games this call played."""
     todo = [(u, v) for u in us for v in spec.study.variants]
     new = sum((levels[u] - before.get(u, 0)) * u.per_level for u, _ in todo)
     bar = progress_bar(new, 0, quiet, workers=pool.workers, desc=f"round {round_no + 1}")
@@ -263,7 +266,7 @@ def _play_round(spec: PopulationSpec, root: Path, us: list[Unit], levels: dict[U
         bar.refresh()
     finally:
         bar.close()
-    return sum(levels[u] * u.per_level for u, _ in todo)
+    return sum(levels[u] * u.per_level for u, _ in todo), int(bar.n)
 
 
 def _first_games(path: Path, games: int) -> bool:
@@ -292,7 +295,18 @@ def _next_levels(spec: PopulationSpec, root: Path, us: list[Unit], levels: dict[
 
 
 def _write(root: Path, spec: PopulationSpec, levels: dict[Unit, int],
-           rounds: list[dict[str, Any]], status: str, started: float) -> dict[str, Any]:
+           rounds: list[dict[str, Any]], status: str, started: float,
+           played: int) -> dict[str, Any]:
+    """Write `population.json`. Its `load` and `seconds` are the machine's load and the
+    time of the last call that played games: a call that only replays the decisions (a
+    report rebuilt, a study already complete) keeps those of the play."""
+    timing = {"load": list(os.getloadavg()), "seconds": round(time.time() - started, 1)}
+    if not played:
+        try:
+            held = json.loads((root / POPULATION_FILE).read_text(encoding="utf-8"))
+            timing = {k: held[k] for k in ("load", "seconds")}
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
     record = {"format": POPULATION_FORMAT, "status": status, "spec": spec.to_dict(),
               "spec_text": spec.study.text, "identity": identity(spec),
               "rounds": rounds,
@@ -301,7 +315,6 @@ def _write(root: Path, spec: PopulationSpec, levels: dict[Unit, int],
                         "games": levels[u] * u.per_level,
                         "bots": [spec.bots[i] for i in u.agents] if not u.curve
                         else [u.curve] * u.players}
-                       for u in levels for v in spec.study.variants],
-              "load": list(os.getloadavg()), "seconds": round(time.time() - started, 1)}
+                       for u in levels for v in spec.study.variants], **timing}
     write_json_atomic(root / POPULATION_FILE, record)
     return record
