@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from collections.abc import Mapping
-from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace
 
@@ -186,8 +185,3 @@ def bootstrap_p(reps: np.ndarray, value: float = 0.0) -> float:
     low = float(np.mean(r <= value))
     high = float(np.mean(r >= value))
     return min(1.0, 2 * min(low, high))
-
-
-def interval_at(point: float, reps: np.ndarray, levels: Sequence[float]) -> list[Interval]:
-    """The percentile interval at several levels (Holm's adjusted levels)."""
-    return [percentile(point, reps, lv) for lv in levels]
