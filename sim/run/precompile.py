@@ -12,7 +12,7 @@ reaches one, numba loads it from that cache instead of compiling it again.
 numba compiles a function for the argument types it is called with, so the helper needs
 them before any caller exists: `compile_order.txt` (next to the compiled agents) lists the
 planner's and evaluator's functions with their types, in the order a cold compile finished
-them (leaves first). `python -m sim.run.precompile --record` writes it again from a cold
+them (leaves first). `python -m sim.run.compile_order` writes it again from a cold
 compile in a scratch cache (after a change of those functions' arguments); a test holds
 each line to its function's parameters. A line that no longer fits costs only the time it
 saves: the command's own process compiles whatever the cache lacks.
@@ -24,7 +24,6 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,12 +38,6 @@ PLANNER_MODULES = frozenset({"eval_cache", "eval_terms", "eval_deltas", "evaluat
                              "plan_pick", "plan_bobby", "plan_options", "plan_turn"})
 NETWORK_MODULES = frozenset({"plan_step", "mcts", "features", "network", "expert"})
 _PACKAGE = "sim.agents.compiled."
-_HEADER = """\
-# The evaluator's, planner's and learned agent's compiled functions with their argument
-# types, in the order a cold compile finished them (leaves first): what the helper process
-# of a first compile compiles (`sim.run.precompile`). Written by `python -m
-# sim.run.precompile --record`.
-"""
 
 
 def helps(module: str, networks: bool = True) -> bool:
@@ -130,71 +123,16 @@ def stop_helper(helper: subprocess.Popen[bytes] | None) -> None:
         helper.wait()
 
 
-def _reads_back(args: tuple[Any, ...]) -> bool:
-    """Whether these types read back from their text (a constant's type, such as
-    `Literal[int](0)`, does not: such a version is left to the command's own process)."""
-    try:
-        return argument_types(repr(args)) == args
-    except Exception:
-        return False
-
-
-def record_here(out: Path) -> int:
-    """Compile the learned agent's games (which hold the planner's) in this process (its
-    cache must be empty) and write the helper modules' compiles to `out` in the order they
-    finished; the number written."""
-    from numba.core import event
-
-    from sim.run.engines import COMPILE_NOTICE_NETWORKS
-    from sim.run.engines import compile_for
-
-    lines: list[str] = []
-
-    class Finished(event.Listener):
-        def on_start(self, ev: event.Event) -> None:
-            pass
-
-        def on_end(self, ev: event.Event) -> None:
-            f = ev.data["dispatcher"].py_func
-            args = tuple(ev.data["args"])
-            if helps(f.__module__) and _reads_back(args):
-                lines.append(f"{f.__module__} {f.__name__} {args!r}")
-
-    with event.install_listener("numba:compile", Finished()):
-        compile_for(COMPILE_NOTICE_NETWORKS)
-    out.write_text(_HEADER + "".join(f"{line}\n" for line in lines))
-    return len(lines)
-
-
-def record(out: Path = ORDER_FILE) -> int:
-    """`record_here` in a child process with a scratch cache, so that every function is
-    compiled (a warm cache would load the game loop whole, its callees unseen)."""
-    with tempfile.TemporaryDirectory(prefix="portobello-order-") as tmp:
-        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-        env["XDG_CACHE_HOME"] = tmp
-        subprocess.run([sys.executable, "-m", "sim.run.precompile", "--record-here",
-                        str(out)], env=env, check=True)
-    return sum(1 for _ in planned(out))
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m sim.run.precompile",
         description="Compile the evaluator and planner into the cache (the helper of a "
-                    "first compile), or record the order they compile in.")
-    parser.add_argument("--record", action="store_true",
-                        help=f"write {ORDER_FILE.name} again from a cold compile")
+                    "first compile; `python -m sim.run.compile_order` records the order "
+                    "they compile in).")
     parser.add_argument("--networks", action="store_true",
                         help="the learned agent's functions too")
-    parser.add_argument("--record-here", type=Path, metavar="FILE",
-                        help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.record_here:
-        record_here(args.record_here)
-    elif args.record:
-        print(f"{record()} entries written to {ORDER_FILE}")
-    else:
-        compile_planned(networks=args.networks)
+    compile_planned(networks=args.networks)
 
 
 if __name__ == "__main__":

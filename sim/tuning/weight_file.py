@@ -6,17 +6,26 @@ Market's names its board."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any
+from typing import Protocol
 
 from sim.engine.toml_text import toml_table
 from sim.engine.toml_text import toml_value
 from sim.tuning.games import PORTOBELLO
 
-if TYPE_CHECKING:
-    from sim.tuning.search import Tuning
+
+class Tuned(Protocol):
+    """What the file is written from: a finished tuning (`sim.tuning.search.Tuning`), its
+    configuration, generations and final evaluation (named here, not imported, so the
+    search and its file do not import each other)."""
+
+    config: Any
+    generations: Sequence[Any]
+    final: dict[str, Any] | None
 
 
-def weight_set_text(tuning: Tuning) -> str:
+def weight_set_text(tuning: Tuned) -> str:
     """The TOML text of a finished tuning's weight set."""
     c = tuning.config
     final = tuning.final
