@@ -260,3 +260,17 @@ def test_the_committed_report_is_what_its_committed_games_say(name: str) -> None
     keep = ("players", "changes", "curve", "rounds", "bots", "uniform_games")
     assert json.dumps({k: again[k] for k in keep}, sort_keys=True) == \
         json.dumps({k: committed[k] for k in keep}, sort_keys=True)
+
+
+@pytest.mark.parametrize("name", ["customer-order-population", "first-player-population"])
+def test_the_committed_run_folders_can_be_topped_up_by_this_code(name: str) -> None:
+    # Each committed population report says "the same command continues it": that holds
+    # only while every run of its folder was played by the playing code of today (a run is
+    # never finished by other code). A change of the rules or the agents must play these
+    # folders again (or leave them, and their reports, as a record of older code).
+    from sim.run.config import play_code_hash
+
+    folder = ROOT / "data" / "runs" / "studies" / name
+    held = {json.loads(m.read_text())["identity"]["play_code"]
+            for m in (folder / "runs").glob("*/manifest.json")}
+    assert held == {play_code_hash()}
