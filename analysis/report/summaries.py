@@ -22,7 +22,7 @@ from sim.engine.files import read_document
 
 ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
          "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins",
-         "customer-order-population", "first-player-population")
+         "customer-order-population", "first-player-population", "compensation-robust")
 
 
 class AnswersError(PortobelloError):
