@@ -88,12 +88,17 @@ def _top(ladder: Mapping[str, Any], finding: Mapping[str, Any], below: int = 0
                     bool(t["significant"]), f"with the {name}")
 
 
+def _whoever(population: Mapping[str, Any]) -> str:
+    """Where a population answer holds: among its bots (the convergence check's left out)."""
+    return "whoever plays among " + ", ".join(
+        b for b in population["bots"] if b != population.get("next"))
+
+
 def _population_index(population: Mapping[str, Any] | None
                       ) -> dict[tuple[int, str], tuple[Estimate, bool]]:
     if not population:
         return {}
-    where = "whoever plays among " + ", ".join(
-        b for b in population["bots"] if b != population.get("next"))
+    where = _whoever(population)
     conv = {(int(b["players"]), str(v["variant"])): bool((v.get("convergence") or {})
                                                          .get("converged"))
             for b in population["players"] for v in b["variants"]}
@@ -177,8 +182,7 @@ def _edge_items(population: Mapping[str, Any]) -> list[Item]:
     against (the one rules set of a study without variants)."""
     labels = population.get("labels") or {}
     bases = {str(c["baseline"]) for c in population["changes"]}
-    where = "whoever plays among " + ", ".join(
-        b for b in population["bots"] if b != population.get("next"))
+    where = _whoever(population)
     out = []
     for b in population["players"]:
         variants = b["variants"]
