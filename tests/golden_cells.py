@@ -27,6 +27,8 @@ LINEUPS: dict[str, tuple[list[str], int]] = {
                     "no-customers(random)", "random:move_chance=0.1,max_moves=1"], 4),
     "fastmcts": (["fastmcts:iterations=40,weights=classic", "greedy",
                   "heuristic:weights=classic", "random"], 2),
+    # The learned agent with the models shipped for each player count (recorded later).
+    "expert": (["expert"], 2),
 }
 CELLS = [(name, pname, n, [base[s % len(base)] for s in range(n)], games)
          for name, (base, games) in LINEUPS.items() for pname in PRESETS for n in (2, 3, 4)]

@@ -268,9 +268,9 @@ def test_the_committed_run_folders_can_be_topped_up_by_this_code(name: str) -> N
     # only while every run of its folder was played by the playing code of today (a run is
     # never finished by other code). A change of the rules or the agents must play these
     # folders again (or leave them, and their reports, as a record of older code).
-    from sim.run.config import play_code_hash
+    from sim.run.config import play_code
 
     folder = ROOT / "data" / "runs" / "studies" / name
     held = {json.loads(m.read_text())["identity"]["play_code"]
             for m in (folder / "runs").glob("*/manifest.json")}
-    assert held == {play_code_hash()}
+    assert held == {play_code()}

@@ -264,19 +264,6 @@ def test_a_report_on_plain_river_runs(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "runs of different games" in line
 
 
-def test_a_river_runs_identity_covers_its_playing_code() -> None:
-    """Every module of sim/river, its weight sets, the shard player and the generator River
-    Market draws from are hashed into a River Market run's `play_code`; Portobello Market's
-    own rules are not (a change to them leaves River Market's runs resumable)."""
-    from sim.run.config import play_code_files
-
-    root = Path(__file__).resolve().parents[1] / "sim"
-    hashed = set(play_code_files(RIVER))
-    for path in [*(root / "river").rglob("*.py"), *(root / "river").rglob("*.toml")]:
-        assert path in hashed, path
-    assert root / "engine" / "compiled" / "rng.py" in hashed
-    assert root / "run" / "river_shard.py" in hashed
-    assert root / "engine" / "compiled" / "transitions.py" not in hashed
 
 
 def test_a_river_sweep(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

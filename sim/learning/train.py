@@ -38,7 +38,7 @@ from sim.learning.spec import TrainingError
 from sim.learning.spec import TrainSpec
 from sim.learning.teacher import Rows
 from sim.learning.teacher import teach
-from sim.run.config import play_code_hash
+from sim.run.config import play_code
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import chunks
@@ -189,7 +189,7 @@ def train(spec: TrainSpec, out: Path, execution: Execution | None = None,
                               **({"start_bonus": spec.start_bonus.to_dict()}
                                  if spec.start_bonus else {}),
                               "spec": spec.text, "round": r, "rows": len(data),
-                              "data_hash": _data_hash(data), "code": play_code_hash(),
+                              "data_hash": _data_hash(data), "code": play_code(),
                               "code_version": code_version(),
                               "command": " ".join(["portobello", *sys.argv[1:]])}
                     model, loss = fit(data, spec.hidden, spec.seed + 1000 * r, spec.epochs,

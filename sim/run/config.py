@@ -7,11 +7,9 @@ game's index, so the tables depend on the configuration only, never on how it is
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sim.agents.registry import model_files
@@ -45,23 +43,10 @@ class RunError(PortobelloError):
     """A run folder that cannot be used as asked (other config, locked, damaged shard)."""
 
 
-@functools.cache
-def play_code_files(game: str = PORTOBELLO) -> list[Path]:
-    """The sources that decide how a game's games are played (`GameKind.play_code_files`):
-    for Portobello Market the rules and the agents (every module of `sim.engine` and
-    `sim.agents`, their compiled code included), the shipped weight sets, the play loop and
-    the engine seam; for River Market its package and the shard player."""
-    return kind(game).play_code_files()
-
-
-def play_code_hash(game: str = PORTOBELLO) -> str:
-    """A hash of `play_code_files`: a run is never finished by other code."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in play_code_files(game):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+def play_code(game: str = PORTOBELLO) -> str:
+    """The version of the code that plays `game`'s games (`GameKind.play_version`): a run is
+    never finished by code that plays otherwise."""
+    return kind(game).play_version
 
 
 @dataclass(frozen=True)
@@ -139,7 +124,7 @@ class RunConfig:
             **({"weight_files": files} if files else {}),
             **({"model_files": models} if models else {}),
             "board_hash": self.board.content_hash,
-            "play_code": play_code_hash(self.game),
+            "play_code": play_code(self.game),
             "rules": self.rules.to_dict(),
             "agents": list(self.agents),
             "seed": self.seed,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import logging
 import os
 import platform
@@ -38,11 +39,11 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sim.engine.errors import PortobelloError
 from sim.run.config import RunError
-from sim.run.config import play_code_hash
 from sim.run.interrupts import kept_from_children
 from sim.run.scheduler import SCHEDULER_TIMEOUT
 from sim.run.scheduler import check_scheduler
@@ -112,11 +113,19 @@ class WorkerMismatch(PortobelloError):
 
 @functools.cache
 def _code() -> str:
-    return play_code_hash()
+    """A hash of the project's installed sources (every module and data file under `sim`,
+    by its place in the package): a worker must run these very files, not only code that
+    plays alike."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".toml")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def worker_identity() -> dict[str, str]:
-    """What a worker runs: the hash of the playing code (`play_code_hash`), Python and the
+    """What a worker runs: the hash of its sources, Python and the
     machine's name (for the message that refuses it)."""
     return {"code": _code(), "python": platform.python_version(), "host": platform.node()}
 

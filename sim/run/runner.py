@@ -23,7 +23,7 @@ from sim.engine.errors import PortobelloError
 from sim.engine.outputs import atomic_write
 from sim.run.config import RunConfig
 from sim.run.config import RunError
-from sim.run.config import play_code_hash
+from sim.run.config import play_code
 from sim.run.engines import ENGINES
 from sim.run.engines import compile_notice
 from sim.run.engines import engine_name
@@ -52,7 +52,7 @@ from sim.run.store import verify_shard
 from sim.run.store import write_checksums
 from sim.run.store import write_json_atomic
 
-__all__ = ["ENGINES", "Run", "RunConfig", "RunError", "play_code_hash", "run_lock",
+__all__ = ["ENGINES", "Run", "RunConfig", "RunError", "play_code", "run_lock",
            "write_json_atomic"]
 
 

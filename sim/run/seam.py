@@ -52,7 +52,10 @@ class GameKind:
     presets: Mapping[str, Mapping[str, Any]]
     check: Callable[[Any, Any, str], None]  # (rules, material, material_ref)
     check_agent: Callable[[str], None]
-    play_code_files: Callable[[], list[Path]]
+    # The version of the code that plays its games, in every run's identity (`play_code`):
+    # it changes when play does (the golden games of tests/golden check that it does), not
+    # when a file moves, so a run is resumed and topped up by any code that plays alike.
+    play_version: str
     # Tables other than games and players a run of this game can keep.
     optional_tables: tuple[str, ...] = ("events", "records")
 
@@ -95,14 +98,6 @@ def _portobello_agent(spec: str) -> None:
     from sim.agents.registry import parse_spec
 
     parse_spec(spec)
-
-
-def _portobello_code() -> list[Path]:
-    root = Path(__file__).resolve().parents[1]
-    files = [root / "run" / "loop.py", root / "run" / "engines.py"]
-    for package in ("engine", "agents"):
-        files += sorted((root / package).rglob("*.py"))
-    return files + sorted((root / "agents" / "weights").glob("*.toml"))
 
 
 # -- River Market ---------------------------------------------------------------------------
@@ -153,12 +148,6 @@ def _river_agent(spec: str) -> None:
         raise GameError(str(exc), field="agents") from None
 
 
-def _river_code() -> list[Path]:
-    root = Path(__file__).resolve().parents[1]
-    return [root / "run" / "river_shard.py", root / "engine" / "compiled" / "rng.py",
-            *sorted((root / "river").rglob("*.py")), *sorted((root / "river").rglob("*.toml"))]
-
-
 @functools.cache
 def _kinds() -> dict[str, GameKind]:
     from sim.engine.rules import PRESETS
@@ -171,10 +160,10 @@ def _kinds() -> dict[str, GameKind]:
         PORTOBELLO: GameKind(PORTOBELLO, "Portobello Market", (2, 4), "board", "standard",
                              _board, _board_from_dict, _board_dict, _portobello_rules,
                              _portobello_default, RULE_KEYS, PRESETS, _portobello_check,
-                             _portobello_agent, _portobello_code),
+                             _portobello_agent, "af56db83ac468b68"),
         RIVER: GameKind(RIVER, "River Market", PLAYERS, "cards", "river-market", _cards,
                         _cards_from_dict, _cards_dict, _river_rules, _river_default, KEYS,
-                        RIVER_PRESETS, _river_check, _river_agent, _river_code,
+                        RIVER_PRESETS, _river_check, _river_agent, "158bc911d79d833a",
                         optional_tables=()),
     }
 

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from sim.engine.outputs import atomic_write
-from sim.run.config import play_code_hash
+from sim.run.config import play_code
 
 
 def task_key(*parts: Any) -> str:
     """A key for a task from everything its result depends on (plain data), and the
     version of the playing code, so that no other code's result is ever read back."""
-    return json.dumps([play_code_hash(), *parts], sort_keys=True, default=str)
+    return json.dumps([play_code(), *parts], sort_keys=True, default=str)
 
 
 class TaskStore:

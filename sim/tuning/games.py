@@ -24,7 +24,7 @@ import numpy as np
 from sim.agents.evaluate import Weights
 from sim.engine.board import Board
 from sim.engine.rules import Rules
-from sim.run.config import play_code_hash
+from sim.run.config import play_code
 from sim.run.task_store import task_key
 from sim.tuning import space
 from sim.tuning.space import Space
@@ -96,7 +96,7 @@ class PortobelloTuning:
         return {"board_hash": self.board.content_hash, "rules": self.rules.to_dict()}
 
     def play_code(self) -> str:
-        return play_code_hash()
+        return play_code()
 
     def task_key(self, games: Games) -> str:
         return task_key(self.board.content_hash, self.rules.to_dict(), list(games))
@@ -137,10 +137,10 @@ class RiverTuning:
                 "rules": self.rules.to_dict()}
 
     def play_code(self) -> str:
-        return play_code_hash(RIVER)
+        return play_code(RIVER)
 
     def task_key(self, games: Games) -> str:
-        return task_key(RIVER, play_code_hash(RIVER), self.cards.content_hash,
+        return task_key(RIVER, play_code(RIVER), self.cards.content_hash,
                         self.rules.to_dict(), list(games))
 
     def play(self, games: Games) -> np.ndarray:

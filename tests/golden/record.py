@@ -5,7 +5,8 @@ commit: the file guards behaviour across refactors, so a hash that changes by ac
 a bug. `python tests/golden/record.py` rewrites the file from the step engine (games played
 decision by decision through `Game`) and checks the compiled engine against it;
 `record.py NAME...` re-records only the cells of those line-ups (a new line-up, or one whose
-play was meant to change) and keeps the others.
+play was meant to change) and keeps the others. A recorded cell changes only under a new
+play version (`GameKind.play_version`): the file is pinned to it (tests/play_pins.py).
 """
 
 from __future__ import annotations
@@ -21,20 +22,24 @@ from golden_cells import GOLDEN
 from golden_cells import SEED
 from golden_cells import cell_seeds
 from golden_cells import digest
+from play_pins import check_recording
+from play_pins import pin
 
 from sim.engine.board import load_board
 from sim.engine.rules import preset
 from sim.run.engines import CompiledEngine
 from sim.run.engines import StepEngine
 from sim.run.engines import supports
+from sim.run.seam import PORTOBELLO
+from sim.run.seam import kind
 
 
 def main(only: list[str]) -> None:
     board = load_board("standard")
+    before = json.loads(GOLDEN.read_text())["cells"] if GOLDEN.exists() else []
     kept = {}
-    if only and GOLDEN.exists():
-        kept = {(c["lineup"], c["preset"], c["players"]): c
-                for c in json.loads(GOLDEN.read_text())["cells"]}
+    if only:
+        kept = {(c["lineup"], c["preset"], c["players"]): c for c in before}
     cells = []
     for name, pname, n, lineup, games in CELLS:
         old = kept.get((name, pname, n))
@@ -52,8 +57,11 @@ def main(only: list[str]) -> None:
         cells.append({"lineup": name, "agents": lineup, "preset": pname, "players": n,
                       "games": games, "hash": h})
         print(name, pname, n, h, flush=True)
+    version = kind(PORTOBELLO).play_version
+    check_recording(PORTOBELLO, version, before, cells)
     GOLDEN.write_text(json.dumps({"seed": SEED, "board": "standard", "cells": cells},
                                  indent=1) + "\n")
+    pin(PORTOBELLO, version, GOLDEN)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from sim.engine.rules import Rules
-from sim.run.config import play_code_hash
+from sim.run.config import play_code
 from sim.run.engines import select_engine
 from sim.run.execution import Pool
 from sim.run.execution import chunks
@@ -142,7 +142,7 @@ def play(board: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int
     river = game == RIVER
     # A River Market task's key names its game and playing code beside the rest, so a
     # stopped tuning never reads back another code's games.
-    tag = [RIVER, play_code_hash(RIVER)] if river else []
+    tag = [RIVER, play_code(RIVER)] if river else []
     with pool_for(pool) as workers:
         size = task_size(len(game_seeds), workers.workers, CHUNK_LEAST, CHUNK)
         tasks = [(board, rules, tuple(lineup), c) for c in chunks(list(game_seeds), size)]
