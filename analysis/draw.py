@@ -26,8 +26,8 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
-from sim.engine.board import Board
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.board import Board
 
 FORMATS = ("png", "svg", "pdf")
 PNG_DPI = 110
@@ -537,8 +537,8 @@ def with_layout_of(board: Board, ref: str | Path | None) -> Board:
         return board
     from dataclasses import replace
 
-    from sim.engine.board import load_board
-    from sim.engine.errors import PortobelloError
+    from sim.core.errors import PortobelloError
+    from sim.games.portobello.board import load_board
 
     try:
         shipped = load_board(ref)

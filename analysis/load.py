@@ -19,11 +19,11 @@ from typing import Any
 import pandas as pd
 import polars as pl
 
-from sim.engine.board import Board
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
+from sim.core.errors import PortobelloError
+from sim.games.portobello.board import Board
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import Rules
+from sim.games.registry import kind
 from sim.run.store import READABLE_FORMATS
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
@@ -98,7 +98,7 @@ class RunData:
 
     @property
     def game(self) -> str:
-        """The game the run played (`sim.run.seam`): Portobello Market unless it says."""
+        """The game the run played (`sim.games.registry`): Portobello Market unless it says."""
         return str(self.manifest.get("game", PORTOBELLO))
 
     def board(self) -> Board:

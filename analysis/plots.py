@@ -28,7 +28,7 @@ from matplotlib.ticker import PercentFormatter
 
 from analysis.metrics.common import PORTOBELLO_SOURCES
 from analysis.metrics.common import Sources
-from sim.engine.board import Board
+from sim.games.portobello.board import Board
 
 RC: dict[str, object] = {
     "figure.facecolor": "white",

@@ -63,17 +63,17 @@ from scipy import stats as st
 from analysis.metrics.multiple import ALPHA
 from analysis.metrics.multiple import Holm
 from analysis.metrics.multiple import WilsonInterval
-from sim.agents import weight_sets
-from sim.agents.evaluate import Weights
-from sim.agents.registry import compiled_row
-from sim.agents.registry import make_agent
-from sim.agents.registry import parse_spec
-from sim.agents.registry import split_specs
-from sim.agents.restricted import WRAPPERS
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents import weight_sets
+from sim.games.portobello.agents.evaluate import Weights
+from sim.games.portobello.agents.registry import compiled_row
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.agents.registry import split_specs
+from sim.games.portobello.agents.restricted import WRAPPERS
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.engines import engine_name
 from sim.run.engines import select_engine
 from sim.run.execution import Execution
@@ -237,7 +237,7 @@ def influence(agent: str, players: int, board: Board, rules: Rules, *, seed: int
 
 
 def weight_file(path: Path, weights: Weights, note: str) -> None:
-    """Write a weight-set file (`sim.agents.weight_sets`) holding every weight."""
+    """Write a weight-set file (`sim.games.portobello.agents.weight_sets`) holding every weight."""
     lines = [f"# {note}", f'name = "{path.stem}"', f'description = "{note}"', "",
              "[weights]"]
     lines += [f"{k} = {v!r}" for k, v in weights.as_dict().items()]

@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import rules_from_dict
 from sim.learning.spec import load_spec
 from sim.run.tournament import TournamentConfig
 from sim.run.tournament import run_tournament

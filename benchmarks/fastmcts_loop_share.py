@@ -6,7 +6,8 @@ save.
     .venv/bin/python benchmarks/fastmcts_loop_share.py PLAYERS GAMES ITERATIONS
 
 Plays GAMES games with `fastmcts:iterations=ITERATIONS` in every seat (after one warm-up
-game that loads the compiled code) and times every call into `sim.agents.compiled.mcts`.
+game that loads the compiled code) and times every call into
+`sim.games.portobello.agents.compiled.mcts`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sim.agents.compiled import mcts as M
-from sim.agents.registry import make_agent
-from sim.engine.board import load_board
-from sim.engine.rules import preset
+from sim.games.portobello.agents.compiled import mcts as M
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import preset
 from sim.run.loop import play_game
 
 SEARCH_CALLS = ("iterate", "begin", "follow", "resume", "best", "after")

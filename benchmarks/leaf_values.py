@@ -22,18 +22,18 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.agents.compiled import mcts as M
-from sim.agents.compiled.features import FEATURES_VERSION
-from sim.agents.compiled.features import features
-from sim.agents.compiled.features import input_count
-from sim.agents.compiled.features import option_inputs
-from sim.agents.fast_mcts import FastMCTSAgent
-from sim.agents.model import Model
-from sim.engine.board import load_board
-from sim.engine.codes import CHANCE
-from sim.engine.codes import OVER
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.compiled import mcts as M
+from sim.games.portobello.agents.compiled.features import FEATURES_VERSION
+from sim.games.portobello.agents.compiled.features import features
+from sim.games.portobello.agents.compiled.features import input_count
+from sim.games.portobello.agents.compiled.features import option_inputs
+from sim.games.portobello.agents.fast_mcts import FastMCTSAgent
+from sim.games.portobello.agents.model import Model
+from sim.games.portobello.board import load_board
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 from sim.run.engines import CompiledEngine
 
 

@@ -22,12 +22,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.agents.registry import make_agent
 from sim.cli.options import Parser
 from sim.cli.options import add_seed
 from sim.cli.options import positive_int
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.loop import derive_seed
 from sim.run.loop import play_game
 

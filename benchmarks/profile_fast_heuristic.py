@@ -1,8 +1,8 @@
 """Where a compiled heuristic game spends its time: `python
 benchmarks/profile_fast_heuristic.py [PLAYERS] [GAMES]` (defaults 3 and 2,000), one core.
 
-The games of `sim.agents.compiled.play` are played again by a copy of its loop that reads the
-monotonic clock around every part, so each decision's cost goes to the kind of decision it
+The games of `sim.games.portobello.agents.compiled.play` are played again by a copy of its loop that
+reads the monotonic clock around every part, so each decision's cost goes to the kind of decision it
 was:
 
 - `queued`: the next Bobby move of an option chosen earlier (only checked to be legal);
@@ -30,36 +30,36 @@ import time
 import numpy as np
 from numba import njit
 
-from sim.agents.compiled import play as FP
-from sim.agents.compiled.plan_turn import find_slot
-from sim.agents.compiled.plan_work import new_work
-from sim.agents.compiled.plan_work import uncounted_level
-from sim.agents.compiled.planner import M_ACTED
-from sim.agents.compiled.planner import M_QLEN
-from sim.agents.compiled.planner import M_QPOS
-from sim.agents.compiled.planner import M_QTURN
-from sim.agents.compiled.planner import choose_planner
-from sim.agents.compiled.planner import memory_size
 from sim.bench.agents import game_seeds
-from sim.engine.board import load_board
-from sim.engine.codes import ACTIONS
-from sim.engine.codes import CHANCE
-from sim.engine.codes import OVER
-from sim.engine.codes import PLACE
-from sim.engine.codes import TURN_START
-from sim.engine.compiled.engine import apply
-from sim.engine.compiled.engine import sample_chance
-from sim.engine.compiled.engine import start_game
-from sim.engine.compiled.layout import ACTION_ROOM
-from sim.engine.compiled.layout import ACTIONS_LEFT
-from sim.engine.compiled.layout import N_DISTRICTS
-from sim.engine.compiled.layout import N_PLAYERS
-from sim.engine.compiled.layout import PHASE
-from sim.engine.compiled.layout import S_SCORES
-from sim.engine.compiled.layout import S_SIZE
-from sim.engine.compiled.layout import SEAT
-from sim.engine.compiled.layout import TURN
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.compiled import play as FP
+from sim.games.portobello.agents.compiled.plan_turn import find_slot
+from sim.games.portobello.agents.compiled.plan_work import new_work
+from sim.games.portobello.agents.compiled.plan_work import uncounted_level
+from sim.games.portobello.agents.compiled.planner import M_ACTED
+from sim.games.portobello.agents.compiled.planner import M_QLEN
+from sim.games.portobello.agents.compiled.planner import M_QPOS
+from sim.games.portobello.agents.compiled.planner import M_QTURN
+from sim.games.portobello.agents.compiled.planner import choose_planner
+from sim.games.portobello.agents.compiled.planner import memory_size
+from sim.games.portobello.board import load_board
+from sim.games.portobello.codes import ACTIONS
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.codes import PLACE
+from sim.games.portobello.codes import TURN_START
+from sim.games.portobello.compiled.engine import apply
+from sim.games.portobello.compiled.engine import sample_chance
+from sim.games.portobello.compiled.engine import start_game
+from sim.games.portobello.compiled.layout import ACTION_ROOM
+from sim.games.portobello.compiled.layout import ACTIONS_LEFT
+from sim.games.portobello.compiled.layout import N_DISTRICTS
+from sim.games.portobello.compiled.layout import N_PLAYERS
+from sim.games.portobello.compiled.layout import PHASE
+from sim.games.portobello.compiled.layout import S_SCORES
+from sim.games.portobello.compiled.layout import S_SIZE
+from sim.games.portobello.compiled.layout import SEAT
+from sim.games.portobello.compiled.layout import TURN
+from sim.games.portobello.rules import Rules
 from sim.run.engines import CompiledEngine
 
 PARTS = ("queued", "turn start", "actions (planned)", "actions (fresh)", "end of turn",
@@ -81,8 +81,8 @@ def _now(ts: np.ndarray) -> int:
 @njit(cache=False, _nrt=False)
 def new_game(B: np.ndarray, g: int, game_seeds: np.ndarray, seat_seeds: np.ndarray,
              gens: np.ndarray, S: np.ndarray, memory: np.ndarray) -> None:
-    """Game g of the batch started as `sim.agents.compiled.play` starts it (its generators
-    started, seat p's in row p and the chance one in row n, the state filled, the
+    """Game g of the batch started as `sim.games.portobello.agents.compiled.play` starts it (its
+    generators started, seat p's in row p and the chance one in row n, the state filled, the
     planners' memory cleared)."""
     n = B[N_PLAYERS]
     FP.seed_game(gens, game_seeds[g], seat_seeds[g])
@@ -118,7 +118,7 @@ def _games(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray, params
            no_log: np.ndarray, nanos: np.ndarray, counts: np.ndarray,
            scores: np.ndarray, ts: np.ndarray) -> None:
     """The games of `_profiled`, in its arrays (without reference counts, as in
-    `sim.agents.compiled.play`: the planner's work space views are uncounted)."""
+    `sim.games.portobello.agents.compiled.play`: the planner's work space views are uncounted)."""
     n = B[N_PLAYERS]
     L1 = uncounted_level(B, WF, WI, 1)
     for g in range(game_seeds.shape[0]):

@@ -6,7 +6,7 @@ simulate`): every actions-phase position with actions left, and every turn's sta
 part is then timed on its own over all of them, on a position already evaluated (so a
 part's cost is its own, not its inputs'), and the fastest of five passes is given:
 
-- `evaluate`: the whole position (`sim.agents.compiled.evaluate.state`);
+- `evaluate`: the whole position (`sim.games.portobello.agents.compiled.evaluate.state`);
 - `Bobby paths`: the cheapest paths to every district (`plan_bobby.paths`);
 - `stall options`: every stall the seat can reach, priced (`plan_options.stall_options`);
 - `draw`: a customer draw's expected value (`plan_options.draw_value`);
@@ -24,36 +24,36 @@ from profile_fast_heuristic import _now
 from profile_fast_heuristic import heuristic_games
 from profile_fast_heuristic import new_game
 
-from sim.agents.compiled import play as FP
-from sim.agents.compiled.evaluate import state
-from sim.agents.compiled.plan_bobby import paths
-from sim.agents.compiled.plan_options import district_options
-from sim.agents.compiled.plan_options import draw_value
-from sim.agents.compiled.plan_options import stall_options
-from sim.agents.compiled.plan_options import token_actions
-from sim.agents.compiled.plan_turn import plan_values
-from sim.agents.compiled.plan_work import new_work
-from sim.agents.compiled.plan_work import plan_size
-from sim.agents.compiled.plan_work import uncounted_level
-from sim.agents.compiled.plan_work import xf_plan
-from sim.agents.compiled.plan_work import xi_tokens
-from sim.agents.compiled.planner import choose_planner
-from sim.agents.compiled.planner import memory_size
-from sim.engine.codes import ACTIONS
-from sim.engine.codes import CHANCE
-from sim.engine.codes import OVER
-from sim.engine.codes import TURN_START
-from sim.engine.compiled.engine import apply
-from sim.engine.compiled.engine import sample_chance
-from sim.engine.compiled.layout import ACTION_ROOM
-from sim.engine.compiled.layout import ACTIONS_LEFT
-from sim.engine.compiled.layout import CUSTOMERS_LEFT
-from sim.engine.compiled.layout import N_DISTRICTS
-from sim.engine.compiled.layout import N_PLAYERS
-from sim.engine.compiled.layout import PHASE
-from sim.engine.compiled.layout import S_SIZE
-from sim.engine.compiled.layout import S_STALLS_LEFT
-from sim.engine.compiled.layout import SEAT
+from sim.games.portobello.agents.compiled import play as FP
+from sim.games.portobello.agents.compiled.evaluate import state
+from sim.games.portobello.agents.compiled.plan_bobby import paths
+from sim.games.portobello.agents.compiled.plan_options import district_options
+from sim.games.portobello.agents.compiled.plan_options import draw_value
+from sim.games.portobello.agents.compiled.plan_options import stall_options
+from sim.games.portobello.agents.compiled.plan_options import token_actions
+from sim.games.portobello.agents.compiled.plan_turn import plan_values
+from sim.games.portobello.agents.compiled.plan_work import new_work
+from sim.games.portobello.agents.compiled.plan_work import plan_size
+from sim.games.portobello.agents.compiled.plan_work import uncounted_level
+from sim.games.portobello.agents.compiled.plan_work import xf_plan
+from sim.games.portobello.agents.compiled.plan_work import xi_tokens
+from sim.games.portobello.agents.compiled.planner import choose_planner
+from sim.games.portobello.agents.compiled.planner import memory_size
+from sim.games.portobello.codes import ACTIONS
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.codes import TURN_START
+from sim.games.portobello.compiled.engine import apply
+from sim.games.portobello.compiled.engine import sample_chance
+from sim.games.portobello.compiled.layout import ACTION_ROOM
+from sim.games.portobello.compiled.layout import ACTIONS_LEFT
+from sim.games.portobello.compiled.layout import CUSTOMERS_LEFT
+from sim.games.portobello.compiled.layout import N_DISTRICTS
+from sim.games.portobello.compiled.layout import N_PLAYERS
+from sim.games.portobello.compiled.layout import PHASE
+from sim.games.portobello.compiled.layout import S_SIZE
+from sim.games.portobello.compiled.layout import S_STALLS_LEFT
+from sim.games.portobello.compiled.layout import SEAT
 
 ACTION_PARTS = ("evaluate", "Bobby paths", "stall options", "draw")
 START_PARTS = ("plan", "district scorings")
@@ -63,8 +63,8 @@ START_PARTS = ("plan", "district scorings")
 def _collect(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
              params: np.ndarray, restrict: np.ndarray, actions: np.ndarray,
              starts: np.ndarray) -> tuple[int, int]:
-    """The heuristic's games (as `sim.agents.compiled.play`): its actions positions with actions
-    left
+    """The heuristic's games (as `sim.games.portobello.agents.compiled.play`): its actions positions
+    with actions left
     into `actions`, its turn starts into `starts`, as many as fit; returns both counts."""
     n = B[N_PLAYERS]
     memory = np.zeros((n, max(FP.N_MEMORY, memory_size(B[N_DISTRICTS]))), np.int64)

@@ -29,21 +29,21 @@ import time
 import numpy as np
 from numba import njit
 
-from sim.agents.compiled import play as FP
 from sim.bench.agents import game_seeds
-from sim.engine.board import load_board
-from sim.engine.codes import ACTIONS
-from sim.engine.codes import CHANCE
-from sim.engine.codes import OVER
-from sim.engine.compiled import rng as R
-from sim.engine.compiled.engine import apply
-from sim.engine.compiled.engine import bobby_moves
-from sim.engine.compiled.engine import legal_actions
-from sim.engine.compiled.engine import new_game
-from sim.engine.compiled.engine import stall_and_draw_actions
-from sim.engine.compiled.layout import ACTION_ROOM
-from sim.engine.compiled.layout import PHASE
-from sim.engine.rules import Rules
+from sim.core import rng as R
+from sim.games.portobello.agents.compiled import play as FP
+from sim.games.portobello.board import load_board
+from sim.games.portobello.codes import ACTIONS
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.compiled.engine import apply
+from sim.games.portobello.compiled.engine import bobby_moves
+from sim.games.portobello.compiled.engine import legal_actions
+from sim.games.portobello.compiled.engine import new_game
+from sim.games.portobello.compiled.engine import stall_and_draw_actions
+from sim.games.portobello.compiled.layout import ACTION_ROOM
+from sim.games.portobello.compiled.layout import PHASE
+from sim.games.portobello.rules import Rules
 from sim.run.engines import CompiledEngine
 
 

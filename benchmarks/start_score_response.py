@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine.board import load_board
-from sim.engine.rules import preset
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import preset
 from sim.run.config import RunConfig
 from sim.run.runner import Run
 

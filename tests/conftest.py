@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).parent))  # helpers, strategies, different
 # its commands use one unless a test asks (tests/test_cli.py checks the default itself).
 os.environ.setdefault("PORTOBELLO_JOBS", "1")
 
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
-from sim.engine.rules import preset
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import preset
 
 
 @pytest.fixture(scope="session")

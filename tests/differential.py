@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 from oracle.replay import replay_agrees
 
-from sim.engine.board import Board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 from sim.run.engines import CompiledEngine
 from sim.run.engines import StepEngine
 from sim.run.tables import Results

@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from typing import Any
 
-from sim.engine import actions as A
-from sim.engine.board import Board
-from sim.engine.board import board_from_dict
-from sim.engine.codes import CUSTOMER_CODES
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello import actions as A
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.codes import CUSTOMER_CODES
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 

@@ -10,16 +10,16 @@ from typing import Any
 
 from strategies import Policy
 
-from sim.engine import actions as A
-from sim.engine.actions import Action
-from sim.engine.codes import ACTIONS
-from sim.engine.codes import CHANCE
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.codes import OVER
-from sim.engine.codes import PLACE
-from sim.engine.codes import SETUP
-from sim.engine.codes import TURN_START
-from sim.engine.game import Game
+from sim.games.portobello import actions as A
+from sim.games.portobello.actions import Action
+from sim.games.portobello.codes import ACTIONS
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import CUSTOMER_NAMES
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.codes import PLACE
+from sim.games.portobello.codes import SETUP
+from sim.games.portobello.codes import TURN_START
+from sim.games.portobello.game import Game
 
 END_REASONS = {"last_stall", "board_exhausted", "round_limit"}
 TURN_ENDERS = (A.END_TURN, A.SCORE_DISTRICT)

@@ -14,10 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from analysis.load import load_run
+from sim.games.registry import kind
+from sim.games.river.kind import NAME as RIVER
 from sim.run.config import RunConfig
 from sim.run.runner import Run
-from sim.run.seam import RIVER
-from sim.run.seam import kind
 
 GOLDEN = Path(__file__).parent / "golden" / "river_tables.json"
 SEED = 20261206

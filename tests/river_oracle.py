@@ -2,8 +2,8 @@
 
 Written from the rulebook ("River Market Rulebook", ../shared/seeds/004_...) and the card-set
 format of docs/river-market.md, not from the engine's rule functions: it shares with the engine
-only the card data (`sim.river.effects` and `sim.river.cards`: plain values, no rules), the
-rules switches (`sim.river.rules.RiverRules`: plain values) and the action encoding the
+only the card data (`sim.games.river.effects` and `sim.games.river.cards`: plain values, no rules),
+the rules switches (`sim.games.river.rules.RiverRules`: plain values) and the action encoding the
 engine's module docstring documents (re-stated below, so that this file needs neither numba
 nor numpy). `tests/test_river_oracle.py` plays random games on the engine, replays every
 action here and compares the whole observable position after every action.
@@ -58,7 +58,7 @@ The readings (the rulebook's words; where it is silent, the reading stated):
   two, leftover Goods one point per batch of three different. Scores reckoned on holdings
   (Events, bonuses) count everything the player has, stored or not.
 
-Conventions that are no rule, matched to the engine's front (`sim.river.game`): the turn is
+Conventions that are no rule, matched to the engine's front (`sim.games.river.game`): the turn is
 counted from 1; nobody decides (-1) once the game is over; the legal actions are listed by
 hand slot and use, MOVE clockwise from the pawn, at a Booth its planks, attending, the card's
 own effects, then ending the turn, and PAY, GAIN and DISCOUNT by resource.
@@ -71,13 +71,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 
-from sim.river.effects import RESOURCES
-from sim.river.effects import ZOOM
-from sim.river.effects import Card
-from sim.river.effects import CardSet
-from sim.river.effects import Plank
-from sim.river.effects import Score
-from sim.river.rules import RiverRules
+from sim.games.river.effects import RESOURCES
+from sim.games.river.effects import ZOOM
+from sim.games.river.effects import Card
+from sim.games.river.effects import CardSet
+from sim.games.river.effects import Plank
+from sim.games.river.effects import Score
+from sim.games.river.rules import RiverRules
 
 # -- the action encoding (the engine's module docstring and constants) -----------------------
 PHASES = ("turn", "move", "act", "pay", "gain", "discount", "over")

@@ -1,14 +1,14 @@
 """Setting up River Market positions for tests: cards moved between the deck, the discard
 pile, hands, the river's rows and the Helpers in play, and resources set, through the state
-layout of `sim.river.tables` (so each worked example of the rulebook can be laid out as the
+layout of `sim.games.river.tables` (so each worked example of the rulebook can be laid out as the
 rulebook draws it)."""
 
 from __future__ import annotations
 
-from sim.river import compiled as C
-from sim.river import tables as T
-from sim.river.game import RiverGame
-from sim.river.rules import RiverRules
+from sim.games.river import compiled as C
+from sim.games.river import tables as T
+from sim.games.river.game import RiverGame
+from sim.games.river.rules import RiverRules
 
 
 def new(players: int = 3, seed: int = 0, **rules: object) -> RiverGame:

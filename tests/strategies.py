@@ -1,7 +1,8 @@
 """Hypothesis strategies: random valid boards (SPEC §2), rules that fit them, play policies.
 
 Boards come out as plain data in SPEC §2 form (the parsed TOML table), so a test can both
-compile them with `sim.engine.board.board_from_dict` and write them to a file with `board_toml`.
+compile them with `sim.games.portobello.board.board_from_dict` and write them to a file with
+`board_toml`.
 
 Three families of boards, all valid by construction:
 - `triangulated_boards`: a random triangulation of a convex polygon of squares, refined by

@@ -19,12 +19,12 @@ from sim.adapters.core.settings import AdapterError
 from sim.adapters.core.settings import Settings
 from sim.adapters.core.settings import default_bobby_moves
 from sim.adapters.core.settings import settings
-from sim.engine import actions as A
-from sim.engine.board import load_board
-from sim.engine.errors import BoardError
-from sim.engine.errors import RulesError
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.core.errors import BoardError
+from sim.core.errors import RulesError
+from sim.games.portobello import actions as A
+from sim.games.portobello.board import load_board
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 
 
 def _play_random(pos: Position, rng: random.Random) -> list[int]:

@@ -9,17 +9,17 @@ from helpers import Driver
 from helpers import bag
 from helpers import two_triangles_board
 
-from sim.agents.base import BaseAgent
-from sim.agents.registry import AgentSpecError
-from sim.agents.registry import make_agent
-from sim.agents.registry import parse_spec
-from sim.agents.registry import split_specs
-from sim.agents.restricted import RestrictedAgent
-from sim.engine import actions as A
-from sim.engine.actions import Action
-from sim.engine.board import load_board
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello import actions as A
+from sim.games.portobello.actions import Action
+from sim.games.portobello.agents.base import BaseAgent
+from sim.games.portobello.agents.registry import AgentSpecError
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.agents.registry import split_specs
+from sim.games.portobello.agents.restricted import RestrictedAgent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 from sim.run.loop import AgentError
 from sim.run.loop import derive_seed
 from sim.run.loop import play_game
@@ -177,10 +177,10 @@ def test_evaluator_deltas_match_a_copy_and_apply() -> None:
     exactly for points (the greedy evaluation), and for the full evaluation in margin (the
     turns-left estimate that a stall shortens moves every seat's token term alike, which
     the delta leaves out)."""
-    from sim.agents.compiled import eval_deltas as ED
-    from sim.agents.compiled import evaluate as EV
-    from sim.agents.compiled import plan_work as PW
-    from sim.agents.evaluate import compiled_params
+    from sim.games.portobello.agents.compiled import eval_deltas as ED
+    from sim.games.portobello.agents.compiled import evaluate as EV
+    from sim.games.portobello.agents.compiled import plan_work as PW
+    from sim.games.portobello.agents.evaluate import compiled_params
 
     d, completing = lane_completion_position()
     g = d.game
@@ -329,7 +329,7 @@ def test_the_compiled_parameter_row_reads_every_weight_by_name() -> None:
     added to one and not the other would be silently ignored or misread."""
     from dataclasses import fields
 
-    from sim.agents.compiled.params import WEIGHT_NAMES
-    from sim.agents.evaluate import Weights
+    from sim.games.portobello.agents.compiled.params import WEIGHT_NAMES
+    from sim.games.portobello.agents.evaluate import Weights
 
     assert tuple(f.name for f in fields(Weights)) == WEIGHT_NAMES

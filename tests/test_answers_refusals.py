@@ -1,7 +1,7 @@
 """`make answers` never loses an answer: every committed report's summary is read and checked
 before anything is written, a missing or damaged one is refused in one line naming the file
 (and the field), and README.md and reports/README.md are replaced together or not at all
-(`analysis.report.answers`, `sim.engine.outputs.write_together`).
+(`analysis.report.answers`, `sim.core.outputs.write_together`).
 
 Each test works on a copy of the repository's README, reports/README.md and the committed
 reports' summaries, damages it, runs `make answers` on it and checks: exit status 1, one
@@ -250,7 +250,7 @@ def test_a_full_disk_leaves_both_files_as_they_were(
             return _FullFile(opened, str(file))
         return opened
 
-    monkeypatch.setattr("sim.engine.outputs.open", full_open, raising=False)
+    monkeypatch.setattr("sim.core.outputs.open", full_open, raising=False)
     line = _refused(tree, capsys)
     assert line.startswith(f"error: {path}: ") and "the disk is full" in line, line
     monkeypatch.undo()

@@ -24,11 +24,11 @@ from bad_input import to_toml
 from bad_input import write
 
 from sim.cli.command import main
-from sim.engine.board import load_board
-from sim.engine.errors import BoardError
-from sim.engine.errors import RulesError
-from sim.engine.rules import Rules
-from sim.engine.rules import load_rules
+from sim.core.errors import BoardError
+from sim.core.errors import RulesError
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import load_rules
 
 # (id, mutation of the small board, expected field, expected piece of the reason)
 BOARD_CASES: list[tuple[str, Callable[[dict[str, Any]], Any], str, str]] = [

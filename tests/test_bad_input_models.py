@@ -25,13 +25,13 @@ from bad_input import check_error
 from bad_input import cli_fails
 from bad_input import write
 
-from sim.agents.expert import SHIPPED
-from sim.agents.model import ENTRY
-from sim.agents.model import MAGIC
-from sim.agents.model import Model
-from sim.agents.model import ModelError
-from sim.agents.model import checksum
 from sim.cli.command import main
+from sim.games.portobello.agents.expert import SHIPPED
+from sim.games.portobello.agents.model import ENTRY
+from sim.games.portobello.agents.model import MAGIC
+from sim.games.portobello.agents.model import Model
+from sim.games.portobello.agents.model import ModelError
+from sim.games.portobello.agents.model import checksum
 
 # The smallest training the spec checks accept: were it run, it would write its rows
 # (`round-0.npz`), its models and its log into the folder.

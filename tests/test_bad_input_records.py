@@ -27,9 +27,9 @@ from bad_input import to_toml
 from bad_input import write
 from bad_input import write_record
 
-from sim.engine.errors import IllegalActionError
-from sim.engine.errors import RecordError
-from sim.engine.records import replay_file
+from sim.core.errors import IllegalActionError
+from sim.core.errors import RecordError
+from sim.games.portobello.records import replay_file
 
 # (id, record content (a JSON value, or raw text), expected field, expected piece of reason)
 RECORD_CASES: list[tuple[str, Any, str | None, str]] = [

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from bad_input import BASE_RECORD
 
-from sim.river.game import RiverGame
-from sim.river.records import record_of
-from sim.river.rules import RiverRules
+from sim.games.river.game import RiverGame
+from sim.games.river.records import record_of
+from sim.games.river.rules import RiverRules
 
 ROOT = Path(__file__).resolve().parent.parent
 WITHIN = 60.0  # seconds: far more than a refusal takes; a read of a FIFO would hang

@@ -14,8 +14,8 @@ from bad_input import cli_fails
 from bad_input import to_toml
 from bad_input import write
 
-from sim.engine.errors import RulesError
-from sim.engine.rules import load_rules
+from sim.core.errors import RulesError
+from sim.games.portobello.rules import load_rules
 
 # (id, rules file content, expected field, expected piece of the reason)
 RULES_CASES: list[tuple[str, dict[str, Any], str, str]] = [

@@ -23,7 +23,6 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from sim.agents.registry import make_agent
 from sim.bench import agents as bench_agents_mod
 from sim.bench import load as bench_load
 from sim.bench.agents import bench_agents
@@ -31,8 +30,9 @@ from sim.bench.mcts import bench_mcts
 from sim.bench.mcts import mcts_positions
 from sim.cli import bench as bench_cli
 from sim.cli.command import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.loop import play_game
 from sim.run.runner import RunConfig
 
@@ -279,7 +279,7 @@ def test_agents_mode_says_which_engine(capsys: pytest.CaptureFixture[str]) -> No
 def test_mcts_playouts_are_the_searches_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """The playouts the bench reports are the iterations the compiled search ran on the
     same positions, counted at the search itself by a fresh agent."""
-    from sim.agents.compiled import mcts as M
+    from sim.games.portobello.agents.compiled import mcts as M
 
     board, rules = load_board("standard"), Rules()
     spec = "fastmcts:iterations=60"

@@ -14,7 +14,7 @@ from sim.cli import options as O
 from sim.cli.command import COMMANDS
 from sim.cli.command import build_parser
 from sim.cli.command import main
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 
 
 def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
@@ -128,7 +128,7 @@ def test_rules_presets_apply_before_or_after_show(capsys: pytest.CaptureFixture[
 def test_rules_show_prints_the_new_switches(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     """start_scores and bobby_placer = "next" from a rules file are printed by `rules show`,
     and the printed file loads back to the same rules; without them no start_scores line."""
-    from sim.engine.rules import load_rules
+    from sim.games.portobello.rules import load_rules
 
     path = tmp_path / "r.toml"
     path.write_text('start_scores = [10, 13]\nbobby_placer = "next"\n')
@@ -186,7 +186,7 @@ def test_help_says_where_the_compiled_code_is_cached(
     env = {k: v for k, v in os.environ.items()
            if k not in ("XDG_CACHE_HOME", "NUMBA_CACHE_DIR")}
     env["HOME"] = str(tmp_path)
-    where = subprocess.run([sys.executable, "-c", "import numba, sim.engine.compiled; "
+    where = subprocess.run([sys.executable, "-c", "import numba, sim.games.portobello.compiled; "
                             "print(numba.config.CACHE_DIR)"], env=env, capture_output=True,
                            text=True, check=True).stdout.strip()
     assert where.startswith(str(tmp_path / ".cache" / "portobello") + os.sep), where

@@ -30,10 +30,10 @@ import pytest
 from analysis.load import load_run
 from analysis.metrics import wilson_interval
 from sim.cli.command import main
-from sim.engine.records import replay_file
-from sim.engine.rules import Rules
-from sim.engine.rules import load_rules
-from sim.engine.rules import preset
+from sim.games.portobello.records import replay_file
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import load_rules
+from sim.games.portobello.rules import preset
 from sim.run import engines
 from sim.run.engines import COMPILE_NOTICE
 from sim.run.engines import COMPILE_NOTICE_PLANNER
@@ -70,8 +70,8 @@ def warm_cache() -> Path:
     """The folder of this machine's cache that holds the compiled games of these sources,
     random-only and with the planner (compiled first if they are not there yet), relative
     to a cache root as numba lays it out: the returned path's parent is the root."""
-    from sim.agents.compiled.play import _play
-    from sim.engine.board import load_board
+    from sim.games.portobello.agents.compiled.play import _play
+    from sim.games.portobello.board import load_board
 
     for lineup in (["random", "random"], ["greedy", "random"]):
         engines.CompiledEngine(load_board("standard"), Rules(), lineup).play([1], [lineup])

@@ -213,7 +213,7 @@ def test_a_worker_that_cannot_play_these_games_is_refused_before_any(
     else:
         shutil.copytree(ROOT / "sim", shadow / "sim",
                         ignore=shutil.ignore_patterns("__pycache__"))
-        rule = shadow / "sim" / "engine" / "compiled" / "transitions.py"
+        rule = shadow / "sim" / "games" / "portobello" / "compiled" / "transitions.py"
         rule.write_text(rule.read_text() + "# another version\n")
     with LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as c:
         worker = start_worker(c.scheduler_address, shadow, tmp_path / "worker.log")

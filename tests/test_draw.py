@@ -27,9 +27,9 @@ from analysis.draw import heat_from_mapping
 from analysis.draw import lane_bends
 from analysis.draw import lane_points
 from analysis.draw import square_positions
-from sim.engine.board import Board
-from sim.engine.board import board_from_dict
-from sim.engine.board import load_board
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.board import load_board
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

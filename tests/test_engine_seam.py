@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from processes import kill_after_shards
 
-from sim.agents.registry import COMPILED
-from sim.agents.registry import compiled_row
 from sim.cli import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.registry import COMPILED
+from sim.games.portobello.agents.registry import compiled_row
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.engines import StepEngine
 from sim.run.engines import select_engine
 from sim.run.runner import Run
@@ -62,10 +62,10 @@ def blank_model(path: Path, players: int) -> str:
     `path`: not a strong player, but every option gets a different value."""
     import numpy as np
 
-    from sim.agents.compiled.features import FEATURES_VERSION
-    from sim.agents.compiled.features import input_count
-    from sim.agents.model import Model
-    from sim.engine.compiled.layout import pack
+    from sim.games.portobello.agents.compiled.features import FEATURES_VERSION
+    from sim.games.portobello.agents.compiled.features import input_count
+    from sim.games.portobello.agents.model import Model
+    from sim.games.portobello.compiled.layout import pack
 
     n = int(input_count(pack(BOARD, Rules(players=players))))
     rng = np.random.default_rng(players)
@@ -142,8 +142,8 @@ def test_no_two_seats_share_an_agent_object() -> None:
 def test_a_subclass_does_not_inherit_a_compiled_row() -> None:
     """An agent that plays otherwise than its base class must not be played by the base's
     compiled row."""
-    from sim.agents import registry
-    from sim.agents.random_agent import RandomAgent
+    from sim.games.portobello.agents import registry
+    from sim.games.portobello.agents.random_agent import RandomAgent
 
     class Cautious(RandomAgent):
         name = "cautious"

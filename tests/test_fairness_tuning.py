@@ -17,9 +17,9 @@ from bad_input import write
 from analysis.report.fairness import build_fairness_report
 from sim.cli.command import build_parser
 from sim.cli.command import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
-from sim.engine.rules import load_rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import load_rules
 from sim.tuning.fairness import outcome as O
 from sim.tuning.fairness import run as R
 from sim.tuning.fairness.knobs import Dimension

@@ -29,15 +29,15 @@ from oracle.variants import VARIANTS
 from strategies import boards
 from strategies import rules_for
 
-from sim.agents.registry import make_agent
-from sim.engine.board import Board
-from sim.engine.board import board_from_dict
-from sim.engine.board import load_board
-from sim.engine.game import Game
-from sim.engine.records import record_from_game
-from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.board import load_board
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import record_from_game
+from sim.games.portobello.rules import RULE_KEYS
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import rules_from_dict
 from sim.run.engines import CompiledEngine
 from sim.run.engines import compiled_row
 from sim.run.engines import supports
@@ -153,11 +153,11 @@ def test_state_by_state_on_random_boards(data: st.DataObject) -> None:
     field, every table)."""
     from oracle.convert import state_from_game
 
-    from sim.engine.compiled.engine import apply
-    from sim.engine.compiled.engine import legal_actions
-    from sim.engine.compiled.layout import LOG_LEN
-    from sim.engine.compiled.layout import LOG_OVERFLOW
-    from sim.engine.compiled.layout import pack
+    from sim.games.portobello.compiled.engine import apply
+    from sim.games.portobello.compiled.engine import legal_actions
+    from sim.games.portobello.compiled.layout import LOG_LEN
+    from sim.games.portobello.compiled.layout import LOG_OVERFLOW
+    from sim.games.portobello.compiled.layout import pack
 
     board_dict = data.draw(boards())
     board = board_from_dict(board_dict)
@@ -211,12 +211,12 @@ def test_turn_start_counts_and_picks_are_the_legal_lists(variant: str) -> None:
     `turn_start_action`): at every turn start of random games, under switches that change
     the tokens (the neutral stack) or not, the counts are those of the legal list's two
     kinds and the j-th named of each kind is the list's j-th, in its order."""
-    from sim.engine.codes import PLAY_TOKEN
-    from sim.engine.codes import SCORE_DISTRICT
-    from sim.engine.codes import TURN_START
-    from sim.engine.compiled import actions as A
-    from sim.engine.compiled.engine import turn_start_action
-    from sim.engine.compiled.engine import turn_start_counts
+    from sim.games.portobello.codes import PLAY_TOKEN
+    from sim.games.portobello.codes import SCORE_DISTRICT
+    from sim.games.portobello.codes import TURN_START
+    from sim.games.portobello.compiled import actions as A
+    from sim.games.portobello.compiled.engine import turn_start_action
+    from sim.games.portobello.compiled.engine import turn_start_counts
 
     seen = 0
     for players in (2, 3, 4):
@@ -241,7 +241,7 @@ def test_turn_start_counts_and_picks_are_the_legal_lists(variant: str) -> None:
 def test_the_random_only_batch_plays_the_games_of_the_full_batch(players: int) -> None:
     """Random agents alone enter `play_batch_random`, compiled without the planner; the
     batch with the planner in it plays the same line-ups to the same results and records."""
-    from sim.agents.compiled import play as FP
+    from sim.games.portobello.agents.compiled import play as FP
 
     rules = Rules(players=players, customer_order="known")
     specs = ["random", "no-bobby(random)", "first-end(random)", "random"][:players]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from sim.agents.registry import AgentSpecError
-from sim.agents.registry import make_agent
-from sim.engine.board import load_board
-from sim.engine.codes import SETUP
-from sim.engine.codes import TURN_START
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.registry import AgentSpecError
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.codes import SETUP
+from sim.games.portobello.codes import TURN_START
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 from sim.run.loop import derive_seed
 from sim.run.loop import play_game
 
@@ -59,7 +59,7 @@ def test_plays_legal_games_and_the_same_seed_gives_the_same_game(players: int,
 
 def _subtree(T: tuple, x: int) -> object:
     """A node's statistics and edges with their subtrees, as nested tuples (indices out)."""
-    from sim.agents.compiled import mcts as M
+    from sim.games.portobello.agents.compiled import mcts as M
 
     node, value, edge, prior, steps = T[:5]
     chance = tuple(_subtree(T, node[x, c]) if node[x, c] >= 0 else None
@@ -76,7 +76,7 @@ def test_a_kept_subtree_is_copied_whole_and_counts_towards_the_budget() -> None:
     when the next decision is the very position that edge leads to (the rest of the same
     turn) its root has exactly the child's visits, copied node by node, and only the rest
     of the budget (at least a quarter) is searched anew. Without reuse nothing is kept."""
-    from sim.agents.compiled import mcts as M
+    from sim.games.portobello.agents.compiled import mcts as M
 
     rules = Rules(players=2)
     agent = make_agent("fastmcts:iterations=300")
@@ -158,7 +158,7 @@ def test_the_choice_is_the_most_visited_root_edge_of_a_full_search() -> None:
     by mean value, then prior), and the search is not just the prior: at a fair share of
     positions the choice differs from a one-iteration search. Checked at every position,
     not a sample that tolerates misses."""
-    from sim.agents.compiled import mcts as M
+    from sim.games.portobello.agents.compiled import mcts as M
 
     rules = Rules(players=2)
     many = make_agent("fastmcts:iterations=400")
@@ -190,8 +190,8 @@ def test_the_choice_is_the_most_visited_root_edge_of_a_full_search() -> None:
 def test_the_horizon_follows_the_player_count_unless_given() -> None:
     """`horizon=auto` (the default) takes the rounds of `HORIZONS` for the game's player
     count into the search's settings row; a number given in the spec is used as is."""
-    from sim.agents.compiled import mcts as M
-    from sim.agents.fast_mcts import HORIZONS
+    from sim.games.portobello.agents.compiled import mcts as M
+    from sim.games.portobello.agents.fast_mcts import HORIZONS
 
     for players in (2, 3, 4):
         game = Game(STANDARD, Rules(players=players), seed=1)

@@ -1,4 +1,4 @@
-"""The named accessors (`sim.engine.compiled.fields`) are generated from the layout's one
+"""The named accessors (`sim.games.portobello.compiled.fields`) are generated from the layout's one
 field table, cover every table of the state, and read what the independent reading of the
 rules (`tests/oracle`) holds at each position of a game."""
 
@@ -10,15 +10,15 @@ import numpy as np
 from oracle.convert import state_from_game
 from oracle.game import Game as OracleGame
 
-from sim.engine.board import load_board
-from sim.engine.codes import N_STATS
-from sim.engine.compiled import fields as F
-from sim.engine.compiled import layout as L
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.codes import N_STATS
+from sim.games.portobello.compiled import fields as F
+from sim.games.portobello.compiled import layout as L
+from sim.games.portobello.rules import Rules
 
 
 def test_the_accessors_are_the_field_tables_generated_source() -> None:
-    """`python -m sim.engine.compiled.layout` writes fields.py; it must be up to date."""
+    """`python -m sim.games.portobello.compiled.layout` writes fields.py; it must be up to date."""
     assert L.FIELDS_FILE.read_text() == L.fields_source()
 
 

@@ -22,8 +22,8 @@ from golden_cells import GOLDEN
 from golden_cells import cell_seeds
 from golden_cells import digest
 
-from sim.engine.board import load_board
-from sim.engine.rules import preset
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import preset
 from sim.run.engines import CompiledEngine
 from sim.run.engines import StepEngine
 from sim.run.engines import supports

@@ -20,10 +20,10 @@ from bad_input import cli_fails
 from bad_input import record_with
 from bad_input import write_record
 
-from sim.engine import files
-from sim.engine.errors import RecordError
-from sim.engine.records import load_record
-from sim.engine.records import replay_file
+from sim.core import files
+from sim.core.errors import RecordError
+from sim.games.portobello.records import load_record
+from sim.games.portobello.records import replay_file
 
 SECRET = "hunter2-do-not-print"
 

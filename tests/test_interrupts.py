@@ -141,10 +141,10 @@ games = 400
 
 def test_the_package_loads_the_engines_names_on_first_use() -> None:
     import sim
-    import sim.engine
+    import sim.games.portobello
 
-    assert sim.__all__ == sim.engine.__all__
-    assert all(getattr(sim, name) is getattr(sim.engine, name) for name in sim.__all__)
+    assert sim.__all__ == sim.games.portobello.__all__
+    assert all(getattr(sim, name) is getattr(sim.games.portobello, name) for name in sim.__all__)
 
 
 @pytest.mark.parametrize("after", [0.3, 2.0, 6.0])

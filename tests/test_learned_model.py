@@ -11,21 +11,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.agents.compiled.features import DISTRICT
-from sim.agents.compiled.features import FEATURES_VERSION
-from sim.agents.compiled.features import GAME
-from sim.agents.compiled.features import LANE
-from sim.agents.compiled.features import RULES
-from sim.agents.compiled.features import SEATS
-from sim.agents.compiled.features import feature_count
-from sim.agents.compiled.features import features
-from sim.agents.compiled.features import input_count
-from sim.agents.compiled.features import seat_block
-from sim.agents.model import Model
-from sim.agents.model import ModelError
-from sim.engine.board import load_board
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.compiled.features import DISTRICT
+from sim.games.portobello.agents.compiled.features import FEATURES_VERSION
+from sim.games.portobello.agents.compiled.features import GAME
+from sim.games.portobello.agents.compiled.features import LANE
+from sim.games.portobello.agents.compiled.features import RULES
+from sim.games.portobello.agents.compiled.features import SEATS
+from sim.games.portobello.agents.compiled.features import feature_count
+from sim.games.portobello.agents.compiled.features import features
+from sim.games.portobello.agents.compiled.features import input_count
+from sim.games.portobello.agents.compiled.features import seat_block
+from sim.games.portobello.agents.model import Model
+from sim.games.portobello.agents.model import ModelError
+from sim.games.portobello.board import load_board
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 
 BOARD = load_board("standard")
 
@@ -228,13 +228,13 @@ def test_an_ensemble_keeps_only_its_blocks(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_expert_plays_the_shipped_model_of_the_player_count(players: int) -> None:
-    """`expert` with no model plays `sim/agents/models/expert-Np.model`: trained for the
-    standard board and that player count, under 2 MB, its header saying where it comes
+    """`expert` with no model plays `sim/games/portobello/agents/models/expert-Np.model`: trained
+    for the standard board and that player count, under 2 MB, its header saying where it comes
     from (the spec and its rule sets, the data's hash, the command, the code) and how it
     played in its training's evaluation; it plays a whole game at a `Game`."""
-    from sim.agents.expert import SHIPPED
-    from sim.agents.expert import ExpertAgent
-    from sim.engine.compiled.layout import pack
+    from sim.games.portobello.agents.expert import SHIPPED
+    from sim.games.portobello.agents.expert import ExpertAgent
+    from sim.games.portobello.compiled.layout import pack
 
     agent = ExpertAgent()
     model, source = agent.model_for(players)
@@ -265,9 +265,9 @@ def test_expert_search_values_its_leaves_by_the_network(tmp_path: Path) -> None:
     with the shipped model, its leaves' values are the network's value output from each
     seat's chair (within [0, 1]: visits credited, no rollout), and a model for another
     player count is refused by name."""
-    from sim.agents.compiled import mcts as M
-    from sim.agents.expert_search import ExpertSearchAgent
-    from sim.agents.registry import make_agent
+    from sim.games.portobello.agents.compiled import mcts as M
+    from sim.games.portobello.agents.expert_search import ExpertSearchAgent
+    from sim.games.portobello.agents.registry import make_agent
 
     agent = make_agent("expert-search:iterations=24")
     assert isinstance(agent, ExpertSearchAgent)
@@ -287,7 +287,8 @@ def test_expert_search_values_its_leaves_by_the_network(tmp_path: Path) -> None:
     assert all(((w >= 0) & (w <= visits + 1e-9)).all() for visits, w in seen)
     assert any((w % 1 != 0).any() for _, w in seen)  # network values, not whole results
     two = str(tmp_path / "two.model")
-    Model.load(Path(__file__).resolve().parent.parent / "sim/agents/models/expert-2p.model"
+    Model.load(Path(__file__).resolve().parent.parent /
+    "sim/games/portobello/agents/models/expert-2p.model"
                ).save(two)
     game = Game(BOARD, Rules(players=3))
     game.apply(game.legal_actions()[0])  # the Bobby placed: the next decision searches
@@ -302,7 +303,7 @@ def test_a_run_names_the_weights_of_the_model_it_plays(tmp_path: Path) -> None:
     # and the shipped model of the player count counts like a named one.
     from dataclasses import replace
 
-    from sim.agents.expert import SHIPPED
+    from sim.games.portobello.agents.expert import SHIPPED
     from sim.run.config import RunConfig
 
     path = tmp_path / "m.model"

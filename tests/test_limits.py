@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from differential import engines_agree
 
-from sim.engine.board import Board
-from sim.engine.board import board_from_dict
-from sim.engine.errors import BoardError
-from sim.engine.rules import Rules
+from sim.core.errors import BoardError
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.rules import Rules
 from sim.run.engines import EngineError
 from sim.run.engines import engine_name
 from sim.run.engines import select_engine
@@ -101,7 +101,7 @@ def test_more_districts_than_the_encoding_holds_are_refused() -> None:
 def test_large_scores_are_stored_as_played(tmp_path: Path) -> None:
     """A start score of 40,000 used to wrap to negative numbers in the 16-bit score column."""
     from analysis.load import load_run
-    from sim.engine.board import load_board
+    from sim.games.portobello.board import load_board
     from sim.run.runner import Run
     from sim.run.runner import RunConfig
 
@@ -120,7 +120,7 @@ def test_a_dask_cluster_without_workers_is_one_clear_error(monkeypatch: pytest.M
                                                            tmp_path: Path) -> None:
     from dask.distributed import LocalCluster
 
-    from sim.engine.board import load_board
+    from sim.games.portobello.board import load_board
     from sim.run import execution as backends
     from sim.run.config import RunError
     from sim.run.runner import Run
@@ -143,7 +143,7 @@ def test_a_dask_scheduler_lost_mid_run_is_one_clear_error_and_resumes(tmp_path: 
     from dask.distributed import LocalCluster
 
     from analysis.load import load_run
-    from sim.engine.board import load_board
+    from sim.games.portobello.board import load_board
     from sim.run import store
     from sim.run.config import RunError
     from sim.run.runner import Run

@@ -1,6 +1,6 @@
 """One set of caps on what an agent spec may ask of a decision, for every command of both
-games (`sim.engine.budgets`): a budget over its cap (or below its least value) is refused in
-one line naming the parameter, the value and the cap, before any game, by the command line
+games (`sim.games.portobello.budgets`): a budget over its cap (or below its least value) is refused
+in one line naming the parameter, the value and the cap, before any game, by the command line
 (simulate, tournament, play, bench, River Market's commands), by a training spec's `teacher`
 (naming the spec file and the field) and under restriction wrappers; the play server keeps
 its tighter caps, checked by the same function. docs/agents.md lists the caps."""
@@ -18,14 +18,14 @@ from bad_input import check_error
 from bad_input import cli_fails
 from bad_input import write
 
-from sim.agents.registry import AgentSpecError
-from sim.agents.registry import parse_spec
-from sim.engine.budgets import CAPS
-from sim.engine.budgets import budget_error
+from sim.games.portobello.agents.registry import AgentSpecError
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.budgets import CAPS
+from sim.games.portobello.budgets import budget_error
+from sim.games.river.play import RiverAgentError
+from sim.games.river.play import parse_agent
 from sim.learning.spec import TrainingError
 from sim.learning.spec import load_spec
-from sim.river.play import RiverAgentError
-from sim.river.play import parse_agent
 from sim.web.limits import LimitError
 from sim.web.limits import served_spec
 

@@ -18,12 +18,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import sim.adapters.openspiel as adapter  # noqa: E402
-from sim.agents.registry import AgentSpecError  # noqa: E402
-from sim.agents.registry import make_agent  # noqa: E402
-from sim.engine import actions as A  # noqa: E402
-from sim.engine.board import load_board  # noqa: E402
-from sim.engine.errors import PortobelloError  # noqa: E402
-from sim.engine.rules import Rules  # noqa: E402
+from sim.core.errors import PortobelloError  # noqa: E402
+from sim.games.portobello import actions as A  # noqa: E402
+from sim.games.portobello.agents.registry import AgentSpecError  # noqa: E402
+from sim.games.portobello.agents.registry import make_agent  # noqa: E402
+from sim.games.portobello.board import load_board  # noqa: E402
+from sim.games.portobello.rules import Rules  # noqa: E402
 from sim.run.loop import play_game  # noqa: E402
 
 

@@ -13,8 +13,8 @@ from oracle.replay import replay_agrees
 from oracle.variants import MORE_VARIANTS
 from oracle.variants import VARIANTS
 
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.engines import CompiledEngine
 from sim.run.loop import derive_seed
 
@@ -57,7 +57,7 @@ def test_every_state_of_random_games_agrees_with_the_oracle(variant: str) -> Non
 
 def test_the_variants_cover_two_thousand_games_and_every_switch() -> None:
     """Guard: enough games, and a new rules switch joins the oracle's variants."""
-    from sim.engine.rules import RULE_KEYS
+    from sim.games.portobello.rules import RULE_KEYS
 
     assert set(VARIANTS) - {"defaults"} == set(RULE_KEYS)
     assert sum(len(_rules(v)) for v in ALL) * GAMES >= 2000

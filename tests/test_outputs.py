@@ -1,4 +1,4 @@
-"""Where commands write (`sim.engine.outputs`): an output never overwrites one of the
+"""Where commands write (`sim.core.outputs`): an output never overwrites one of the
 command's inputs or a file inside a folder another command owns, and a report folder is
 replaced whole, so a killed `report` leaves the old report or the new one (never the new
 page beside the old summary) and a report rebuilt over an older one keeps none of its
@@ -20,10 +20,10 @@ import pytest
 from analysis.report import page as report_page
 from analysis.study.spec import STUDY_FILE
 from sim.cli import main
-from sim.engine.outputs import OWNED
-from sim.engine.outputs import OutputError
-from sim.engine.outputs import check_output
-from sim.engine.outputs import replace_folder
+from sim.core.outputs import OWNED
+from sim.core.outputs import OutputError
+from sim.core.outputs import check_output
+from sim.core.outputs import replace_folder
 from sim.tuning import search as agent_tuning
 from sim.tuning.fairness import run as fairness
 

@@ -17,8 +17,8 @@ from pettingzoo.test import api_test
 from pettingzoo.test import seed_test
 
 from sim.adapters import pettingzoo as portobello
-from sim.engine.records import record_from_game
-from sim.engine.records import replay
+from sim.games.portobello.records import record_from_game
+from sim.games.portobello.records import replay
 
 CASES = [(n, order) for n in (2, 3, 4) for order in ("drawn", "known")]
 

@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = textwrap.dedent("""
     import json
     import numpy as np
-    from sim.agents.registry import make_agent
-    from sim.engine.board import load_board
-    from sim.engine.rules import Rules
+    from sim.games.portobello.agents.registry import make_agent
+    from sim.games.portobello.board import load_board
+    from sim.games.portobello.rules import Rules
     from sim.run.engines import CompiledEngine
     from sim.run.loop import play_game
 

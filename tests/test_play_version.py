@@ -9,15 +9,15 @@ from play_pins import golden_digest
 from play_pins import pinned
 from river_golden import GOLDEN as RIVER_GOLDEN
 
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import game_names
+from sim.games.river.kind import NAME as RIVER
 from sim.run.config import play_code
-from sim.run.seam import GAMES
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import RIVER
 
 GOLDENS = {PORTOBELLO: GOLDEN, RIVER: RIVER_GOLDEN}
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_each_game_has_its_play_version_pinned_to_its_golden_games(game: str) -> None:
     """The golden tests check that play reproduces the golden games; this checks that those
     games were recorded under the play version runs are stamped with now."""
@@ -25,8 +25,8 @@ def test_each_game_has_its_play_version_pinned_to_its_golden_games(game: str) ->
 
 
 def test_a_runs_identity_holds_the_play_version() -> None:
+    from sim.games.registry import kind
     from sim.run.config import RunConfig
-    from sim.run.seam import kind
 
     game = kind(PORTOBELLO)
     config = RunConfig(board=game.load_material("standard", None), board_ref="standard",

@@ -23,8 +23,8 @@ from analysis.study.precision import make_plan
 from analysis.study.precision import outcome_line
 from analysis.study.precision import play_to_precision
 from sim.cli.command import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 from sim.run.runner import RunError

@@ -36,12 +36,14 @@ def test_every_listed_function_takes_the_listed_arguments() -> None:
 
 def test_only_the_planner_and_evaluator_are_helped_and_the_network_when_asked() -> None:
     for planner in ("plan_turn", "eval_deltas", "evaluate"):
-        assert precompile.helps(f"sim.agents.compiled.{planner}", networks=False)
+        assert precompile.helps(f"sim.games.portobello.agents.compiled.{planner}", networks=False)
     for network in ("features", "network", "expert", "plan_step"):
-        assert not precompile.helps(f"sim.agents.compiled.{network}", networks=False)
-        assert precompile.helps(f"sim.agents.compiled.{network}", networks=True)
-    for early in ("sim.agents.compiled.planner", "sim.agents.compiled.play",  # the loop's
-                  "sim.engine.compiled.transitions", "sim.river.compiled"):
+        assert not precompile.helps(f"sim.games.portobello.agents.compiled.{network}",
+        networks=False)
+        assert precompile.helps(f"sim.games.portobello.agents.compiled.{network}", networks=True)
+    for early in ("sim.games.portobello.agents.compiled.planner",  # the loop's
+                  "sim.games.portobello.agents.compiled.play",
+                  "sim.games.portobello.compiled.transitions", "sim.games.river.compiled"):
         assert not precompile.helps(early, networks=True)
 
 
@@ -51,9 +53,10 @@ def test_a_stale_line_is_passed_over(tmp_path: Path) -> None:
     good = next(e for e in precompile.planned() if e[1] == "max_options")
     path = tmp_path / "order.txt"
     path.write_text("# header\n"
-                    "sim.agents.compiled.plan_work gone (int64,)\n"
-                    "sim.agents.compiled.plan_work max_options (int64, int64, int64)\n"
-                    "sim.agents.compiled.plan_work max_options not-a-type\n"
+                    "sim.games.portobello.agents.compiled.plan_work gone (int64,)\n"
+                    "sim.games.portobello.agents.compiled.plan_work max_options "
+                    "(int64, int64, int64)\n"
+                    "sim.games.portobello.agents.compiled.plan_work max_options not-a-type\n"
                     f"{' '.join(good)}\n")
     assert precompile.compile_planned(path) == 1
     path.write_text(f"{' '.join(next(e for e in precompile.planned() if e[1] == 'rest'))}\n")

@@ -17,10 +17,10 @@ from analysis.probe import challengers
 from analysis.probe import perturbations
 from analysis.probe import probe_table
 from analysis.probe import run_probe
-from sim.agents import weight_sets
-from sim.agents.evaluate import Weights
-from sim.agents.registry import make_agent
 from sim.cli.command import main
+from sim.games.portobello.agents import weight_sets
+from sim.games.portobello.agents.evaluate import Weights
+from sim.games.portobello.agents.registry import make_agent
 
 # `no-district(heuristic)` never scores a district: it gives up a whole point source (a 4 and
 # a 2 token times the stalls bordering the district), so the free heuristic, the lifted

@@ -36,18 +36,18 @@ from strategies import boards
 from strategies import policies
 from strategies import rules_for
 
-from sim.engine import actions as A
-from sim.engine.actions import Action
-from sim.engine.board import Board
-from sim.engine.board import board_from_dict
-from sim.engine.board import load_board
-from sim.engine.game import Game
-from sim.engine.records import record_from_game
-from sim.engine.records import replay
-from sim.engine.records import replay_file
-from sim.engine.records import write_record
-from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
+from sim.games.portobello import actions as A
+from sim.games.portobello.actions import Action
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.board import load_board
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import record_from_game
+from sim.games.portobello.records import replay
+from sim.games.portobello.records import replay_file
+from sim.games.portobello.records import write_record
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import rules_from_dict
 
 STANDARD = load_board("standard")
 STANDARD_DICT = STANDARD.to_dict()

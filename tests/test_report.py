@@ -34,7 +34,7 @@ from analysis.study import load_study
 from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
-from sim.agents import registry
+from sim.games.portobello.agents import registry
 from tests.test_study import BrokenAgent
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,8 +125,8 @@ def test_report_files_are_written_whole(report: str, study_dir: Path, tmp_path: 
 
 
 def test_analysis_never_imports_the_command_line() -> None:
-    """The layers: analysis builds on sim.engine, sim.agents and sim.run, never on sim.cli
-    (the command line calls analysis, not the other way round)."""
+    """The layers: analysis builds on sim.games.portobello, sim.games.portobello.agents and sim.run,
+    never on sim.cli (the command line calls analysis, not the other way round)."""
     offenders = []
     for path in sorted((ROOT / "analysis").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

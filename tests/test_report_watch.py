@@ -13,7 +13,7 @@ from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
 from analysis.view.source import from_run
-from sim.engine.records import replay
+from sim.games.portobello.records import replay
 
 
 def spec(**changes: Any) -> dict[str, Any]:

@@ -18,14 +18,14 @@ from bad_input import to_toml
 from bad_input import write
 
 from sim.cli.command import main
-from sim.engine.errors import CardError
-from sim.river.cards import CARDS_DIR
-from sim.river.cards import load_cards
-from sim.river.effects import ZOOM
-from sim.river.effects import Plank
-from sim.river.effects import Score
-from sim.river.words import card_line
-from sim.river.words import listing
+from sim.core.errors import CardError
+from sim.games.river.cards import CARDS_DIR
+from sim.games.river.cards import load_cards
+from sim.games.river.effects import ZOOM
+from sim.games.river.effects import Plank
+from sim.games.river.effects import Score
+from sim.games.river.words import card_line
+from sim.games.river.words import listing
 
 SHIPPED = CARDS_DIR / "river-market.toml"
 # The cards the rulebook names (Components, Setup and the worked examples).

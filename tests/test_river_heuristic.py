@@ -15,19 +15,19 @@ import pytest
 from bad_input import cli_fails
 
 from sim.cli.command import main
-from sim.river import tables as T
-from sim.river import weight_sets
-from sim.river.agents import GREEDY_WEIGHTS
-from sim.river.agents import WEIGHTS
-from sim.river.agents import worth
-from sim.river.game import RiverGame
-from sim.river.play import RES_ACTIONS
-from sim.river.play import RES_SCORES
-from sim.river.play import RiverAgentError
-from sim.river.play import parse_agent
-from sim.river.play import play
-from sim.river.play import seat_agent
-from sim.river.rules import RiverRules
+from sim.games.river import tables as T
+from sim.games.river import weight_sets
+from sim.games.river.agents import GREEDY_WEIGHTS
+from sim.games.river.agents import WEIGHTS
+from sim.games.river.agents import worth
+from sim.games.river.game import RiverGame
+from sim.games.river.play import RES_ACTIONS
+from sim.games.river.play import RES_SCORES
+from sim.games.river.play import RiverAgentError
+from sim.games.river.play import parse_agent
+from sim.games.river.play import play
+from sim.games.river.play import seat_agent
+from sim.games.river.rules import RiverRules
 from sim.run.ratings import wilson_interval
 from sim.tuning.space import RIVER_BOUNDS
 from sim.tuning.space import river_spec_of

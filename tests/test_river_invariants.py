@@ -10,9 +10,9 @@ import random
 import pytest
 from river_scenes import new
 
-from sim.river import compiled as C
-from sim.river import tables as T
-from sim.river.game import RiverGame
+from sim.games.river import compiled as C
+from sim.games.river import tables as T
+from sim.games.river.game import RiverGame
 
 
 def check(g: RiverGame, houses: int) -> None:

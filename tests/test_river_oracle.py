@@ -1,7 +1,7 @@
 """River Market's engine against an independent reading of its rules (`tests/river_oracle.py`):
 random games at 2 to 5 players, under the default rules and under the switches (four houses,
 no mulligan, no Zoom tokens, one final turn each, a short turn limit, other hand limits and
-starting Coins), are played on the engine (`sim.river.game.RiverGame`) and every action is
+starting Coins), are played on the engine (`sim.games.river.game.RiverGame`) and every action is
 replayed on the oracle. Before each action both must list the same legal actions, in the same
 order; after each one the whole observable position must be equal (phase, seat, decider, turn,
 resources, houses, Zoom tokens, pawns, hands in order, the river clockwise, owners, Helpers
@@ -26,13 +26,13 @@ from river_oracle import RiverOracle
 from river_oracle import Shuffler
 from river_scenes import card
 
-from sim.river import compiled as C
-from sim.river import tables as T
-from sim.river.cards import card_set_from_dict
-from sim.river.cards import load_cards
-from sim.river.effects import CardSet
-from sim.river.game import RiverGame
-from sim.river.rules import RiverRules
+from sim.games.river import compiled as C
+from sim.games.river import tables as T
+from sim.games.river.cards import card_set_from_dict
+from sim.games.river.cards import load_cards
+from sim.games.river.effects import CardSet
+from sim.games.river.game import RiverGame
+from sim.games.river.rules import RiverRules
 
 SHIPPED: CardSet = load_cards("river-market")
 
@@ -143,7 +143,7 @@ class Disagreement(AssertionError):
 
 def engine_view(g: RiverGame) -> dict[str, Any]:
     """The engine's observable position, field by field as `RiverOracle.view` gives it,
-    read through `RiverGame` and the state layout of `sim.river.tables`."""
+    read through `RiverGame` and the state layout of `sim.games.river.tables`."""
     R = [int(x) for x in g.tables.R]
     S = g.S.tolist()
     n, cards, hmax, nh = g.players, g.tables.n_cards, R[T.R_HMAX], R[T.R_NH]

@@ -8,19 +8,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.engine.compiled import rng
-from sim.river import compiled as C
-from sim.river import tables as T
-from sim.river.agents import determinize
-from sim.river.game import RiverGame
-from sim.river.play import RES_ACTIONS
-from sim.river.play import RES_END
-from sim.river.play import RES_SCORES
-from sim.river.play import RES_TURNS
-from sim.river.play import play
-from sim.river.play import play_random
-from sim.river.play import seat_agent
-from sim.river.rules import RiverRules
+from sim.core import rng
+from sim.games.river import compiled as C
+from sim.games.river import tables as T
+from sim.games.river.agents import determinize
+from sim.games.river.game import RiverGame
+from sim.games.river.play import RES_ACTIONS
+from sim.games.river.play import RES_END
+from sim.games.river.play import RES_SCORES
+from sim.games.river.play import RES_TURNS
+from sim.games.river.play import play
+from sim.games.river.play import play_random
+from sim.games.river.play import seat_agent
+from sim.games.river.rules import RiverRules
 
 
 def front_game(players: int, seed: int, lineup: list[str]) -> RiverGame:
@@ -121,7 +121,7 @@ def test_bench_river_reports_the_games_it_played() -> None:
 def test_a_river_market_tournament_is_the_same_on_one_or_two_workers(tmp_path) -> None:
     """`portobello tournament --game river-market`: the ladder's matchups on the execution
     layer, the same rows whatever the workers, the greedy agent above random play."""
-    from sim.river.rules import RiverRules as Rules
+    from sim.games.river.rules import RiverRules as Rules
     from sim.run.tournament import TournamentConfig
     from sim.run.tournament import run_tournament
     from sim.run.tournament import summary

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from bad_input import write
 
-from sim.engine.errors import RecordError
-from sim.engine.errors import RulesError
-from sim.river.game import RiverGame
-from sim.river.records import read_record
-from sim.river.records import record_of
-from sim.river.records import replay
-from sim.river.rules import RiverRules
-from sim.river.rules import preset
-from sim.river.rules import river_rules
+from sim.core.errors import RecordError
+from sim.core.errors import RulesError
+from sim.games.river.game import RiverGame
+from sim.games.river.records import read_record
+from sim.games.river.records import record_of
+from sim.games.river.records import replay
+from sim.games.river.rules import RiverRules
+from sim.games.river.rules import preset
+from sim.games.river.rules import river_rules
 
 
 def random_game(players: int, seed: int, **rules: Any) -> tuple[RiverGame, dict[str, Any]]:
@@ -141,9 +141,9 @@ def test_rules_switches_and_presets() -> None:
 def test_seat_coins_compensate_later_seats(tmp_path: Path) -> None:
     """Setup gives each player 4 Coins (Setup 4); `seat_coins` adds a seat's extra (seat 0,
     the start player, first; seats not listed none), and a record keeps it."""
-    from sim.river.game import RiverGame
-    from sim.river.play import play_one
-    from sim.river.records import record_of
+    from sim.games.river.game import RiverGame
+    from sim.games.river.play import play_one
+    from sim.games.river.records import record_of
 
     rules = river_rules({"players": 4, "seat_coins": [0, 1, 3]})
     assert rules.seat_start_coins() == [4, 5, 7, 4]

@@ -16,9 +16,9 @@ from river_scenes import set_resources
 from river_scenes import set_river
 from river_scenes import use
 
-from sim.engine.errors import IllegalActionError
-from sim.river import compiled as C
-from sim.river.game import RiverGame
+from sim.core.errors import IllegalActionError
+from sim.games.river import compiled as C
+from sim.games.river.game import RiverGame
 
 
 def six_booth_river(g: RiverGame) -> list[int]:

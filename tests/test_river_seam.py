@@ -1,5 +1,5 @@
 """The game seam: River Market through the runner, storage, tables, studies and reports
-(`sim.run.seam`), with Portobello Market's runs unchanged.
+(`sim.games.registry`), with Portobello Market's runs unchanged.
 
 What is derived by hand:
 - a seat's score is its five scoring parts (rulebook, Scoring 1-5: Events, Booths,
@@ -27,16 +27,16 @@ from analysis.load import load_run
 from analysis.study import StudyError
 from analysis.study import study_from_dict
 from sim.cli.command import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
-from sim.river.cards import load_cards
-from sim.river.play import RES_SCORES
-from sim.river.play import play
-from sim.river.rules import RiverRules
-from sim.river.tables import build_tables
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
+from sim.games.river.cards import load_cards
+from sim.games.river.kind import NAME as RIVER
+from sim.games.river.play import RES_SCORES
+from sim.games.river.play import play
+from sim.games.river.rules import RiverRules
+from sim.games.river.tables import build_tables
 from sim.run.config import RunConfig
 from sim.run.runner import Run
-from sim.run.seam import RIVER
 
 
 def river_config(games: int = 240, players: int = 3, shard_size: int = 50,

@@ -6,7 +6,7 @@ What is derived by hand:
 - `seats = "later"` with value v gives seat k k x v extra Coins: v = 2 at 4 players is
   (0, 2, 4, 6); the extra Coins go on top of those the fixed rules give (seat 0's 1 stays);
 - a seat's starting Coins are `start_coins` plus its extra Coins (4 each in the rulebook);
-- a setting's win shares are the batches' own games (`sim.river.play.play` on the same
+- a setting's win shares are the batches' own games (`sim.games.river.play.play` on the same
   seeds, every seat the same agent): a tie splits the win, so the shares add up to the
   games.
 """
@@ -26,13 +26,13 @@ from bad_input import to_toml
 from bad_input import write
 
 from sim.cli.command import main
-from sim.river.cards import load_cards
-from sim.river.play import RES_SCORES
-from sim.river.play import play as play_batch
-from sim.river.rules import RiverRules
-from sim.river.rules import river_rules
-from sim.river.tables import build_tables
-from sim.run.seam import RIVER
+from sim.games.river.cards import load_cards
+from sim.games.river.kind import NAME as RIVER
+from sim.games.river.play import RES_SCORES
+from sim.games.river.play import play as play_batch
+from sim.games.river.rules import RiverRules
+from sim.games.river.rules import river_rules
+from sim.games.river.tables import build_tables
 from sim.tuning.fairness import outcome as O
 from sim.tuning.fairness import run as R
 from sim.tuning.fairness.knobs import rules_for

@@ -13,7 +13,7 @@ import pytest
 from bad_input import cli_fails
 
 from sim.cli.command import main
-from sim.river.records import read_record
+from sim.games.river.records import read_record
 
 
 def page_data(path: Path) -> dict:

@@ -1,4 +1,4 @@
-"""The one generator (`sim.engine.compiled.rng`) against an independent reading of its
+"""The one generator (`sim.core.rng`) against an independent reading of its
 definition: SplitMix64 (Steele, Lea and Flood 2014) stepped from a key, Lemire's bounded
 draw, Fisher-Yates from the back. The oracle here is plain Python integers; every check of
 a value is exact, and the statistical checks are loose enough never to fail by chance
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim.engine.compiled import rng as R
+from sim.core import rng as R
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

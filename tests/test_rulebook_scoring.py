@@ -23,11 +23,11 @@ from helpers import triangle_board
 from helpers import two_triangles_board
 
 from sim import load_board
-from sim.engine import actions as A
-from sim.engine.codes import OVER
-from sim.engine.codes import TURN_START
-from sim.engine.errors import IllegalActionError
-from sim.engine.rules import Rules
+from sim.core.errors import IllegalActionError
+from sim.games.portobello import actions as A
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.codes import TURN_START
+from sim.games.portobello.rules import Rules
 
 # ---------------------------------------------------------------------------------------
 # Scoring a lane

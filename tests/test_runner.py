@@ -16,8 +16,8 @@ from processes import kill_after_shards
 
 from analysis.load import LoadError
 from analysis.load import load_run
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.engines import EngineError
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
@@ -254,7 +254,7 @@ def test_compiled_engine_refuses_agents_without_a_compiled_version(tmp_path: Pat
 def test_columnar_tables_equal_the_row_by_row_tables() -> None:
     """The runner builds its tables from arrays; they must be the rows `game_row` and
     `player_rows` describe game by game (ties included: several winners share a win)."""
-    from sim.agents.registry import make_agent
+    from sim.games.portobello.agents.registry import make_agent
     from sim.run.loop import derive_seed
     from sim.run.loop import play_game
     from sim.run.tables import game_row

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 from sim.run.execution import Execution
 from sim.run.scheduler import check_scheduler
 

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 from servers import page_data as _body
 
-from sim.agents.registry import make_agent
 from sim.cli.command import main
-from sim.engine import actions as A
-from sim.engine.board import load_board
-from sim.engine.game import Game
-from sim.engine.records import load_record
-from sim.engine.records import replay
-from sim.engine.rules import Rules
+from sim.games.portobello import actions as A
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import load_record
+from sim.games.portobello.records import replay
+from sim.games.portobello.rules import Rules
 
 pytest.importorskip("starlette", reason="needs starlette (web extra)")
 with warnings.catch_warnings():

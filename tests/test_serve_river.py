@@ -1,4 +1,4 @@
-"""River Market on the play server (`sim.web.river_session`): a new game, the person's
+"""River Market on the play server (`sim.games.river.session`): a new game, the person's
 choice among the legal actions in words, bots, undo, hints, bad requests answered 4xx
 naming the field, the saved record replaying to the scores; and its page in headless
 Chromium: a whole game played by choosing, its record replayed to the scores shown."""
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from servers import page_data as _body
 
-from sim.river.records import read_record
+from sim.games.river.records import read_record
 
 pytest.importorskip("starlette", reason="needs starlette (web extra)")
 with warnings.catch_warnings():

@@ -31,7 +31,7 @@ from analysis.study import load_study
 from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
-from sim.agents.registry import time_budget
+from sim.games.portobello.agents.registry import time_budget
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "study_identity.json"

@@ -16,8 +16,8 @@ from analysis.study import load_study
 from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
-from sim.agents import registry
-from sim.agents.random_agent import RandomAgent
+from sim.games.portobello.agents import registry
+from sim.games.portobello.agents.random_agent import RandomAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,8 +158,8 @@ def test_players_take_their_seeds_from_the_games_read_or_their_shards(tmp_path: 
     from pandas.testing import assert_frame_equal
 
     from analysis.study import cells_from_runs
-    from sim.engine.board import load_board
-    from sim.engine.rules import Rules
+    from sim.games.portobello.board import load_board
+    from sim.games.portobello.rules import Rules
     from sim.run.runner import Run
     from sim.run.runner import RunConfig
 

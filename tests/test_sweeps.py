@@ -17,8 +17,8 @@ from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
 from sim.cli import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 

@@ -18,13 +18,13 @@ import numpy as np
 import pytest
 from test_fast_engine import VARIANTS
 
-from sim.engine.board import load_board
-from sim.engine.compiled.layout import pack
-from sim.engine.game import Game
-from sim.engine.records import game_for_record
-from sim.engine.records import record_from_game
-from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.compiled.layout import pack
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import game_for_record
+from sim.games.portobello.records import record_from_game
+from sim.games.portobello.rules import RULE_KEYS
+from sim.games.portobello.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD = load_board("standard")
@@ -50,7 +50,7 @@ def test_the_compiled_engine_reads_every_switch(switch: str) -> None:
     base = Rules(**{k: v for k, v in VARIANTS[switch].items() if k != switch})
     a, b = pack(BOARD, base), pack(BOARD, changed)
     assert a.shape != b.shape or not np.array_equal(a, b), \
-        f"sim.engine.compiled.layout.pack ignores {switch}"
+        f"sim.games.portobello.compiled.layout.pack ignores {switch}"
 
 
 @pytest.mark.parametrize("switch", RULE_KEYS)

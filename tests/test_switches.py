@@ -1,5 +1,5 @@
-"""Every rules switch (SPEC §1 and `sim.engine.rules.Rules`): for each, one situation in which its
-two readings give different, hand-derived results. Also the end-reason precedence of SPEC.
+"""Every rules switch (SPEC §1 and `sim.games.portobello.rules.Rules`): for each, one situation in
+which its two readings give different, hand-derived results. Also the end-reason precedence of SPEC.
 
 Seats: Red 0, Yellow 1, Green 2. Every position is played through `Game.play`.
 """
@@ -17,18 +17,18 @@ from helpers import triangle_board
 from helpers import two_triangles_board
 
 from sim import load_board
-from sim.engine import actions as A
-from sim.engine.codes import CHANCE
-from sim.engine.codes import PLACE
-from sim.engine.codes import SETUP
-from sim.engine.errors import IllegalActionError
-from sim.engine.errors import RulesError
-from sim.engine.game import Game
-from sim.engine.records import record_from_game
-from sim.engine.records import replay
-from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
-from sim.engine.rules import rules_from_dict
+from sim.core.errors import IllegalActionError
+from sim.core.errors import RulesError
+from sim.games.portobello import actions as A
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import PLACE
+from sim.games.portobello.codes import SETUP
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import record_from_game
+from sim.games.portobello.records import replay
+from sim.games.portobello.rules import RULE_KEYS
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import rules_from_dict
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 from sim.run.runner import RunError

@@ -11,13 +11,13 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from sim.agents import registry
-from sim.agents.base import BaseAgent
 from sim.cli.command import main
-from sim.engine import actions as A
-from sim.engine.actions import Action
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello import actions as A
+from sim.games.portobello.actions import Action
+from sim.games.portobello.agents import registry
+from sim.games.portobello.agents.base import BaseAgent
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 from sim.run.ratings import bradley_terry
 from sim.run.ratings import wilson_interval
 from sim.run.tournament import Matchup

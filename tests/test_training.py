@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.learning import train as T
 from sim.learning.fit import fit
 from sim.learning.spec import TrainingError
@@ -152,10 +152,10 @@ def test_the_teacher_plays_the_spread_start_scores() -> None:
     """A game whose seed draws a bonus starts from the spread scores: every row sees the
     two seats' start scores (features: over 20, each seat block's fourth input) as 10 and
     17 with a bonus of +7, as 10 and 10 without."""
-    from sim.agents.compiled.features import GAME
-    from sim.agents.compiled.features import RULES
-    from sim.agents.compiled.features import seat_block
-    from sim.engine.game import packed
+    from sim.games.portobello.agents.compiled.features import GAME
+    from sim.games.portobello.agents.compiled.features import RULES
+    from sim.games.portobello.agents.compiled.features import seat_block
+    from sim.games.portobello.game import packed
     from sim.learning.spec import StartBonus
 
     bonus = StartBonus(7, 7, 1.0)  # always +7 for seat 1
@@ -169,8 +169,8 @@ def test_the_teacher_plays_the_spread_start_scores() -> None:
 
 
 def test_the_trained_model_plays_and_is_refused_elsewhere(tmp_path: Path) -> None:
-    from sim.agents.model import ModelError
     from sim.cli import main
+    from sim.games.portobello.agents.model import ModelError
 
     spec = spec_from_dict({**SPEC, "rounds": 1, "eval_games": 0}, "tiny.toml")
     T.train(spec, tmp_path / "t", quiet=True)
@@ -178,8 +178,8 @@ def test_the_trained_model_plays_and_is_refused_elsewhere(tmp_path: Path) -> Non
     assert main(["tournament", "--agents", f"expert:model={model},random", "--players", "2",
                  "--games", "6", "--jobs", "1", "--quiet",
                  "--out", str(tmp_path / "e.parquet")]) == 0
-    from sim.agents.expert import ExpertAgent
-    from sim.engine.game import Game
+    from sim.games.portobello.agents.expert import ExpertAgent
+    from sim.games.portobello.game import Game
 
     game = Game(load_board("standard"), Rules(players=3))
     game.apply(game.legal_actions()[0])
@@ -207,9 +207,9 @@ def test_a_large_margin_plays_the_planners_first_candidate_whatever_the_model(
     """With `margin` above any advantage the network gives, the expert keeps the planner's
     best candidate every time: two unrelated models (one trained, one of random weights of
     the same shape) then play the very same games; with no margin they do not."""
-    from sim.agents.model import Model
-    from sim.agents.registry import AgentSpecError
-    from sim.agents.registry import make_agent
+    from sim.games.portobello.agents.model import Model
+    from sim.games.portobello.agents.registry import AgentSpecError
+    from sim.games.portobello.agents.registry import make_agent
     from sim.run.loop import play_game
 
     spec = spec_from_dict({**SPEC, "rounds": 1, "eval_games": 0}, "tiny.toml")

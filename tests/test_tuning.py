@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.agents.evaluate import Weights
-from sim.agents.registry import make_agent
-from sim.agents.weight_sets import read_weight_set
 from sim.cli import main
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.evaluate import Weights
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.weight_sets import read_weight_set
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.ratings import wilson_interval
 from sim.tuning import selfplay
 from sim.tuning import space

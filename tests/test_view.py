@@ -19,8 +19,8 @@ from analysis.view.source import game_source
 from analysis.view.states import Step
 from analysis.view.states import replay_steps
 from sim.cli.command import main
-from sim.engine.records import load_record
-from sim.engine.records import replay
+from sim.games.portobello.records import load_record
+from sim.games.portobello.records import replay
 
 RECORD = Path(__file__).parent / "golden" / "viewer-game.json"
 

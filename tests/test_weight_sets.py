@@ -16,16 +16,16 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from sim.agents import weight_sets
-from sim.agents.compiled import params as PA
-from sim.agents.evaluate import Weights
-from sim.agents.registry import AgentSpecError
-from sim.agents.registry import compiled_row
-from sim.agents.registry import make_agent
 from sim.cli import main
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents import weight_sets
+from sim.games.portobello.agents.compiled import params as PA
+from sim.games.portobello.agents.evaluate import Weights
+from sim.games.portobello.agents.registry import AgentSpecError
+from sim.games.portobello.agents.registry import compiled_row
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.tuning import space
 
 STANDARD = load_board("standard")

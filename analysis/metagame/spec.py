@@ -32,12 +32,12 @@ from analysis.study.spec import StudySpec
 from analysis.study.spec import read_spec
 from analysis.study.spec import study_from_dict
 from analysis.study.switches import err
-from sim.agents.registry import time_budget
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.registry import time_budget
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import game_of_spec
+from sim.games.registry import kind
 from sim.run.config import MAX_GAMES
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import game_of_spec
-from sim.run.seam import kind
 
 POPULATION_KEYS = ("population", "next", "curve", "margin", "round_games", "max_games",
                    "curve_games", "profiles")

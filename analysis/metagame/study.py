@@ -41,7 +41,7 @@ from analysis.metagame.spec import bot_name
 from analysis.metagame.tensor import beyond_deviations
 from analysis.study.run import games_held
 from analysis.study.switches import StudyError
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 from sim.run.config import RunConfig
 from sim.run.execution import Execution
 from sim.run.execution import Pool

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from sim.run.river_shard import SOURCES as RIVER_COLUMNS
+from sim.games.river.shard import SOURCES as RIVER_COLUMNS
 
 BY: tuple[str, ...] = ("variant", "n_players")
 SOURCES: tuple[str, ...] = ("start", "lanes", "districts", "baron", "bobby received",

@@ -45,10 +45,10 @@ from analysis.report.summaries import Summaries
 from analysis.report.summaries import is_fairness
 from analysis.report.summaries import is_population
 from analysis.report.summaries import summaries_of
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import from_os_error
-from sim.engine.files import regular_file
-from sim.engine.outputs import write_together
+from sim.core.errors import PortobelloError
+from sim.core.errors import from_os_error
+from sim.core.files import regular_file
+from sim.core.outputs import write_together
 
 ANSWERS_BEGIN = "<!-- answers: begin (written by `make answers` from reports/*/summary.json) -->"
 ANSWERS_END = "<!-- answers: end -->"

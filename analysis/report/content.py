@@ -30,7 +30,7 @@ from analysis.report.skill import analyse_levels
 from analysis.report.skill import skill_summary
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
-from sim.run.seam import PORTOBELLO
+from sim.games.portobello.kind import NAME as PORTOBELLO
 from sim.run.store import manifest_cost
 
 EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",

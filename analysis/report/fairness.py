@@ -2,7 +2,7 @@
 
 `build_fairness_report(summary, out)` writes `out/index.html` (self-contained: figures
 embedded), `out/summary.json` and the recommended rules files (`out/rules/<cell>.toml`),
-replacing an earlier report whole (`sim.engine.outputs.replace_folder`). The page leads
+replacing an earlier report whole (`sim.core.outputs.replace_folder`). The page leads
 with one verdict per cell (the recommendation, every seat's confirmed share and interval
 against 1/n, and the checks with other agents); then per cell
 the seat shares against each knob, the confirmation table and the search history. A
@@ -47,9 +47,9 @@ from analysis.report.page import _write_text
 from analysis.report.page import table_html
 from analysis.report.table import Row
 from analysis.report.table import Table
-from sim.engine.outputs import replace_folder
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
+from sim.core.outputs import replace_folder
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import kind
 
 TEMPLATE = "fairness.html.j2"
 Cell = Mapping[str, Any]

@@ -25,8 +25,8 @@ from analysis import compare as C
 from analysis.report.model import Analysis
 from analysis.report.model import LadderNote
 from analysis.study import StudyData
-from sim.agents.registry import compiled_row
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.registry import compiled_row
 
 SUMMARY = "summary.json"
 

@@ -2,7 +2,7 @@
 and figures as embedded PNG data URIs, into one self-contained file that opens offline.
 
 `build_report(data, out)` writes `out/index.html`, `out/summary.json` and the games' pages
-into a folder beside `out` and switches it in whole (`sim.engine.outputs.replace_folder`),
+into a folder beside `out` and switches it in whole (`sim.core.outputs.replace_folder`),
 so a reader, or a killed command, never leaves half a report or a mix of two.
 """
 
@@ -45,8 +45,8 @@ from analysis.report.table import Table
 from analysis.report.tables import display_tables
 from analysis.report.watch import watch_games
 from analysis.study import StudyData
-from sim.engine.outputs import atomic_write
-from sim.engine.outputs import replace_folder
+from sim.core.outputs import atomic_write
+from sim.core.outputs import replace_folder
 
 TEMPLATE = "report.html.j2"
 

@@ -31,8 +31,8 @@ from analysis.report.population_figures import heatmap
 from analysis.report.population_figures import skill_curve
 from analysis.report.table import Row
 from analysis.report.table import Table
-from sim.engine.outputs import atomic_write
-from sim.engine.outputs import replace_folder
+from sim.core.outputs import atomic_write
+from sim.core.outputs import replace_folder
 
 TEMPLATE = "population.html.j2"
 

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
-from sim.engine.files import read_document
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.core.files import read_document
 
 ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
          "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins",

@@ -20,8 +20,8 @@ from analysis import metrics as M
 from analysis.study import StudyData
 from analysis.view.page import render
 from analysis.view.source import from_run
-from sim.engine.errors import PortobelloError
-from sim.engine.outputs import atomic_write
+from sim.core.errors import PortobelloError
+from sim.core.outputs import atomic_write
 
 FOLDER = "games"
 ANOMALIES_SHOWN = 2

@@ -34,12 +34,12 @@ from analysis.study.spec import CELL_KEYS
 from analysis.study.spec import STUDY_FILE
 from analysis.study.spec import STUDY_FORMAT
 from analysis.study.switches import value_text
-from sim.engine.board import Board
-from sim.engine.rules import DEFAULT_STALLS
-from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
+from sim.games.portobello.board import Board
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import DEFAULT_STALLS
+from sim.games.portobello.rules import RULE_KEYS
+from sim.games.portobello.rules import Rules
+from sim.games.registry import kind
 
 
 @dataclass
@@ -157,7 +157,7 @@ class StudyData:
 
     @property
     def game(self) -> str:
-        """The game every cell played (`sim.run.seam`; a study plays one)."""
+        """The game every cell played (`sim.games.registry`; a study plays one)."""
         return self.cells[0].run.game if self.cells else PORTOBELLO
 
     @property

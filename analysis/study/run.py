@@ -29,7 +29,7 @@ from analysis.study.spec import StudyError
 from analysis.study.spec import StudySpec
 from analysis.study.spec import cell_limit
 from analysis.study.spec import cell_plan
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import progress_bar

@@ -17,7 +17,7 @@ at every level and in every variant (common random numbers across both).
 
 Levels must be reproducible: an agent whose budget is seconds rather than iterations plays
 differently on a faster or busier machine, so `analysis.study.spec` refuses it in any study
-(`sim.agents.registry.time_budget`).
+(`sim.games.portobello.agents.registry.time_budget`).
 
 "From the heuristic up" (`analysis.metrics.robustness`) starts at the first level whose
 every seat plays the heuristic or a search built on it (`STRONG_AGENTS`, unrestricted);

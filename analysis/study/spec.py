@@ -12,7 +12,7 @@ is a cell's first round and it plays on until its seats' win shares are as preci
 `target_half_width` asks (`analysis.study.precision`). A spec may give skill levels instead
 of one set of agents (`skill`, `analysis.study.skill`): then there is a cell per variant,
 level and player count, every level on the same seeds too. `game = "river-market"` makes
-it a study of River Market (`sim.run.seam`): `cards` names its card set (instead of
+it a study of River Market (`sim.games.registry`): `cards` names its card set (instead of
 `board`), its rules switches and presets are River Market's, and it plays 2 to 5 players.
 """
 
@@ -45,19 +45,19 @@ from analysis.study.switches import parse_sweep
 from analysis.study.switches import parse_switches
 from analysis.study.switches import point_label
 from analysis.study.switches import sweep_variants
-from sim.agents.registry import split_specs
-from sim.agents.registry import time_budget
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.files import parse_document
-from sim.engine.files import regular_file
-from sim.engine.rules import RULE_KEYS
+from sim.core.errors import PortobelloError
+from sim.core.files import parse_document
+from sim.core.files import regular_file
+from sim.games.portobello.agents.registry import split_specs
+from sim.games.portobello.agents.registry import time_budget
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import RULE_KEYS
+from sim.games.registry import game_of_spec
+from sim.games.registry import kind
 from sim.run.config import games_error
 from sim.run.runner import RunConfig
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import game_of_spec
-from sim.run.seam import kind
 
 # The study folder's own file, written by analysis.study.run and read by analysis.study.data.
 STUDY_FORMAT = "portobello-study/1"
@@ -69,7 +69,7 @@ TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.
 TOP_KEYS += ("records",)  # game records kept: the report links to viewer pages
 TOP_KEYS += ("ladder",)  # a skill ladder's report: its label beside each finding it examined
 TOP_KEYS += ("saturation",)  # a skill ladder's doubled-budget check of its strongest level
-TOP_KEYS += ("game", "cards")  # the game (`sim.run.seam`) and River Market's card set
+TOP_KEYS += ("game", "cards")  # the game (`sim.games.registry`) and River Market's card set
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]

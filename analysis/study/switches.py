@@ -8,7 +8,7 @@ count, so one number rarely suits every count. A sweep (`sweep = { stalls_per_pl
 14, 16] }`, one or two switches) makes one variant per value (or per combination of the two
 switches' values) on top of each explicit variant; each is named after its values, so the
 report can draw every measure against the swept value. The switches and presets are the
-study's game's (`sim.run.seam`): Portobello Market's by default, River Market's with
+study's game's (`sim.games.registry`): Portobello Market's by default, River Market's with
 `game = "river-market"`.
 """
 
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
-from sim.engine.rules import Rules
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import Rules
+from sim.games.registry import kind
 
 CELL_KEYS = ("players",)  # decided by the cell (the study's player counts), never by a variant
 PER_PLAYER_KEYS = ("stalls_per_player",)  # switches that may be a table by player count

@@ -22,7 +22,7 @@ from analysis.draw import lane_label_positions
 from analysis.draw import lane_points_at
 from analysis.draw import spot_fractions
 from analysis.draw import spot_points
-from sim.engine.board import Board
+from sim.games.portobello.board import Board
 
 WIDTH = 900.0  # pixels the board's drawn extent is scaled to (the SVG scales with the page)
 

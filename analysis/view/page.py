@@ -21,9 +21,9 @@ from analysis.view.source import GameSource
 from analysis.view.source import ViewError
 from analysis.view.states import Step
 from analysis.view.states import replay_steps
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.errors import from_os_error
-from sim.engine.outputs import atomic_write
+from sim.core.errors import from_os_error
+from sim.core.outputs import atomic_write
+from sim.games.portobello.codes import CUSTOMER_NAMES
 
 TEMPLATE = "view.html.j2"
 # Seat colours: distinct on a light board and from the lanes' grey and the districts' blue.

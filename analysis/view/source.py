@@ -16,14 +16,14 @@ from typing import Any
 
 from analysis.draw import with_layout_of
 from analysis.load import read_manifest
-from sim.engine.board import board_from_dict
-from sim.engine.errors import PortobelloError
-from sim.engine.files import parse_json
-from sim.engine.game import Game
-from sim.engine.records import check_record_shape
-from sim.engine.records import game_for_record
-from sim.engine.records import game_on_board
-from sim.engine.records import load_record
+from sim.core.errors import PortobelloError
+from sim.core.files import parse_json
+from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import check_record_shape
+from sim.games.portobello.records import game_for_record
+from sim.games.portobello.records import game_on_board
+from sim.games.portobello.records import load_record
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
 

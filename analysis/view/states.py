@@ -1,8 +1,8 @@
 """A game record, replayed by the engine, as one compact state per step for the viewer.
 
 Step 0 is the game before its first action; step k is the game after the record's first k
-actions. Every state is read from the engine through `Game` (`sim.engine.records`), so what
-the page shows is what `portobello replay` computes: the page draws, it never plays.
+actions. Every state is read from the engine through `Game` (`sim.games.portobello.records`), so
+what the page shows is what `portobello replay` computes: the page draws, it never plays.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 from analysis.view.words import action_text
 from analysis.view.words import event_texts
-from sim.engine.codes import PHASE_NAMES
-from sim.engine.game import Game
-from sim.engine.records import apply_record_action
+from sim.games.portobello.codes import PHASE_NAMES
+from sim.games.portobello.game import Game
+from sim.games.portobello.records import apply_record_action
 
 
 @dataclass(frozen=True)

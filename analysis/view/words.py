@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
-from sim.engine import actions as A
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.game import Game
+from sim.games.portobello import actions as A
+from sim.games.portobello.codes import CUSTOMER_NAMES
+from sim.games.portobello.game import Game
 
 END_WORDS = {
     "last_stall": "a seat placed its last stall",

@@ -10,7 +10,7 @@ Parameters (`sim.adapters.core.settings`): `players`, `customer_order`, `neutral
 `rules` (a rules file), `bobby_moves` (Bobby moves offered per turn; 0: the board's
 default) and `returns` (`win` or `margin`).
 
-The game plays on the engine (`sim.engine.game`) through `sim.adapters.core.Position`:
+The game plays on the engine (`sim.games.portobello.game`) through `sim.adapters.core.Position`:
 actions are the engine's codes numbered densely (`core.actions`); customer draws are
 chance nodes with the bag's probabilities, and in known order with no line given the line
 is drawn by chance before the Bobby is placed.
@@ -39,9 +39,9 @@ from sim.adapters.core.settings import DEFAULTS
 from sim.adapters.core.settings import Settings
 from sim.adapters.core.settings import default_bobby_moves
 from sim.adapters.core.settings import settings as make_settings
-from sim.engine.board import Board
-from sim.engine.errors import IllegalActionError
-from sim.engine.rules import Rules
+from sim.core.errors import IllegalActionError
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 
 try:
     import pyspiel

@@ -36,7 +36,7 @@ from sim.adapters.core.actions import ActionTable
 from sim.adapters.core.position import Position
 from sim.adapters.core.settings import Settings
 from sim.adapters.core.settings import settings as make_settings
-from sim.engine.errors import IllegalActionError
+from sim.core.errors import IllegalActionError
 
 try:
     from gymnasium import spaces
@@ -169,8 +169,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     def _page(self) -> str:
         from analysis.view.page import render
         from analysis.view.source import GameSource
-        from sim.engine.records import game_on_board
-        from sim.engine.records import record_from_game
+        from sim.games.portobello.records import game_on_board
+        from sim.games.portobello.records import record_from_game
 
         game = self.pos.game
         if game is None:

@@ -15,9 +15,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sim.engine.board import Board
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 from sim.run.loop import derive_seed
 
 
@@ -50,8 +50,8 @@ def bench_agents(board: Board, rules: Rules, specs: Sequence[str], games: int, s
 
 def _bench_stepwise(board: Board, rules: Rules, specs: list[str], games: int,
                     seed: int) -> dict[str, Any]:
-    from sim.agents.registry import make_agent
-    from sim.agents.timing import TimedAgent
+    from sim.games.portobello.agents.registry import make_agent
+    from sim.games.portobello.agents.timing import TimedAgent
     from sim.run.loop import play_game
 
     agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.engine.board import load_board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.runner import Run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 
 TARGET_BYTES_PER_GAME = 100.0  # games + players on disk
 TARGET_LOAD_SECONDS = 3.0  # load + summarise a 1,000,000-game run

@@ -19,7 +19,7 @@ from typing import Any
 from sim.bench.common import TARGET_LOAD_MB
 from sim.bench.common import TARGET_LOAD_SECONDS
 from sim.bench.common import BenchError
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 
 LOAD_RUNS_DIR = Path("data/runs")  # where `ensure_load_run` keeps its runs
 LOAD_RUN_AGENTS = ("random", "random", "random")
@@ -132,8 +132,8 @@ def measure_load(run_dir: str | Path) -> dict[str, Any]:
 def load_run_config(games: int) -> Any:
     """The run `ensure_load_run` makes: random agents, 3 players, the standard board and
     rules, seed 0, the runner's default shard size."""
-    from sim.engine.board import load_board
-    from sim.engine.rules import Rules
+    from sim.games.portobello.board import load_board
+    from sim.games.portobello.rules import Rules
     from sim.run.runner import RunConfig
 
     return RunConfig(board=load_board("standard"), board_ref="standard",

@@ -8,16 +8,16 @@ import time
 from typing import Any
 
 from sim.bench.common import BenchError
-from sim.engine.board import Board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 
 
 def mcts_positions(board: Board, rules: Rules, count: int, seed: int) -> list[Any]:
     """`count` decision points of heuristic games (every 23rd action from the 11th, past
     the setup), spread over whole games; copies of the games at those points."""
-    from sim.agents.registry import make_agent
-    from sim.engine.codes import SETUP
-    from sim.engine.game import Game
+    from sim.games.portobello.agents.registry import make_agent
+    from sim.games.portobello.codes import SETUP
+    from sim.games.portobello.game import Game
     from sim.run.loop import derive_seed
     from sim.run.loop import play_game
 
@@ -41,7 +41,7 @@ def bench_mcts(board: Board, rules: Rules, spec: str, positions: int,
                seed: int = 0) -> dict[str, Any]:
     """The search agent `spec` on `positions` positions (`mcts_positions`), reseeded with
     the position's index before each; the figures of `portobello bench mcts --json`."""
-    from sim.agents.registry import make_agent
+    from sim.games.portobello.agents.registry import make_agent
 
     agent = make_agent(spec)
     if not hasattr(agent, "last_iterations"):

@@ -1,5 +1,5 @@
 """River Market's random games per second on one core (`portobello bench river`): the
-compiled batches of `sim.river.play`, each player count timed after a first small batch
+compiled batches of `sim.games.river.play`, each player count timed after a first small batch
 that loads (or compiles) the code."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from typing import Any
 import numpy as np
 
 from sim.bench import BenchError
-from sim.river.cards import load_cards
-from sim.river.play import RES_ACTIONS
-from sim.river.play import RES_SCORES
-from sim.river.play import RES_TURNS
-from sim.river.play import play_random
-from sim.river.rules import PLAYERS
-from sim.river.rules import RiverRules
-from sim.river.tables import build_tables
+from sim.games.river.cards import load_cards
+from sim.games.river.play import RES_ACTIONS
+from sim.games.river.play import RES_SCORES
+from sim.games.river.play import RES_TURNS
+from sim.games.river.play import play_random
+from sim.games.river.rules import PLAYERS
+from sim.games.river.rules import RiverRules
+from sim.games.river.tables import build_tables
 
 
 def bench_river(players: Sequence[int], games: int, seed: int = 0,

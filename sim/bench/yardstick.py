@@ -22,11 +22,12 @@ from typing import Any
 import numpy as np
 
 from sim.bench.common import BenchError
-from sim.engine.board import Board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 
 SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "yardstick" / "random_games.c"
-MOVE_CHANCE, MAX_MOVES = 0.25, 2  # the random agent's defaults (sim.agents.random_agent)
+# The random agent's defaults (sim.games.portobello.agents.random_agent).
+MOVE_CHANCE, MAX_MOVES = 0.25, 2
 
 
 def program_input(board: Board, rules: Rules, games: int, seed: int) -> str:

@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.agents import weight_sets
-from sim.agents.registry import AGENTS
-from sim.agents.registry import agent_params
-from sim.agents.restricted import WRAPPERS
 from sim.cli import options as O
 from sim.cli.summary import compile_first
-from sim.engine.board import load_board
+from sim.games.portobello.agents import weight_sets
+from sim.games.portobello.agents.registry import AGENTS
+from sim.games.portobello.agents.registry import agent_params
+from sim.games.portobello.agents.restricted import WRAPPERS
+from sim.games.portobello.board import load_board
 from sim.tuning import search as S
 
 
@@ -36,8 +36,8 @@ def cmd_agents_list(args: argparse.Namespace) -> int:
     for name in weight_sets.shipped_names()[1:]:
         data = weight_sets.describe(name)
         print(f"  {name:10} {data}")
-    from sim.river import weight_sets as river_sets
-    from sim.river.play import SPECS
+    from sim.games.river import weight_sets as river_sets
+    from sim.games.river.play import SPECS
 
     print()
     print(f"River Market (--game river-market): {', '.join(SPECS)}")
@@ -54,8 +54,8 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
     set is."""
     river = args.game == "river-market"
     if river:
-        from sim.river.cards import load_cards
-        from sim.river.weight_sets import GREEDY
+        from sim.games.river.cards import load_cards
+        from sim.games.river.weight_sets import GREEDY
 
         rules = O.river_rules_from_args(args, args.players)
         board, board_ref, start = load_cards(), "river-market", args.start or GREEDY

@@ -38,10 +38,10 @@ from sim.bench import TARGET_LOAD_MB
 from sim.bench import TARGET_LOAD_SECONDS
 from sim.bench import BenchError
 from sim.cli import options as O
-from sim.engine.board import load_board
-from sim.engine.errors import IllegalActionError
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import IllegalActionError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -307,7 +307,7 @@ def cmd_yardstick(args: argparse.Namespace) -> int:
 
 # -- compile ----------------------------------------------------------------------------------
 def add_compile_arguments(p: argparse.ArgumentParser) -> None:
-    from sim.agents.registry import split_specs
+    from sim.games.portobello.agents.registry import split_specs
 
     p.add_argument("--lineups", type=split_specs, default=["random", "heuristic"],
                    metavar="SPEC[,SPEC...]", help="agents to time, each in every seat of its "
@@ -320,8 +320,8 @@ def add_compile_arguments(p: argparse.ArgumentParser) -> None:
 @bad_input_exits_2
 def cmd_compile(args: argparse.Namespace) -> int:
     """`portobello bench compile`."""
-    from sim.agents.registry import make_agent
     from sim.bench.compile import bench_compile
+    from sim.games.portobello.agents.registry import make_agent
     from sim.run.engines import engine_name
 
     players = args.players or 3
@@ -359,8 +359,8 @@ def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
 @bad_input_exits_2
 def cmd_cluster(args: argparse.Namespace) -> int:
     """`portobello bench cluster`."""
-    from sim.agents.registry import make_agent
     from sim.bench.cluster import bench_cluster
+    from sim.games.portobello.agents.registry import make_agent
 
     make_agent(args.agent)  # an unknown agent is refused by name
     players = args.players or 3

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from sim.cli import options as O
-from sim.engine.board import load_board
+from sim.games.portobello.board import load_board
 
 
 def cmd_board_check(args: argparse.Namespace) -> int:

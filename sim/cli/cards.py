@@ -7,10 +7,10 @@ import argparse
 from typing import Any
 
 from sim.cli import options as O
-from sim.engine.outputs import atomic_write
-from sim.river.cards import RULEBOOK_DECK
-from sim.river.cards import load_cards
-from sim.river.words import listing
+from sim.core.outputs import atomic_write
+from sim.games.river.cards import RULEBOOK_DECK
+from sim.games.river.cards import load_cards
+from sim.games.river.words import listing
 
 
 def cmd_cards_check(args: argparse.Namespace) -> int:

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 from sim.cli.options import Parser
 from sim.cli.options import add_subcommands
-from sim.engine.errors import IllegalActionError
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import from_os_error
+from sim.core.errors import IllegalActionError
+from sim.core.errors import PortobelloError
+from sim.core.errors import from_os_error
 from sim.run.interrupts import came_of_ctrl_c
 from sim.run.interrupts import raise_if_interrupted
 from sim.run.interrupts import say_interrupted
@@ -28,7 +28,8 @@ from sim.run.interrupts import stop_while_loading
 COMMANDS: tuple[str, ...] = ("play", "replay", "view", "serve", "board", "cards", "rules",
                              "simulate", "study", "report", "tournament", "tune", "agents",
                              "bench")
-# The one thing a command writes outside its --out folder (`sim.engine.compiled` places it).
+# The one thing a command writes outside its --out folder (`sim.games.portobello.compiled` places
+# it).
 CACHE_NOTE = ("Files: each command writes under data/runs/ unless told otherwise, except the "
               "compiled engine, cached in ~/.cache/portobello/ ($XDG_CACHE_HOME/portobello/ "
               "when set; NUMBA_CACHE_DIR overrides both), a folder per code version; `rm -rf "

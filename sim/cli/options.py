@@ -31,19 +31,19 @@ from pathlib import Path
 from typing import Any
 from typing import NoReturn
 
-from sim.agents.registry import AGENTS
-from sim.agents.registry import split_specs
-from sim.engine.board import resolve_board_path
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import RulesError
-from sim.engine.errors import quote
-from sim.engine.files import MAX_DIGITS
-from sim.engine.outputs import check_output
-from sim.engine.rules import PRESETS
-from sim.engine.rules import Rules
-from sim.engine.rules import load_rules
-from sim.engine.rules import preset
-from sim.engine.rules import rules_from_dict
+from sim.core.errors import PortobelloError
+from sim.core.errors import RulesError
+from sim.core.errors import quote
+from sim.core.files import MAX_DIGITS
+from sim.core.outputs import check_output
+from sim.games.portobello.agents.registry import AGENTS
+from sim.games.portobello.agents.registry import split_specs
+from sim.games.portobello.board import resolve_board_path
+from sim.games.portobello.rules import PRESETS
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import load_rules
+from sim.games.portobello.rules import preset
+from sim.games.portobello.rules import rules_from_dict
 from sim.run.config import MAX_GAMES
 from sim.run.engines import ENGINES
 from sim.run.scheduler import MAX_SCHEDULER_TIMEOUT
@@ -387,7 +387,7 @@ def inputs_of(args: argparse.Namespace) -> list[str]:
 def check_out(args: argparse.Namespace, out: str | Path, *, field: str = "--out",
               owned: Sequence[str | Path] = (), report: bool = False) -> Path:
     """`out` once it is known that writing it overwrites none of the command's inputs and
-    nothing in a folder another command owns (`sim.engine.outputs.check_output`): one
+    nothing in a folder another command owns (`sim.core.outputs.check_output`): one
     line otherwise, before any work."""
     return check_output(out, inputs_of(args), field=field, owned=owned, report=report)
 
@@ -440,10 +440,10 @@ def river_rules_from_args(args: argparse.Namespace, players: int | None = None) 
     """River Market's rules from --preset NAME (standard, short), --rules FILE (a TOML table
     of its switches, over the preset) and the player count; --board is refused whatever
     its value (its river is its cards)."""
-    from sim.engine.files import read_document
-    from sim.river.rules import PLAYERS
-    from sim.river.rules import preset as river_preset
-    from sim.river.rules import river_rules
+    from sim.core.files import read_document
+    from sim.games.river.rules import PLAYERS
+    from sim.games.river.rules import preset as river_preset
+    from sim.games.river.rules import river_rules
 
     refuse_given(args, {"--board": RIVER_BOARD})
     data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}

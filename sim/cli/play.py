@@ -8,9 +8,9 @@ import argparse
 import json
 from typing import Any
 
-from sim.agents.registry import make_agent
 from sim.cli import options as O
-from sim.engine.board import load_board
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.board import load_board
 from sim.run.loop import play_game
 
 
@@ -34,8 +34,8 @@ def summary_lines(board_name: str, players: int, seed: int, specs: list[str], ga
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the game; print its summary, and the record where asked: `--record FILE`
     writes it (and says where), `--json` prints only the record as JSON."""
-    from sim.engine.records import record_from_game
-    from sim.engine.records import write_record
+    from sim.games.portobello.records import record_from_game
+    from sim.games.portobello.records import write_record
 
     if args.record:
         O.check_out(args, args.record, field="--record")
@@ -62,11 +62,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def river_play(args: argparse.Namespace) -> int:
     """`play --game river-market`: one River Market game (docs/river-market.md)."""
-    from sim.engine.errors import PortobelloError
-    from sim.river.play import parse_agent
-    from sim.river.play import play_one
-    from sim.river.records import record_of
-    from sim.river.records import write_record
+    from sim.core.errors import PortobelloError
+    from sim.games.river.play import parse_agent
+    from sim.games.river.play import play_one
+    from sim.games.river.records import record_of
+    from sim.games.river.records import write_record
 
     rules = O.river_rules_from_args(args, args.players)
     specs = O.agent_specs(args.agents, rules.players)

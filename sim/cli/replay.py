@@ -11,7 +11,7 @@ from sim.cli import options as O
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay the record; print its outcome (the JSON of docs/rules.md with --json)."""
-    from sim.engine.records import replay_file
+    from sim.games.portobello.records import replay_file
 
     _, out = replay_file(args.record)
     if args.json:

@@ -2,7 +2,7 @@
 configuration as a rules file).
 
 `rules show` prints TOML that can be saved and passed back with `--rules FILE`: every switch
-at its effective value, `players` included, and it loads (`sim.engine.rules.load_rules`)
+at its effective value, `players` included, and it loads (`sim.games.portobello.rules.load_rules`)
 to the very `Rules` it shows. The stall count is shown too: as a key when something set it,
 else as a comment giving the rulebook's count at that player count (as a key it would fix
 the count at every player count, and make another configuration and run identity out of
@@ -16,8 +16,8 @@ import json
 from typing import Any
 
 from sim.cli import options as O
-from sim.engine.rules import PRESET_NOTES
-from sim.engine.toml_text import rules_toml
+from sim.core.toml_text import rules_toml
+from sim.games.portobello.rules import PRESET_NOTES
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:

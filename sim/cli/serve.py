@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import from_os_error
+from sim.core.errors import PortobelloError
+from sim.core.errors import from_os_error
 from sim.run.interrupts import say_interrupted
 
 STOP_WAIT = 2  # seconds open requests get to finish once the server is told to stop

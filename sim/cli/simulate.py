@@ -24,12 +24,12 @@ from sim.cli import options as O
 from sim.cli.summary import compile_first
 from sim.cli.summary import notice
 from sim.cli.summary import run_lines
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.board import load_board
+from sim.games.registry import kind
+from sim.games.river.kind import NAME as RIVER
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
-from sim.run.seam import RIVER
-from sim.run.seam import kind
 
 DEFAULT_AGENTS = "heuristic"
 RIVER_DEFAULT_AGENTS = "heuristic"  # River Market's tuned heuristic: its strongest cheap agent
@@ -96,7 +96,7 @@ RIVER_REFUSED = {
 
 
 def river_config(args: argparse.Namespace) -> RunConfig:
-    """A River Market run's configuration (`sim.run.seam`): its card set, rules and agents;
+    """A River Market run's configuration (`sim.games.registry`): its card set, rules and agents;
     the flags of `RIVER_REFUSED` are refused, whatever their values."""
     O.refuse_given(args, RIVER_REFUSED)
     rules = O.river_rules_from_args(args, args.players)

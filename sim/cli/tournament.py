@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.agents.registry import split_specs
 from sim.cli import options as O
 from sim.cli.summary import compile_first
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.registry import split_specs
 from sim.run import tournament as T
 from sim.run.engines import ENGINES
 from sim.run.execution import Pool

@@ -69,9 +69,9 @@ Outputs in OUT: tuning.json (the log it resumes from), summary.json, rules/<cell
 
 def cmd_tune(args: argparse.Namespace) -> int:
     """Run (or resume) the tuning, write its report, print the verdict per cell."""
-    from sim.agents.registry import split_specs
+    from sim.games.portobello.agents.registry import split_specs
+    from sim.games.portobello.kind import NAME as PORTOBELLO
     from sim.run.engines import compile_notice
-    from sim.run.seam import PORTOBELLO
     from sim.tuning.fairness.run import cell_line
     from sim.tuning.fairness.run import race_line
     from sim.tuning.fairness.run import tune_rules

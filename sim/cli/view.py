@@ -17,7 +17,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     O.check_out(args, args.out)
     check_out(args.out)
     if args.game is None and is_river_record(args.target):
-        from analysis.view.river import write_river_page
+        from sim.games.river.view import write_river_page
 
         steps = write_river_page(args.target, args.out)
         print(f"{args.out}: {steps - 1} actions of the River Market game in {args.target}; "
@@ -35,8 +35,8 @@ def is_river_record(target: str) -> bool:
     format says so. Anything else goes the Portobello Market way, which says what is wrong."""
     from pathlib import Path
 
-    from sim.engine.files import parse_json
-    from sim.river.records import FORMAT
+    from sim.core.files import parse_json
+    from sim.games.river.records import FORMAT
 
     path = Path(target)
     if not path.is_file() or path.stat().st_size > 50_000_000:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.agents.model import Model
+from sim.games.portobello.agents.model import Model
 from sim.learning.teacher import Rows
 
 VALUE, ADVANTAGE = 0, 1  # the network's outputs

@@ -31,17 +31,17 @@ from typing import Any
 
 import numpy as np
 
-from sim.agents.registry import make_agent
-from sim.agents.registry import parse_spec
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
-from sim.engine.files import read_document
-from sim.engine.rules import PRESETS
-from sim.engine.rules import Rules
-from sim.engine.rules import preset
-from sim.engine.rules import rules_from_dict
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.core.files import read_document
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import PRESETS
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import preset
+from sim.games.portobello.rules import rules_from_dict
 
 KEYS = ("name", "players", "board", "presets", "variants", "start_bonus", "teacher", "seed",
         "rounds", "games", "hidden", "epochs", "fits", "mix", "eval_games")

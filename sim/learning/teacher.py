@@ -1,5 +1,5 @@
 """The search as teacher: self-play games of a search agent in every seat, and at each of
-its decisions, what its root says of every option (`sim.agents.compiled.labels`).
+its decisions, what its root says of every option (`sim.games.portobello.agents.compiled.labels`).
 
 A game's rows are the options of every decision: the position the option leads to as the
 chooser sees it (features), the search's visits and mean value for it, whether it was
@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from sim.agents.base import Plan
-from sim.agents.base import PlanningAgent
-from sim.agents.model import Model
-from sim.engine.actions import Action
-from sim.engine.board import Board
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello.actions import Action
+from sim.games.portobello.agents.base import Plan
+from sim.games.portobello.agents.base import PlanningAgent
+from sim.games.portobello.agents.model import Model
+from sim.games.portobello.board import Board
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 from sim.learning.spec import StartBonus
 
 
@@ -68,9 +68,9 @@ class Recorder:
         agent.searched = self.searched
 
     def searched(self, game: Game, tools: dict[str, Any], S: np.ndarray, tree: Any) -> None:
-        from sim.agents.compiled import mcts as M
-        from sim.agents.compiled.features import input_count
-        from sim.agents.compiled.labels import root_labels
+        from sim.games.portobello.agents.compiled import mcts as M
+        from sim.games.portobello.agents.compiled.features import input_count
+        from sim.games.portobello.agents.compiled.labels import root_labels
 
         k = int(tree[0][0, M.NK])
         X = np.zeros((k, input_count(game.B)))
@@ -128,9 +128,9 @@ def teach(board: Board, rules: Rules, teacher: str, seeds: Sequence[int],
     rows; with a `student` model, each seat plays the teacher's move with probability
     `beta`, else the student's (`Mixed`); with a `bonus`, each game's start scores are
     spread as it says (the game's seed decides them)."""
-    from sim.agents.expert import ExpertAgent
-    from sim.agents.fast_mcts import FastMCTSAgent
-    from sim.agents.registry import make_agent
+    from sim.games.portobello.agents.expert import ExpertAgent
+    from sim.games.portobello.agents.fast_mcts import FastMCTSAgent
+    from sim.games.portobello.agents.registry import make_agent
     from sim.run.loop import play_game
 
     teachers = [make_agent(teacher) for _ in range(rules.players)]

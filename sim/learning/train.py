@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from sim.agents.compiled.features import FEATURES_VERSION
-from sim.agents.model import Model
-from sim.engine.board import Board
-from sim.engine.outputs import atomic_write
-from sim.engine.outputs import owner_of
-from sim.engine.rules import Rules
+from sim.core.outputs import atomic_write
+from sim.core.outputs import owner_of
+from sim.games.portobello.agents.compiled.features import FEATURES_VERSION
+from sim.games.portobello.agents.model import Model
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 from sim.learning.fit import fit
 from sim.learning.spec import StartBonus
 from sim.learning.spec import TrainingError
@@ -148,7 +148,7 @@ def evaluate(spec: TrainSpec, model_path: Path, r: int, jobs: int) -> dict[str, 
 
 def check_folder(out: Path) -> None:
     """Refuse, before anything is written, an `out` that is or lies in a folder another
-    command owns (`sim.engine.outputs.OWNED`: a run, study or tuning folder): a training
+    command owns (`sim.core.outputs.OWNED`: a run, study or tuning folder): a training
     writes its rows, models and log beside that command's files, which that command would
     then take for damage (or a report would show)."""
     target = Path(out).expanduser().resolve()

@@ -12,15 +12,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sim.agents.registry import model_files
-from sim.agents.registry import weight_files
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.core.kind import GameKind
+from sim.core.kind import check_tables
+from sim.games.portobello.agents.registry import model_files
+from sim.games.portobello.agents.registry import weight_files
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import kind
 from sim.run.loop import derive_seed
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import GameKind
-from sim.run.seam import check_tables
-from sim.run.seam import kind
 
 # The most games one run, study cell, tuning evaluation or tournament matchup may ask for
 # (every command states it in --help): a billion games is days of play on a machine, and

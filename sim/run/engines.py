@@ -16,8 +16,8 @@ and hold both to golden action logs):
 - each seat's agent is reseeded from the game seed and the seat (`seat_seeds`), the game's
   chance draws from the game seed;
 - an agent plays in a compiled batch through the row of the compiled agent table it
-  declares (`BaseAgent.compiled_row`), so `sim.agents.compiled` never needs to know the
-  agent classes.
+  declares (`BaseAgent.compiled_row`), so `sim.games.portobello.agents.compiled` never needs to know
+  the agent classes.
 """
 
 from __future__ import annotations
@@ -34,16 +34,16 @@ from typing import Protocol
 
 import numpy as np
 
-from sim.agents.base import BaseAgent
-from sim.agents.base import CompiledRow
-from sim.agents.registry import compiled_row
-from sim.agents.registry import make_agent
-from sim.agents.timing import TimedAgent
-from sim.agents.weight_sets import PLAYER_COUNTS
-from sim.engine.board import Board
-from sim.engine.codes import N_STATS
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.base import BaseAgent
+from sim.games.portobello.agents.base import CompiledRow
+from sim.games.portobello.agents.registry import compiled_row
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.timing import TimedAgent
+from sim.games.portobello.agents.weight_sets import PLAYER_COUNTS
+from sim.games.portobello.board import Board
+from sim.games.portobello.codes import N_STATS
+from sim.games.portobello.rules import Rules
 from sim.run.interrupts import interrupts_held
 from sim.run.loop import play_game
 from sim.run.tables import Results
@@ -95,7 +95,7 @@ def _unsupported(specs: Sequence[str], board: Board | None) -> str | None:
         return ("no compiled version of some of these agents: "
                 f"{', '.join(dict.fromkeys(specs))} (compiled: random, greedy, heuristic and "
                 "their restricted forms)")
-    from sim.agents.compiled.params import MAX_LANE_LEN
+    from sim.games.portobello.agents.compiled.params import MAX_LANE_LEN
 
     longest = max(board.lane_len) if board is not None else 0
     if longest > MAX_LANE_LEN and needs_planner(specs):
@@ -127,7 +127,7 @@ def engine_name(specs: Sequence[str], engine: str = "auto",
 def needs_planner(specs: Sequence[str]) -> bool:
     """Whether a line-up's compiled games need the planner (any greedy or heuristic agent);
     random agents alone compile without it, in a fraction of the time."""
-    from sim.agents.compiled.play import KIND_RANDOM
+    from sim.games.portobello.agents.compiled.play import KIND_RANDOM
 
     return any(r is not None and r.kind != KIND_RANDOM for r in _rows(specs))
 
@@ -139,7 +139,7 @@ def needs_networks(specs: Sequence[str]) -> bool:
 
 def compiled_code_cached(planner: bool = True, networks: bool = False) -> bool:
     """Whether this machine's cache already holds the compiled games (with the planner, or
-    random agents only) for the present sources (`sim.engine.compiled` keeps them in
+    random agents only) for the present sources (`sim.games.portobello.compiled` keeps them in
     `numba.config.CACHE_DIR`, a folder named by a hash of them). False: the first compiled
     game compiles them.
 
@@ -147,18 +147,18 @@ def compiled_code_cached(planner: bool = True, networks: bool = False) -> bool:
     that index is missing or was written for another version of the source, for the
     version with the planner's work space (an array) or without it (None), with the
     learned agent's networks or without them; with another
-    numba or another layout of `sim.agents.compiled`, any cache index file (`*.nbi`) in
-    the folder counts."""
+    numba or another layout of `sim.games.portobello.agents.compiled`, any cache index file
+    (`*.nbi`) in the folder counts."""
     import numba
 
-    import sim.agents.compiled  # noqa: F401  (sets numba.config.CACHE_DIR)
+    import sim.games.portobello.agents.compiled  # noqa: F401  (sets numba.config.CACHE_DIR)
 
     try:
-        from sim.agents.compiled import play as FP
+        from sim.games.portobello.agents.compiled import play as FP
 
         index = FP._play._cache._cache_file._load_index()
         return any(_version(key[0]) == (planner, networks) for key in index)
-    except Exception:  # numba's internals or sim.agents.compiled moved: the files then
+    except Exception:  # numba's internals or the compiled agents moved: the files then
         return any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
 
 
@@ -231,14 +231,14 @@ def compile_for(notice: str) -> None:
     random agents alone (`COMPILE_NOTICE`) leave the planner out, and only a learned agent
     (`COMPILE_NOTICE_NETWORKS`) brings the network code in (any network of the right
     inputs has its types: a blank one is compiled with)."""
-    from sim.engine.board import load_board
+    from sim.games.portobello.board import load_board
 
     specs = ["random"] * 2 if notice == COMPILE_NOTICE else ["heuristic", "random"]
     engine = CompiledEngine(load_board("standard"), Rules(), specs)
     if notice == COMPILE_NOTICE_NETWORKS:
-        from sim.agents.compiled.expert import pack_networks
-        from sim.agents.compiled.features import input_count
-        from sim.agents.model import Model
+        from sim.games.portobello.agents.compiled.expert import pack_networks
+        from sim.games.portobello.agents.compiled.features import input_count
+        from sim.games.portobello.agents.model import Model
 
         blank = Model.from_layers([np.zeros((int(input_count(engine.B)), 1)),
                                    np.zeros((1, 2))], [np.zeros(1), np.zeros(2)])
@@ -294,18 +294,18 @@ class StepEngine:
 
 # -- the compiled engine -----------------------------------------------------------------------
 class CompiledEngine:
-    """Games played in batches by `sim.agents.compiled.play.play_batch` (numba; or
+    """Games played in batches by `sim.games.portobello.agents.compiled.play.play_batch` (numba; or
     `play_batch_random`, without the planner, when every agent is random), the agents given
     as rows of a table built from the rows they declare (`compiled_row`)."""
 
     name = "compiled"
 
     def __init__(self, board: Board, rules: Rules, specs: Sequence[str]) -> None:
-        from sim.agents.compiled import play as FP
-        from sim.agents.compiled.expert import pack_networks
-        from sim.agents.expert import network_entry
-        from sim.engine.compiled import rng as FR
-        from sim.engine.compiled.layout import pack
+        from sim.core import rng as FR
+        from sim.games.portobello.agents.compiled import play as FP
+        from sim.games.portobello.agents.compiled.expert import pack_networks
+        from sim.games.portobello.agents.expert import network_entry
+        from sim.games.portobello.compiled.layout import pack
 
         self._fp = FP
         self._rng = FR

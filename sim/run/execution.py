@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
 from sim.run.config import RunError
 from sim.run.interrupts import kept_from_children
 from sim.run.scheduler import SCHEDULER_TIMEOUT

@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from sim.agents.base import BaseAgent
-from sim.engine.actions import describe
-from sim.engine.board import Board
-from sim.engine.codes import PHASE_NAMES
-from sim.engine.errors import PortobelloError
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.actions import describe
+from sim.games.portobello.agents.base import BaseAgent
+from sim.games.portobello.board import Board
+from sim.games.portobello.codes import PHASE_NAMES
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 
 
 class AgentError(PortobelloError):
@@ -44,8 +44,8 @@ def derive_seed(*parts: object) -> int:
 
 
 def seat_seeds(game_seed: int, players: int) -> list[int]:
-    """The agents' seeds in a game, seat by seat (`sim.engine.compiled.rng.seat_seed`)."""
-    from sim.engine.compiled.rng import seat_seeds as seeds
+    """The agents' seeds in a game, seat by seat (`sim.core.rng.seat_seed`)."""
+    from sim.core.rng import seat_seeds as seeds
 
     return seeds(game_seed, players)
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import sim.agents.compiled as _compiled
+import sim.games.portobello.agents.compiled as _compiled
 
 ORDER_FILE = Path(_compiled.__file__).with_name("compile_order.txt")
 # The modules the helper compiles: the evaluator and the planner (not the planner's front,
@@ -37,7 +37,7 @@ ORDER_FILE = Path(_compiled.__file__).with_name("compile_order.txt")
 PLANNER_MODULES = frozenset({"eval_cache", "eval_terms", "eval_deltas", "evaluate", "plan_work",
                              "plan_pick", "plan_bobby", "plan_options", "plan_turn"})
 NETWORK_MODULES = frozenset({"plan_step", "mcts", "features", "network", "expert"})
-_PACKAGE = "sim.agents.compiled."
+_PACKAGE = "sim.games.portobello.agents.compiled."
 
 
 def helps(module: str, networks: bool = True) -> bool:

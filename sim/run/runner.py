@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sim.engine.errors import PortobelloError
-from sim.engine.outputs import atomic_write
+from sim.core.errors import PortobelloError
+from sim.core.outputs import atomic_write
+from sim.games.portobello.kind import NAME as PORTOBELLO
 from sim.run.config import RunConfig
 from sim.run.config import RunError
 from sim.run.config import play_code
@@ -32,7 +33,6 @@ from sim.run.execution import Pool
 from sim.run.execution import pool_for
 from sim.run.execution import progress_bar
 from sim.run.interrupts import raise_if_interrupted
-from sim.run.seam import PORTOBELLO
 from sim.run.shard import assemble_shard
 from sim.run.shard import play_part
 from sim.run.store import CHECKSUMS

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from sim.engine.errors import quote
+from sim.core.errors import quote
 from sim.run.config import RunError
 
 SCHEDULER_TIMEOUT = 30.0  # seconds a scheduler may take to answer, unless the flag says

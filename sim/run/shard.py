@@ -16,16 +16,16 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.engine.records import game_from_log
-from sim.engine.records import record_from_game
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.records import game_from_log
+from sim.games.portobello.records import record_from_game
+from sim.games.river.shard import RiverBatch
+from sim.games.river.shard import concat_batches
+from sim.games.river.shard import play_river
+from sim.games.river.shard import river_tables
 from sim.run.config import RunConfig
 from sim.run.engines import Engine
 from sim.run.engines import select_engine
-from sim.run.river_shard import RiverBatch
-from sim.run.river_shard import concat_batches
-from sim.run.river_shard import play_river
-from sim.run.river_shard import river_tables
-from sim.run.seam import PORTOBELLO
 from sim.run.tables import Results
 from sim.run.tables import concat_results
 from sim.run.tables import event_rows
@@ -39,7 +39,7 @@ def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, Engine | None]:
     key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     if key not in _WORKER_CACHE:
         config = RunConfig.from_payload(payload)
-        # River Market plays in its own compiled batches (`sim.run.river_shard`).
+        # River Market plays in its own compiled batches (`sim.games.river.shard`).
         engine = None if config.game != PORTOBELLO else select_engine(
             config.board, config.rules, config.agents, payload.get("engine", "auto"))
         _WORKER_CACHE.clear()

@@ -18,7 +18,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from sim.engine.outputs import atomic_write
+from sim.core.outputs import atomic_write
 from sim.run.config import RunError
 
 RUN_FORMAT = "portobello-run/2"

@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.engine.codes import END_REASONS
-from sim.engine.codes import N_STATS
-from sim.engine.codes import STAT_NAMES
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello.codes import END_REASONS
+from sim.games.portobello.codes import N_STATS
+from sim.games.portobello.codes import STAT_NAMES
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 
-# The columns every game's tables begin with (a game adds its own: sim.run.seam).
+# The columns every game's tables begin with (a game adds its own: sim.games.registry).
 GAME_KEY_FIELDS = [
     ("run_id", pa.dictionary(pa.int8(), pa.string())),
     ("game_id", pa.int64()),

@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sim.engine.outputs import atomic_write
+from sim.core.outputs import atomic_write
 from sim.run.config import play_code
 
 

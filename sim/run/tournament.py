@@ -42,11 +42,11 @@ from typing import Any
 
 import numpy as np
 
-from sim.agents.registry import parse_spec
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.rules import Rules
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
 from sim.run.engines import COMPILE_NOTICE
 from sim.run.engines import COMPILE_NOTICE_PLANNER
 from sim.run.engines import ENGINES
@@ -171,8 +171,8 @@ class TournamentConfig:
 
     def _check_river(self) -> None:
         """A River Market tournament's agents, player counts, games and engine."""
-        from sim.river.play import parse_agent
-        from sim.river.rules import PLAYERS
+        from sim.games.river.play import parse_agent
+        from sim.games.river.rules import PLAYERS
 
         for spec in self.agents:
             try:
@@ -194,7 +194,7 @@ class TournamentConfig:
         """What the games are played on: the board's name, or River Market's card set."""
         if self.river is None:
             return self.board_ref
-        from sim.river.cards import load_cards
+        from sim.games.river.cards import load_cards
 
         return f"river-market cards {load_cards().content_hash}"
 
@@ -267,13 +267,13 @@ def play_river_blocks(rules: Any, matchup: Matchup, index: int, blocks: range, s
     """`play_blocks` for River Market: the blocks' games in one compiled batch."""
     from dataclasses import replace as with_players
 
-    from sim.river.cards import load_cards
-    from sim.river.play import RES_END
-    from sim.river.play import RES_SCORES
-    from sim.river.play import RES_TURNS
-    from sim.river.play import play
-    from sim.river.tables import cached_tables
-    from sim.run.river_shard import END_REASONS
+    from sim.games.river.cards import load_cards
+    from sim.games.river.play import RES_END
+    from sim.games.river.play import RES_SCORES
+    from sim.games.river.play import RES_TURNS
+    from sim.games.river.play import play
+    from sim.games.river.shard import END_REASONS
+    from sim.games.river.tables import cached_tables
 
     n = matchup.players
     tables = cached_tables(load_cards(), with_players(rules, players=n))

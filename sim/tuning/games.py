@@ -2,9 +2,10 @@
 space, how a weight set is named and played as an agent spec, what its games depend on, and
 a function that plays game seeds with line-ups of specs and gives every seat's score.
 
-- `PortobelloTuning`: Portobello Market's heuristic (`sim.agents.evaluate.Weights`), played
-  by the compiled engine on a board under `Rules`;
-- `RiverTuning`: River Market's heuristic (`sim.river.agents.WEIGHTS`), played by River
+- `PortobelloTuning`: Portobello Market's heuristic
+  (`sim.games.portobello.agents.evaluate.Weights`), played by the compiled engine on a board under
+  `Rules`;
+- `RiverTuning`: River Market's heuristic (`sim.games.river.agents.WEIGHTS`), played by River
   Market's compiled batches on a card set under `RiverRules`.
 
 A game is plain data (it goes to the worker processes with every task) and plays the same
@@ -21,9 +22,9 @@ from typing import Protocol
 
 import numpy as np
 
-from sim.agents.evaluate import Weights
-from sim.engine.board import Board
-from sim.engine.rules import Rules
+from sim.games.portobello.agents.evaluate import Weights
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 from sim.run.config import play_code
 from sim.run.task_store import task_key
 from sim.tuning import space
@@ -85,7 +86,7 @@ class PortobelloTuning:
         return self.rules.players
 
     def resolve(self, ref: str) -> dict[str, float]:
-        from sim.agents.weight_sets import resolve
+        from sim.games.portobello.agents.weight_sets import resolve
 
         return resolve(ref, self.players).weights.as_dict()
 
@@ -124,8 +125,8 @@ class RiverTuning:
         return int(self.rules.players)
 
     def resolve(self, ref: str) -> dict[str, float]:
-        from sim.river.agents import WEIGHTS
-        from sim.river.weight_sets import resolve
+        from sim.games.river.agents import WEIGHTS
+        from sim.games.river.weight_sets import resolve
 
         return dict(zip(WEIGHTS, resolve(ref), strict=True))
 
@@ -144,9 +145,9 @@ class RiverTuning:
                         self.rules.to_dict(), list(games))
 
     def play(self, games: Games) -> np.ndarray:
-        from sim.river.play import RES_SCORES
-        from sim.river.play import play
-        from sim.river.tables import cached_tables
+        from sim.games.river.play import RES_SCORES
+        from sim.games.river.play import play
+        from sim.games.river.tables import cached_tables
 
         tables = cached_tables(self.cards, self.rules)
         out = play(tables, np.array([g for g, _ in games], np.uint64),

@@ -31,10 +31,10 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from sim.agents.evaluate import Weights
-from sim.agents.restricted import WRAPPERS
-from sim.engine.errors import PortobelloError
-from sim.engine.outputs import atomic_write
+from sim.core.errors import PortobelloError
+from sim.core.outputs import atomic_write
+from sim.games.portobello.agents.evaluate import Weights
+from sim.games.portobello.agents.restricted import WRAPPERS
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import pool_for

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.engine.board import Board
-from sim.engine.rules import Rules
+from sim.games.portobello.board import Board
+from sim.games.portobello.rules import Rules
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import chunks

@@ -2,9 +2,9 @@
 player could plausibly use, mapped to [0, 1] for the optimiser (`Space`); a point is played
 as an explicit agent spec, so every candidate can be re-run by anyone.
 
-`BOUNDS` is Portobello Market's heuristic (`sim.agents.evaluate.Weights`; the module's
-functions `encode`, `decode`, `spec_of` speak of its `Weights`), `RIVER_BOUNDS` River
-Market's (`sim.river.agents.WEIGHTS`)."""
+`BOUNDS` is Portobello Market's heuristic (`sim.games.portobello.agents.evaluate.Weights`; the
+module's functions `encode`, `decode`, `spec_of` speak of its `Weights`), `RIVER_BOUNDS` River
+Market's (`sim.games.river.agents.WEIGHTS`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sim.agents.evaluate import Weights
+from sim.games.portobello.agents.evaluate import Weights
 
 # Ranges wide enough to hold the classic weights well inside (fill and end are chance
 # factors, so at most 1; `rival` below 0.3 would stop watching the others).

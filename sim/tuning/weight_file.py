@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 from typing import Protocol
 
-from sim.engine.toml_text import toml_table
-from sim.engine.toml_text import toml_value
+from sim.core.toml_text import toml_table
+from sim.core.toml_text import toml_value
 from sim.tuning.games import PORTOBELLO
 
 

@@ -7,7 +7,7 @@ JSON API (every error is a 4xx JSON object `{"error": ..., "field": ...}`, never
   move; `POST .../undo`; `POST .../hint` (`{"agent": SPEC}`) what an agent would do
 - `GET /games/{id}/view` the game so far (or finished) as the viewer page
 - `GET /` the play page
-- River Market (`sim.web.river_session`): `POST /api/games` with `"game": "river-market"`;
+- River Market (`sim.games.river.session`): `POST /api/games` with `"game": "river-market"`;
   `POST .../act` (`{"action": N}`, one of the legal actions the state lists) is the
   person's move; state, bot, undo, hint and view as above; `GET /river` its play page
 
@@ -41,15 +41,20 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from analysis.view.page import render
-from analysis.view.river import render as river_page
 from analysis.view.source import GameSource
-from sim.engine.errors import IllegalActionError
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
-from sim.engine.game import Game
-from sim.engine.records import replay
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import RIVER
+from sim.core.errors import IllegalActionError
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.games.portobello.game import Game
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.records import replay
+from sim.games.portobello.session import Click
+from sim.games.portobello.session import PlayError
+from sim.games.portobello.session import Session
+from sim.games.river.kind import NAME as RIVER
+from sim.games.river.session import RiverSession
+from sim.games.river.session import river_setup
+from sim.games.river.view import render as river_page
 from sim.web.guard import MAX_BODY
 from sim.web.guard import Guard
 from sim.web.guard import RequestError
@@ -58,11 +63,6 @@ from sim.web.guard import read_json
 from sim.web.limits import MAX_SECONDS
 from sim.web.page import play_page
 from sim.web.page import river_play_page
-from sim.web.river_session import RiverSession
-from sim.web.river_session import river_setup
-from sim.web.session import Click
-from sim.web.session import PlayError
-from sim.web.session import Session
 from sim.web.setup import SetupError
 from sim.web.setup import file_names
 from sim.web.setup import game_setup

@@ -20,8 +20,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from sim.engine.errors import PortobelloError
-from sim.engine.files import parse_json
+from sim.core.errors import PortobelloError
+from sim.core.files import parse_json
 
 MAX_BODY = 64 * 1024  # bytes of a request body
 LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")

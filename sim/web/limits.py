@@ -4,18 +4,18 @@ is capped, and every agent that can watch a clock thinks for at most `MAX_SECOND
 A spec over a cap is refused (422, naming the parameter and the cap); a spec within the caps
 plays as written, with `time=MAX_SECONDS` added where it gives no time of its own, so no
 request can hold a game or a core for long. These caps tighten every command's
-(`sim.engine.budgets`): `parse_spec` checks them in their place, by the same function."""
+(`sim.games.portobello.budgets`): `parse_spec` checks them in their place, by the same function."""
 
 from __future__ import annotations
 
-from sim.agents.base import BaseAgent
-from sim.agents.registry import WRAPPERS
-from sim.agents.registry import AgentSpecError
-from sim.agents.registry import agent_params
-from sim.agents.registry import make_agent
-from sim.agents.registry import parse_spec
-from sim.engine.budgets import CAPS as BUDGETS
-from sim.engine.errors import PortobelloError
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.base import BaseAgent
+from sim.games.portobello.agents.registry import WRAPPERS
+from sim.games.portobello.agents.registry import AgentSpecError
+from sim.games.portobello.agents.registry import agent_params
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.budgets import CAPS as BUDGETS
 
 MAX_SECONDS = 5.0  # thinking time of one bot move or hint
 CAPS: dict[str, int] = {  # the largest value of each size parameter an agent may take here

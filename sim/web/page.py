@@ -9,9 +9,9 @@ import functools
 import jinja2
 
 from analysis.view.page import script_json
-from sim.agents.registry import AGENTS
-from sim.engine.board import BOARDS_DIR
-from sim.engine.rules import PRESETS
+from sim.games.portobello.agents.registry import AGENTS
+from sim.games.portobello.board import BOARDS_DIR
+from sim.games.portobello.rules import PRESETS
 
 TEMPLATE = "play.html.j2"
 
@@ -35,9 +35,9 @@ def play_page(bot_delay_ms: int, files: list[str] | None = None) -> str:
 
 
 def river_play_page(bot_delay_ms: int) -> str:
-    """River Market's play page (`sim.web.river_session`), with its presets and agents."""
-    from sim.river.play import AGENTS as RIVER_AGENTS
-    from sim.river.rules import PRESETS as RIVER_PRESETS
+    """River Market's play page (`sim.games.river.session`), with its presets and agents."""
+    from sim.games.river.play import AGENTS as RIVER_AGENTS
+    from sim.games.river.rules import PRESETS as RIVER_PRESETS
 
     choices = {"presets": list(RIVER_PRESETS), "agents": [*RIVER_AGENTS, "search:iterations=N"],
                "bot_delay": bot_delay_ms}

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.engine.board import BOARDS_DIR
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
-from sim.engine.rules import Rules
-from sim.engine.rules import load_rules
-from sim.engine.rules import preset
-from sim.engine.rules import rules_from_dict
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.games.portobello.board import BOARDS_DIR
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import load_rules
+from sim.games.portobello.rules import preset
+from sim.games.portobello.rules import rules_from_dict
 from sim.web.limits import served_spec
 
 FIELDS = ("board", "preset", "rules_file", "switches", "players", "seat", "agents", "seed")

@@ -25,13 +25,13 @@ from golden_cells import digest
 from play_pins import check_recording
 from play_pins import pin
 
-from sim.engine.board import load_board
-from sim.engine.rules import preset
+from sim.games.portobello.board import load_board
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import preset
+from sim.games.registry import kind
 from sim.run.engines import CompiledEngine
 from sim.run.engines import StepEngine
 from sim.run.engines import supports
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
 
 
 def main(only: list[str]) -> None:

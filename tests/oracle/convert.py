@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from oracle.game import Game
-from sim.engine.codes import END_REASONS
-from sim.engine.compiled import layout as L
+from sim.games.portobello.codes import END_REASONS
+from sim.games.portobello.compiled import layout as L
 
 
 def state_from_game(B: np.ndarray, game: Game) -> np.ndarray:
-    """The array `S` (see `sim.engine.compiled.layout`) of a reference game's current position."""
+    """The array `S` (see `sim.games.portobello.compiled.layout`) of a reference game's current
+    position."""
     S = np.zeros(int(B[L.S_SIZE]), np.int64)
     S[L.SEAT], S[L.ROUND], S[L.TURN], S[L.PHASE] = game.seat, game.round, game.turn, game.phase
     S[L.ACTIONS_LEFT], S[L.NEUTRAL_TOP] = game.actions_left, game.neutral_top

@@ -10,7 +10,7 @@ chance node whose outcomes `chance_outcomes()` lists; nothing random happens ins
 Why one file of about 600 lines: the state is one `__slots__` class whose fields the rules
 change in place, and the rules (`_play_token` ... `_finish`) read best beside the fields and
 the legal-action generator they must agree with, in the rulebook's order. The explanation
-of illegal actions lives apart (`sim.engine.reasons`), since it never changes the state.
+of illegal actions lives apart (`sim.games.portobello.reasons`), since it never changes the state.
 """
 
 from __future__ import annotations
@@ -18,26 +18,26 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim.engine import actions as A
-from sim.engine import codes as C
-from sim.engine.actions import Action
-from sim.engine.board import Board
-from sim.engine.codes import ACTIONS
-from sim.engine.codes import BARON
-from sim.engine.codes import CHANCE
-from sim.engine.codes import CUSTOMER_CODES
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.codes import END_REASONS
-from sim.engine.codes import N_STATS
-from sim.engine.codes import OVER
-from sim.engine.codes import PHASE_NAMES
-from sim.engine.codes import PLACE
-from sim.engine.codes import SETUP
-from sim.engine.codes import STAT_NAMES
-from sim.engine.codes import TURN_START
-from sim.engine.errors import IllegalActionError
-from sim.engine.reasons import illegal_reason
-from sim.engine.rules import Rules
+from sim.core.errors import IllegalActionError
+from sim.games.portobello import actions as A
+from sim.games.portobello import codes as C
+from sim.games.portobello.actions import Action
+from sim.games.portobello.board import Board
+from sim.games.portobello.codes import ACTIONS
+from sim.games.portobello.codes import BARON
+from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import CUSTOMER_CODES
+from sim.games.portobello.codes import CUSTOMER_NAMES
+from sim.games.portobello.codes import END_REASONS
+from sim.games.portobello.codes import N_STATS
+from sim.games.portobello.codes import OVER
+from sim.games.portobello.codes import PHASE_NAMES
+from sim.games.portobello.codes import PLACE
+from sim.games.portobello.codes import SETUP
+from sim.games.portobello.codes import STAT_NAMES
+from sim.games.portobello.codes import TURN_START
+from sim.games.portobello.reasons import illegal_reason
+from sim.games.portobello.rules import Rules
 
 LAST_STALL, BOARD_EXHAUSTED, ROUND_LIMIT = (END_REASONS[C.END_LAST_STALL],
                                           END_REASONS[C.END_BOARD_EXHAUSTED],

@@ -14,10 +14,10 @@ import numpy as np
 
 from oracle.convert import state_from_game
 from oracle.game import Game as Oracle
-from sim.engine.board import Board
-from sim.engine.compiled import layout as L
-from sim.engine.game import Game
-from sim.engine.rules import Rules
+from sim.games.portobello.board import Board
+from sim.games.portobello.compiled import layout as L
+from sim.games.portobello.game import Game
+from sim.games.portobello.rules import Rules
 
 # Slots of the state's header that are bookkeeping of the compiled log, not the game.
 _LOG_SLOTS = (L.LOG_LEN, L.LOG_OVERFLOW)

@@ -1,6 +1,6 @@
 """The engine's actions numbered densely for frameworks that want `0..N-1`.
 
-The numbering is a table of the engine's own action codes (`sim.engine.actions`) for one
+The numbering is a table of the engine's own action codes (`sim.games.portobello.actions`) for one
 board and rules, in the engine's kind order; index `i` stands for code `codes[i]`, so the
 adapters translate at the boundary and the engine plays its own codes. Chance outcomes
 (a customer drawn from the bag or into the known line) have their own small numbering:
@@ -9,12 +9,12 @@ adapters translate at the boundary and the engine plays its own codes. Chance ou
 
 from __future__ import annotations
 
-from sim.engine import actions as A
-from sim.engine.board import Board
-from sim.engine.codes import ARISTOCRAT
-from sim.engine.codes import CITIZEN
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.rules import Rules
+from sim.games.portobello import actions as A
+from sim.games.portobello.board import Board
+from sim.games.portobello.codes import ARISTOCRAT
+from sim.games.portobello.codes import CITIZEN
+from sim.games.portobello.codes import CUSTOMER_NAMES
+from sim.games.portobello.rules import Rules
 
 # Chance outcome index -> customer code, and back.
 OUTCOME_CUSTOMERS = (CITIZEN, ARISTOCRAT)

@@ -17,9 +17,9 @@ import numpy as np
 from sim.adapters.core.actions import OUTCOME_CUSTOMERS
 from sim.adapters.core.position import Position
 from sim.adapters.core.settings import Settings
-from sim.engine.codes import BARON
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.codes import PHASE_NAMES
+from sim.games.portobello.codes import BARON
+from sim.games.portobello.codes import CUSTOMER_NAMES
+from sim.games.portobello.codes import PHASE_NAMES
 
 # Phases as observed: the engine's, and before them the drawing of the known line.
 PHASES = ("drawing_line", *PHASE_NAMES)

@@ -17,10 +17,10 @@ from sim.adapters.core.actions import CUSTOMER_OUTCOMES
 from sim.adapters.core.actions import OUTCOME_CUSTOMERS
 from sim.adapters.core.actions import ActionTable
 from sim.adapters.core.settings import Settings
-from sim.engine import actions as A
-from sim.engine.codes import CUSTOMER_NAMES
-from sim.engine.errors import quote
-from sim.engine.game import Game
+from sim.core.errors import quote
+from sim.games.portobello import actions as A
+from sim.games.portobello.codes import CUSTOMER_NAMES
+from sim.games.portobello.game import Game
 
 
 class Position:

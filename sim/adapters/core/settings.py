@@ -12,13 +12,13 @@ import collections
 from dataclasses import dataclass
 from typing import Any
 
-from sim.engine.board import Board
-from sim.engine.board import load_board
-from sim.engine.errors import PortobelloError
-from sim.engine.errors import quote
-from sim.engine.rules import Rules
-from sim.engine.rules import load_rules
-from sim.engine.rules import rules_from_dict
+from sim.core.errors import PortobelloError
+from sim.core.errors import quote
+from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.rules import Rules
+from sim.games.portobello.rules import load_rules
+from sim.games.portobello.rules import rules_from_dict
 
 RETURNS = ("win", "margin")
 # Bobby moves offered per turn: far more than any path needs (the default is the board's

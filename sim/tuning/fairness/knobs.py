@@ -32,15 +32,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sim.engine.rules import DEFAULT_MULTIPLIERS
-from sim.engine.rules import RULE_KEYS
-from sim.engine.rules import Rules
-from sim.river.rules import KEYS as RIVER_KEYS
-from sim.river.rules import RANGES as RIVER_RANGES
-from sim.river.rules import RiverRules
-from sim.river.rules import river_rules
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import RIVER
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import DEFAULT_MULTIPLIERS
+from sim.games.portobello.rules import RULE_KEYS
+from sim.games.portobello.rules import Rules
+from sim.games.river.kind import NAME as RIVER
+from sim.games.river.rules import KEYS as RIVER_KEYS
+from sim.games.river.rules import RANGES as RIVER_RANGES
+from sim.games.river.rules import RiverRules
+from sim.games.river.rules import river_rules
 
 START = "start_scores"
 COINS = "seat_coins"

@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
-from sim.agents.registry import split_specs
-from sim.agents.registry import time_budget
-from sim.engine.errors import PortobelloError
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
+from sim.core.errors import PortobelloError
+from sim.games.portobello.agents.registry import split_specs
+from sim.games.portobello.agents.registry import time_budget
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import kind
 from sim.tuning.fairness.knobs import GameKnobs
 
 

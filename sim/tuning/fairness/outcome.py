@@ -9,7 +9,7 @@ search's seeds is judged on games it was not chosen on. Results do not depend on
 each game depends on its seed and seats alone.
 
 Portobello Market's games go through its engine (`sim.run.engines`), River Market's through
-its compiled batches (`sim.river.play.play`, as a River Market run's shards play them);
+its compiled batches (`sim.games.river.play.play`, as a River Market run's shards play them);
 either way a task is a chunk of seeds with the same line-up in every game, and the length
 is in rounds (River Market: turns around the table, as its run tables count them).
 """
@@ -23,7 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.engine.rules import Rules
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.portobello.rules import Rules
+from sim.games.river.kind import NAME as RIVER
 from sim.run.config import play_code
 from sim.run.engines import select_engine
 from sim.run.execution import Pool
@@ -32,8 +34,6 @@ from sim.run.execution import pool_for
 from sim.run.execution import task_size
 from sim.run.loop import derive_seed
 from sim.run.ratings import wilson_interval
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import RIVER
 from sim.run.task_store import TaskStore
 from sim.run.task_store import task_key
 from sim.tuning.fairness.spec import Target
@@ -114,10 +114,10 @@ def _play_river(cards: Any, rules: Any, lineup: Sequence[str], game_seeds: Seque
     """A task of River Market games in its compiled batches: every seat's score and each
     game's rounds (turns around the table). The tables of a setting are built once a
     worker, the last setting's kept (a setting's tasks follow one another)."""
-    from sim.river.play import RES_SCORES
-    from sim.river.play import RES_TURNS
-    from sim.river.play import play as play_batch
-    from sim.river.tables import cached_tables
+    from sim.games.river.play import RES_SCORES
+    from sim.games.river.play import RES_TURNS
+    from sim.games.river.play import play as play_batch
+    from sim.games.river.tables import cached_tables
 
     n = rules.players
     out = play_batch(cached_tables(cards, rules), np.asarray(game_seeds, np.uint64),

@@ -61,14 +61,14 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from sim.engine.outputs import atomic_write
-from sim.engine.toml_text import rules_toml
-from sim.engine.toml_text import toml_value
+from sim.core.outputs import atomic_write
+from sim.core.toml_text import rules_toml
+from sim.core.toml_text import toml_value
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import kind
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.loop import derive_seed
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import kind
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.run.task_store import TaskStore

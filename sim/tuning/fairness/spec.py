@@ -15,7 +15,7 @@ fair a setting may be at a level and still go on to the dearer ones. A list of o
 single spec, the same tuning. The agents and levels are checked in
 `sim.tuning.fairness.levels` (with `TuningError`, re-exported here).
 
-`game = "river-market"` makes it a tuning of River Market (`sim.run.seam`), as a study
+`game = "river-market"` makes it a tuning of River Market (`sim.games.registry`), as a study
 does: `cards` names its card set (instead of `board`), its presets, switches and agents
 are River Market's, it plays 2 to 5 players, and its seat bonus is `seat_coins` (extra
 starting Coins) instead of `start_scores`.
@@ -35,12 +35,12 @@ import numpy as np
 from analysis.study.switches import Variant
 from analysis.study.switches import is_int
 from analysis.study.switches import parse_switches
-from sim.engine.errors import PortobelloError
-from sim.engine.files import read_document
+from sim.core.errors import PortobelloError
+from sim.core.files import read_document
+from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import game_of_spec
+from sim.games.registry import kind
 from sim.run.config import MAX_GAMES
-from sim.run.seam import PORTOBELLO
-from sim.run.seam import game_of_spec
-from sim.run.seam import kind
 from sim.tuning.fairness.knobs import GAME_KNOBS
 from sim.tuning.fairness.knobs import Dimension
 from sim.tuning.fairness.knobs import GameKnobs
@@ -135,7 +135,7 @@ class TuneCell:
 
 @dataclass(frozen=True)
 class TuningSpec:
-    """A validated tuning spec. `board` is the game's material (`sim.run.seam`): Portobello
+    """A validated tuning spec. `board` is the game's material (`sim.games.registry`): Portobello
     Market's board, River Market's card set; `board_ref` the spec's name or path of it."""
 
     name: str
