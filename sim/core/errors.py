@@ -64,6 +64,31 @@ class IllegalActionError(PortobelloError, ValueError):
     exit_code = 2
 
 
+class AgentError(PortobelloError):
+    """An agent raised or chose an illegal action; carries the game seed and the state (a
+    game's play loop raises it, the toolkit reports the game and goes on: a tournament
+    leaves the game out, a study names it)."""
+
+    def __init__(self, reason: str, *, seed: int | None, seat: int, agent: str,
+                 state: str) -> None:
+        self.seed, self.seat, self.agent, self.state = seed, seat, agent, state
+        super().__init__(f"agent {agent} (seat {seat}) in game seed {seed}: {reason}; "
+                         f"state: {state}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Worker processes send errors back pickled; keep the same message and fields.
+        return (_restore_agent_error, (self.reason, self.seed, self.seat, self.agent,
+                                       self.state))
+
+
+def _restore_agent_error(message: str, seed: int | None, seat: int, agent: str,
+                         state: str) -> AgentError:
+    err = AgentError.__new__(AgentError)
+    err.seed, err.seat, err.agent, err.state = seed, seat, agent, state
+    PortobelloError.__init__(err, message)
+    return err
+
+
 class OperatingSystemError(PortobelloError):
     """An operating-system error (a full disk, a missing folder, no permission...)."""
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from sim.core.errors import PortobelloError
 from sim.core.errors import quote
 from sim.core.kind import GameKind
 from sim.core.kind import check_tables
-from sim.games.portobello.agents.registry import model_files
-from sim.games.portobello.agents.registry import weight_files
-from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import default_game
 from sim.games.registry import kind
+from sim.run.game_runs import identity_files
 from sim.run.loop import derive_seed
 
 # The most games one run, study cell, tuning evaluation or tournament matchup may ask for
@@ -39,21 +39,26 @@ def games_error(games: Any) -> str | None:
     return None
 
 
+# The identity's fields a worker rebuilds a configuration from (the rest are derived).
+PAYLOAD_FIELDS = ("game", "rules", "agents", "seed", "shard_size", "events", "records")
+
+
 class RunError(PortobelloError):
     """A run folder that cannot be used as asked (other config, locked, damaged shard)."""
 
 
-def play_code(game: str = PORTOBELLO) -> str:
-    """The version of the code that plays `game`'s games (`GameKind.play_version`): a run is
-    never finished by code that plays otherwise."""
-    return kind(game).play_version
+def play_code(game: str | None = None) -> str:
+    """The version of the code that plays `game`'s games (the default game's when none is
+    named; `GameKind.play_version`): a run is never finished by code that plays otherwise."""
+    return kind(game or default_game()).play_version
 
 
 @dataclass(frozen=True)
 class RunConfig:
     """Everything that decides a run's tables (not how it is executed). `board` is the
-    game's material (`GameKind.material`): Portobello Market's board, River Market's card
-    set; `rules` the game's rules."""
+    game's material (`GameKind.material`: a board, a card set...), `rules` the game's
+    rules, `game` the game's name (`sim.games.registry`; the default game when none is
+    named)."""
 
     board: Any
     board_ref: str
@@ -64,7 +69,7 @@ class RunConfig:
     shard_size: int = 1000
     events: bool = False
     records: bool = False
-    game: str = PORTOBELLO
+    game: str = field(default_factory=default_game)
 
     def __post_init__(self) -> None:
         game = kind(self.game)
@@ -110,19 +115,14 @@ class RunConfig:
     def identity(self) -> dict[str, Any]:
         """The fields a resumed or topped-up run must share with the run already in the
         folder (the code that plays the games too: a run finished by other code would mix
-        two programs). The number of games is not one of them: game i has the same seed and
-        seats whatever the count, so a run of N games is the first N games of a longer one
-        and can be topped up."""
-        files: dict[str, str] = {}
-        models: dict[str, str] = {}
-        if self.game == PORTOBELLO:
-            for spec in self.agents:
-                files |= weight_files(spec)
-                models |= model_files(spec, len(self.agents))
+        two programs), and the files its agents read (`identity_files`: weights, models).
+        The number of games is not one of them: game i has the same seed and seats whatever
+        the count, so a run of N games is the first N games of a longer one and can be
+        topped up. The default game's runs name no game (their identity is as it was before
+        there were other games)."""
         return {
-            **({"game": self.game} if self.game != PORTOBELLO else {}),
-            **({"weight_files": files} if files else {}),
-            **({"model_files": models} if models else {}),
+            **({"game": self.game} if self.game != default_game() else {}),
+            **identity_files(self.game, self.agents, len(self.agents)),
             "board_hash": self.board.content_hash,
             "play_code": play_code(self.game),
             "rules": self.rules.to_dict(),
@@ -139,15 +139,15 @@ class RunConfig:
         return hashlib.sha256(blob).hexdigest()[:12]
 
     def payload(self) -> dict[str, Any]:
-        """Plain data a worker rebuilds the configuration from (cheap to send)."""
-        derived = ("board_hash", "weight_files", "model_files", "play_code")
-        data = {k: v for k, v in self.identity().items() if k not in derived}
+        """Plain data a worker rebuilds the configuration from (cheap to send): the
+        identity's own fields, not those derived from code and files (hashes, versions)."""
+        data = {k: v for k, v in self.identity().items() if k in PAYLOAD_FIELDS}
         return data | {"board": self.kind.material_dict(self.board),
                        "board_ref": self.board_ref, "games": self.games, "game": self.game}
 
     @staticmethod
     def from_payload(p: dict[str, Any]) -> RunConfig:
-        game = kind(p.get("game", PORTOBELLO))
+        game = kind(p.get("game", default_game()))
         return RunConfig(board=game.material_from_dict(p["board"], p["board_ref"]),
                          board_ref=p["board_ref"], rules=game.rules_from_dict(p["rules"]),
                          agents=tuple(p["agents"]), games=p["games"], seed=p["seed"],

@@ -21,17 +21,17 @@ from typing import Any
 
 from sim.core.errors import PortobelloError
 from sim.core.outputs import atomic_write
-from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import default_game
 from sim.run.config import RunConfig
 from sim.run.config import RunError
 from sim.run.config import play_code
-from sim.run.engines import ENGINES
-from sim.run.engines import compile_notice
-from sim.run.engines import engine_name
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import pool_for
 from sim.run.execution import progress_bar
+from sim.run.game_runs import ENGINES
+from sim.run.game_runs import compile_notice
+from sim.run.game_runs import engine_name
 from sim.run.interrupts import raise_if_interrupted
 from sim.run.shard import assemble_shard
 from sim.run.shard import play_part
@@ -80,8 +80,8 @@ class Run:
             "format": RUN_FORMAT,
             "run_id": c.run_id,
             "status": status,
-            **({"game": c.game} if c.game != PORTOBELLO else {}),
-            # The game's material (River Market: its card set) under one key for every game.
+            **({"game": c.game} if c.game != default_game() else {}),
+            # The game's material (a board, a card set...) under one key for every game.
             "board": {"name": c.board.name, "ref": c.board_ref, "hash": c.board.content_hash,
                       "content": c.kind.material_dict(c.board)},
             "rules": c.rules.to_dict(),
@@ -199,13 +199,12 @@ class Run:
         write_checksums(self.out, shard, self.config.run_id, result["n"], files)
 
     def compile_notice(self, engine: str = "auto") -> str | None:
-        """The line to show before `execute` when it will first compile the compiled engine
-        (`sim.run.engines.COMPILE_NOTICE`): games are left to play, on the compiled engine,
-        and its code is not in this machine's cache yet. None otherwise, and for a folder
-        `execute` refuses (it says why)."""
-        if self.config.game != PORTOBELLO:
-            return None  # River Market's batches compile in seconds
-        notice = compile_notice(self.config.agents, engine, self.config.board)
+        """The line to show before `execute` when it will first compile its game's code (the
+        game's `compile_notice`, `sim.run.game_runs`): games are left to play, on compiled
+        code not in this machine's cache yet. None otherwise, and for a folder `execute`
+        refuses (it says why)."""
+        c = self.config
+        notice = compile_notice(c.game, c.agents, engine, c.board)
         if notice is None:
             return None
         try:
@@ -232,13 +231,12 @@ class Run:
                 engine: str = "auto", pool: Pool | None = None, bar: Any = None,
                 scheduler_timeout: float | None = None) -> dict[str, Any]:
         """Play every missing shard; returns the manifest's timings. `engine` picks the
-        compiled batches or games played decision by decision
-        (`sim.run.engines.engine_name`); the tables are the same. The shards go to `pool`
+        compiled batches or games played decision by decision, as the game offers
+        (`sim.run.game_runs.engine_name`); the tables are the same. The shards go to `pool`
         (a command's open `sim.run.execution.Pool`) or to one opened for this call from
         `jobs`, `backend`, `scheduler` and `scheduler_timeout`; `bar` is a command's own
         progress bar, counted in games, else the run shows its own."""
-        used = (engine_name(self.config.agents, engine, self.config.board)
-                if self.config.game == PORTOBELLO else "compiled")
+        used = engine_name(self.config.game, self.config.agents, engine, self.config.board)
         execution = pool.execution if pool is not None else \
             Execution(jobs, backend, scheduler, scheduler_timeout)
         self.out.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,8 @@
-"""Playing one shard of a run, in a worker: its games through the engine seam, then its
-tables encoded as files (Parquet; records as gzipped JSON lines) for the main process to
-write. Events and records come from each game's action log (`game_from_log`), the same
-function whichever engine played the game.
+"""Playing one shard of a run, in a worker: its games played by the run's game (its "runs"
+facet, `sim.run.game_runs`), then its tables encoded as files (Parquet; records as gzipped
+JSON lines) for the main process to write. The game plays and tabulates; this module keys
+the games (seeds and seats from the run's configuration) and writes the bytes, alike for
+every game.
 """
 
 from __future__ import annotations
@@ -16,34 +17,22 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.records import game_from_log
-from sim.games.portobello.records import record_from_game
-from sim.games.river.shard import RiverBatch
-from sim.games.river.shard import concat_batches
-from sim.games.river.shard import play_river
-from sim.games.river.shard import river_tables
+from sim.core.tables import GameKeys
 from sim.run.config import RunConfig
-from sim.run.engines import Engine
-from sim.run.engines import select_engine
-from sim.run.tables import Results
-from sim.run.tables import concat_results
-from sim.run.tables import event_rows
-from sim.run.tables import results_tables
-from sim.run.tables import to_table
+from sim.run.game_runs import runs_of
 
-_WORKER_CACHE: dict[str, tuple[RunConfig, Engine | None]] = {}
+_WORKER_CACHE: dict[str, tuple[RunConfig, Any]] = {}
 
 
-def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, Engine | None]:
+def _worker_state(payload: dict[str, Any]) -> tuple[RunConfig, Any]:
+    """The run's configuration and its game's player (built once per worker and run)."""
     key = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     if key not in _WORKER_CACHE:
         config = RunConfig.from_payload(payload)
-        # River Market plays in its own compiled batches (`sim.games.river.shard`).
-        engine = None if config.game != PORTOBELLO else select_engine(
-            config.board, config.rules, config.agents, payload.get("engine", "auto"))
+        player = runs_of(config.game).player(config.board, config.rules, config.agents,
+                                             payload.get("engine", "auto"))
         _WORKER_CACHE.clear()
-        _WORKER_CACHE[key] = (config, engine)
+        _WORKER_CACHE[key] = (config, player)
     return _WORKER_CACHE[key]
 
 
@@ -56,17 +45,18 @@ def _parquet_bytes(table: pa.Table, run_id: str) -> bytes:
 
 def play_shard(payload: dict[str, Any], shard: int) -> dict[str, Any]:
     """Play one shard's games; return its tables encoded as files, and timings."""
-    config, engine = _worker_state(payload)
+    config, player = _worker_state(payload)
     start = time.perf_counter()
-    res = _play(config, engine, config.shard_range(shard))
-    return encode_shard(config, shard, res, time.perf_counter() - start)
+    batch = _play(config, player, config.shard_range(shard))
+    return encode_shard(config, shard, batch, time.perf_counter() - start)
 
 
-def _play(config: RunConfig, engine: Engine | None, ids: range) -> Results | RiverBatch:
-    if engine is None:
-        return play_river(config, ids)
-    return engine.play([config.game_seed(i) for i in ids], [config.seats(i) for i in ids],
-                       keep_log=config.events or config.records)
+def _play(config: RunConfig, player: Any, ids: range) -> Any:
+    """The games `ids` of the run as its game's batch (action logs kept when a table the
+    run keeps is made of them)."""
+    return runs_of(config.game).play(player, [config.game_seed(i) for i in ids],
+                                     [config.seats(i) for i in ids],
+                                     keep_log=config.events or config.records)
 
 
 def part_range(config: RunConfig, shard: int, part: int, parts: int) -> range:
@@ -78,65 +68,50 @@ def part_range(config: RunConfig, shard: int, part: int, parts: int) -> range:
 def play_part(payload: dict[str, Any], shard: int, part: int, parts: int) -> dict[str, Any]:
     """One of a shard's `parts` pieces (a shard split so that few, dear shards still keep
     many workers busy): the whole shard encoded (`play_shard`) when `parts` is 1, else the
-    piece's games as arrays, for `assemble_shard` in the main process."""
+    piece's games as its game's batch, for `assemble_shard` in the main process."""
     if parts == 1:
         return play_shard(payload, shard)
-    config, engine = _worker_state(payload)
+    config, player = _worker_state(payload)
     start = time.perf_counter()
     ids = part_range(config, shard, part, parts)
-    res = _play(config, engine, ids)
-    return {"shard": shard, "part": part, "results": res, "n": len(ids),
-            "decisions": int(res.decisions.sum()), "seconds": time.perf_counter() - start}
+    batch = _play(config, player, ids)
+    return {"shard": shard, "part": part, "results": batch, "n": len(ids),
+            "decisions": runs_of(config.game).decisions(batch),
+            "seconds": time.perf_counter() - start}
 
 
 def assemble_shard(config: RunConfig, shard: int, pieces: list[dict[str, Any]]
                    ) -> dict[str, Any]:
     """A shard from its pieces in order: the same files `play_shard` would have written."""
-    batches = [p["results"] for p in pieces]
-    res = (concat_batches(batches) if isinstance(batches[0], RiverBatch)
-           else concat_results(batches))
-    return encode_shard(config, shard, res, sum(p["seconds"] for p in pieces))
+    batch = runs_of(config.game).concat([p["results"] for p in pieces])
+    return encode_shard(config, shard, batch, sum(p["seconds"] for p in pieces))
 
 
-def encode_shard(config: RunConfig, shard: int, res: Results | RiverBatch, seconds: float
-                 ) -> dict[str, Any]:
-    """A shard's games (`res`, in game order) as the files of its tables."""
+def encode_shard(config: RunConfig, shard: int, batch: Any, seconds: float) -> dict[str, Any]:
+    """A shard's games (`batch`, in game order) as the files of its tables."""
+    runs = runs_of(config.game)
     run_id = config.run_id
     ids = list(config.shard_range(shard))
-    seeds = [config.game_seed(i) for i in ids]
-    lineups = [config.seats(i) for i in ids]
-    games = []
-    if isinstance(res, RiverBatch):  # River Market's own columns; no event log or records
-        games_table, players_table = river_tables(res, run_id, ids, seeds, lineups,
-                                                  config.rules, config.board.name)
-    else:
-        if config.events or config.records:
-            # One replay of each action log gives the events and the game a record is made
-            # of.
-            games = [game_from_log(config.board, config.rules, s, log, events=config.events)
-                     for s, log in zip(seeds, res.logs or [], strict=True)]
-        games_table, players_table = results_tables(res, run_id, ids, seeds, lineups,
-                                                    config.rules, config.board.name)
+    keys = GameKeys(run_id, ids, [config.game_seed(i) for i in ids],
+                    [config.seats(i) for i in ids])
+    tables = runs.tables(config, keys, batch)
     out: dict[str, Any] = {
         "shard": shard,
-        "games": _parquet_bytes(games_table, run_id),
-        "players": _parquet_bytes(players_table, run_id),
+        "games": _parquet_bytes(tables.games, run_id),
+        "players": _parquet_bytes(tables.players, run_id),
         "n": len(ids),
         "rows": {"games": len(ids), "players": len(ids) * config.rules.players,
                  "records": len(ids)},
-        "decisions": int(res.decisions.sum()),
+        "decisions": runs.decisions(batch),
         "seconds": seconds,
     }
     if config.events:
-        events: list[dict[str, Any]] = []
-        for game_id, game in zip(ids, games, strict=True):
-            assert game.events is not None
-            events.extend(event_rows(game_id, game.events))
-        out["events"] = _parquet_bytes(to_table("events", events), run_id)
-        out["rows"]["events"] = len(events)
+        assert tables.events is not None, "the game kept no events table"
+        out["events"] = _parquet_bytes(tables.events, run_id)
+        out["rows"]["events"] = tables.events.num_rows
     if config.records:
-        records = [json.dumps({"game_id": game_id, **record_from_game(
-            game, board_ref=config.board_ref, agents=lineup)}, separators=(",", ":"))
-            for game_id, game, lineup in zip(ids, games, lineups, strict=True)]
+        assert tables.records is not None, "the game kept no records"
+        records = [json.dumps({"game_id": game_id, **record}, separators=(",", ":"))
+                   for game_id, record in zip(ids, tables.records, strict=True)]
         out["records"] = gzip.compress(("\n".join(records) + "\n").encode(), mtime=0)
     return out

@@ -9,14 +9,19 @@ seed in every matchup, so matchups differ only by their agents. A's win share (a
 the win, 1/k each) is compared with parity 1/n: "A beats B" when the whole 95% Wilson
 interval lies above parity. For n > 2 both directions are played (`A vs 2xB`, `B vs 2xA`).
 
-Engines. `engine` is `auto` (default), `compiled` or `python`, decided per matchup through
-`sim.run.engines.engine_name`: `auto` plays a matchup on the compiled engine (whole games
-in compiled batches) when both of its agents have compiled versions (random, greedy,
-heuristic and their restricted forms), else decision by decision through `Game` (`python`);
-`compiled` refuses a matchup that cannot play there. Both ways play the same compiled rules
-and agents and give the same games, so scores, ranks and win shares (and the tournament id)
-do not depend on the engine. A compiled matchup is played in large batches
-(`COMPILED_CHUNK` blocks per `Engine.play` call), a `python` one one block at a time.
+Games. The tournament names no game: it plays the game of its configuration through the
+game's "runs" facet (`sim.run.game_runs`: a player for a matchup's agents, a batch of games
+from their seeds and line-ups, each game's outcome), so any game with runs has tournaments.
+
+Engines. `engine` is `auto` (default), `compiled` or `python`, decided per matchup by the
+game (`sim.run.game_runs.engine_name`): Portobello Market, say, plays a matchup on the
+compiled engine (whole games in compiled batches) when both of its agents have compiled
+versions (random, greedy, heuristic and their restricted forms), else decision by decision
+through `Game` (`python`), and `compiled` refuses a matchup that cannot play there; a game
+with one way to play (River Market's compiled batches) refuses the other. Both ways play
+the same compiled rules and agents and give the same games, so scores, ranks and win shares
+(and the tournament id) do not depend on the engine. A compiled matchup is played in large
+batches (`COMPILED_CHUNK` blocks per batch), a `python` one one block at a time.
 
 Timing. Games played decision by decision time every decision; the compiled batches
 cannot. The table keeps one schema on both: on rows of compiled games `decisions`, `decision_time`,
@@ -35,34 +40,29 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
-import numpy as np
-
 from sim.core.errors import PortobelloError
-from sim.games.portobello.agents.registry import parse_spec
-from sim.games.portobello.board import Board
-from sim.games.portobello.board import load_board
-from sim.games.portobello.rules import Rules
-from sim.run.engines import COMPILE_NOTICE
-from sim.run.engines import COMPILE_NOTICE_PLANNER
-from sim.run.engines import ENGINES
-from sim.run.engines import compiled_code_cached
-from sim.run.engines import engine_name
-from sim.run.engines import needs_planner
-from sim.run.engines import select_engine
+from sim.core.tables import Outcomes
+from sim.games.registry import default_game
+from sim.games.registry import kind
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import pool_for
 from sim.run.execution import progress_bar
+from sim.run.game_runs import ENGINES
+from sim.run.game_runs import compile_notice
+from sim.run.game_runs import engine_name
+from sim.run.game_runs import runs_of
+from sim.run.game_runs import tournament_fields
+from sim.run.game_runs import tournament_tag
+from sim.run.game_runs import with_players
 from sim.run.loop import AgentError
 from sim.run.loop import derive_seed
 from sim.run.ratings import bradley_terry
 from sim.run.ratings import wilson_interval
-from sim.run.tables import Results
 from sim.run.task_store import TaskStore
 from sim.run.task_store import task_key
 
@@ -75,6 +75,8 @@ PAIRINGS = ("all", "ladder", "first")
 COMPILED_CHUNK = 64
 TIMING_COLUMNS = ("decisions", "decision_time", "max_decision_time", "decision_cpu_time",
                   "max_decision_cpu_time")
+# How a game plays on each engine, as a refusal says it.
+ENGINE_WORDS = {"compiled": "on its compiled batches", "python": "decision by decision"}
 
 
 @dataclass(frozen=True)
@@ -131,78 +133,54 @@ def block_seed(seed: int, players: int, block: int) -> int:
 
 @dataclass
 class TournamentConfig:
-    """Everything that decides a tournament's games."""
+    """Everything that decides a tournament's games: the game (`sim.games.registry`; the
+    default game when none is named), its material (`board`, loaded from `board_ref`, the
+    game's default material when none is named) and rules (the game's default rules when
+    none are given), the agents and how they meet."""
 
     agents: tuple[str, ...]
     players: tuple[int, ...] = (2,)
     games: int = 100  # per matchup (rounded up to whole blocks of n games)
     seed: int = 0
-    board: Board | None = None
-    board_ref: str = "standard"
-    rules: Rules = field(default_factory=Rules)
+    board: Any = None
+    board_ref: str = ""
+    rules: Any = None
     pairing: str = "all"
     jobs: int = 1
     engine: str = "auto"  # auto | compiled | python (see the module docstring)
-    # River Market (docs/river-market.md): its rules (`RiverRules`) instead of `rules` and a
-    # board, its agents, always on its compiled batches.
-    river: Any = None
+    game: str = field(default_factory=default_game)
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
             raise PortobelloError("a tournament needs at least two agents", field="--agents")
         if len(set(self.agents)) != len(self.agents):
             raise PortobelloError("the same agent is listed twice", field="--agents")
-        if self.river is not None:
-            self._check_river()
-            return
+        game = kind(self.game)
         for spec in self.agents:
-            parse_spec(spec)
+            game.check_agent(spec)
+        if self.rules is None:
+            self.rules = game.default_rules()
         for n in self.players:
-            self.rules.with_changes(players=n)  # validates the player count
+            with_players(self.game, self.rules, n)  # validates the player count
         if self.games < 1:
             raise PortobelloError("games must be at least 1", field="--games")
+        self.board_ref = self.board_ref or game.default_material
         if self.board is None:
-            self.board = load_board(self.board_ref)
+            self.board = game.load_material(self.board_ref, None)
         if self.engine not in ENGINES:
             raise PortobelloError(f"unknown engine {self.engine!r} (engines: "
                                   f"{', '.join(ENGINES)})", field="--engine")
         for m in matchups(self.agents, self.players, self.pairing):
-            self.engine_for(m)  # `compiled` refuses a matchup without compiled versions
-
-    def _check_river(self) -> None:
-        """A River Market tournament's agents, player counts, games and engine."""
-        from sim.games.river.play import parse_agent
-        from sim.games.river.rules import PLAYERS
-
-        for spec in self.agents:
-            try:
-                parse_agent(spec)
-            except ValueError as exc:
-                raise PortobelloError(str(exc), field="--agents") from None
-        for n in self.players:
-            if not PLAYERS[0] <= n <= PLAYERS[1]:
-                raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} "
-                                      f"players, got {n}", field="--players")
-        if self.games < 1:
-            raise PortobelloError("games must be at least 1", field="--games")
-        if self.engine == "python":
-            raise PortobelloError("River Market's tournaments play on its compiled batches: "
-                                  "give --engine auto or compiled", field="--engine")
-
-    @cached_property
-    def game_ref(self) -> str:
-        """What the games are played on: the board's name, or River Market's card set."""
-        if self.river is None:
-            return self.board_ref
-        from sim.games.river.cards import load_cards
-
-        return f"river-market cards {load_cards().content_hash}"
+            used = self.engine_for(m)  # the game refuses an engine that cannot play it
+            if self.engine != "auto" and used != self.engine:  # a game with one way to play
+                words = ENGINE_WORDS.get(used, f"on its {used} engine")
+                raise PortobelloError(f"{game.title}'s tournaments play {words}: give "
+                                      f"--engine auto or {used}", field="--engine")
 
     def engine_for(self, matchup: Matchup) -> str:
-        """The engine (`compiled` or `python`) that plays this matchup."""
-        if self.river is not None:
-            return "compiled"
-        return engine_name([matchup.focus, matchup.field], self.engine, self.board)
+        """The engine (`compiled` or `python`) that plays this matchup (the game refuses an
+        engine that cannot play it)."""
+        return engine_name(self.game, [matchup.focus, matchup.field], self.engine, self.board)
 
     def engines(self) -> dict[str, int]:
         """How many matchups each engine plays (`compiled`, `python`)."""
@@ -213,21 +191,21 @@ class TournamentConfig:
         return count
 
     def compile_notice(self) -> str | None:
-        """`COMPILE_NOTICE` (or `COMPILE_NOTICE_PLANNER`, when a planner plays) when compiled
-        matchups will first compile the compiled games."""
-        if self.river is not None:
+        """The game's first-compile line (`sim.run.game_runs.compile_notice`) for the agents
+        of the matchups played on the compiled engine, when their code is not cached yet."""
+        compiled = [spec for m in matchups(self.agents, self.players, self.pairing)
+                    if self.engine_for(m) == "compiled" for spec in (m.focus, m.field)]
+        if not compiled:
             return None
-        planner = needs_planner(self.agents)
-        if "compiled" not in self.engines() or compiled_code_cached(planner):
-            return None
-        return COMPILE_NOTICE_PLANNER if planner else COMPILE_NOTICE
+        return compile_notice(self.game, list(dict.fromkeys(compiled)), "compiled",
+                              self.board)
 
     @property
     def tournament_id(self) -> str:
-        fields = [list(self.agents), list(self.players), self.games, self.seed,
-                  self.board_ref, self.rules.to_dict(changed_only=True), self.pairing]
-        if self.river is not None:  # (a Portobello Market tournament's id is unchanged)
-            fields += [self.game_ref, self.river.to_dict()]
+        ref, rules, more = tournament_fields(self.game, self.board_ref, self.board,
+                                             self.rules)
+        fields = [list(self.agents), list(self.players), self.games, self.seed, ref, rules,
+                  self.pairing, *more]
         text = json.dumps(fields, sort_keys=True)
         return f"t{self.seed}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
@@ -252,67 +230,30 @@ class TournamentConfig:
         return out
 
 
-@dataclass(frozen=True)
-class RiverResults:
-    """River Market's batch results as `_game_rows` reads them (turns in place of rounds)."""
-
-    scores: np.ndarray
-    rounds: np.ndarray
-    end_reasons: list[str]
-    timing: None = None
-
-
-def play_river_blocks(rules: Any, matchup: Matchup, index: int, blocks: range, seed: int,
-                      tid: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """`play_blocks` for River Market: the blocks' games in one compiled batch."""
-    from dataclasses import replace as with_players
-
-    from sim.games.river.cards import load_cards
-    from sim.games.river.play import RES_END
-    from sim.games.river.play import RES_SCORES
-    from sim.games.river.play import RES_TURNS
-    from sim.games.river.play import play
-    from sim.games.river.shard import END_REASONS
-    from sim.games.river.tables import cached_tables
-
-    n = matchup.players
-    tables = cached_tables(load_cards(), with_players(rules, players=n))
-    games = [(b, r, block_seed(seed, n, b)) for b in blocks for r in range(n)]
-    out = play(tables, np.array([g[2] for g in games], np.uint64),
-               [matchup.lineup(g[1]) for g in games])
-    res = RiverResults(out[:, RES_SCORES:], out[:, RES_TURNS],
-                       [END_REASONS.get(int(e), "unfinished") for e in out[:, RES_END]])
-    rows: list[dict[str, Any]] = []
-    for k, (b, r, gseed) in enumerate(games):
-        rows.extend(_game_rows(tid, matchup, index, b, r, gseed, res, k))
-    return rows, []
-
-
-def play_blocks(board: Board, rules: Rules, matchup: Matchup, index: int, blocks: range,
-                seed: int, tid: str, engine: str = "python", river: Any = None
+def play_blocks(game: str, board: Any, rules: Any, matchup: Matchup, index: int,
+                blocks: range, seed: int, tid: str, engine: str = "python"
                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Play the n rotations of each block: rows per (game, seat), and errors. `python`
-    plays game by game, decision by decision and timed (an agent error loses one game);
-    `compiled` plays all the blocks' games in one batch, untimed. With `river` (River
-    Market's rules), River Market's games."""
-    if river is not None:
-        return play_river_blocks(river, matchup, index, blocks, seed, tid)
+    """Play the n rotations of each block of `game`: rows per (game, seat), and errors.
+    `python` plays game by game, decision by decision and timed (an agent error loses one
+    game); `compiled` plays all the blocks' games in one batch, untimed."""
+    runs = runs_of(game)
     n = matchup.players
-    game_rules = rules.with_changes(players=n)
+    game_rules = with_players(game, rules, n)
     rows: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     specs = [matchup.focus, matchup.field]
     games = [(b, r, block_seed(seed, n, b)) for b in blocks for r in range(n)]
     if engine == "compiled":
-        res = select_engine(board, game_rules, specs, "compiled").play(
-            [g[2] for g in games], [matchup.lineup(g[1]) for g in games])
+        player = runs.player(board, game_rules, specs, "compiled")
+        res = runs.outcomes(runs.play(player, [g[2] for g in games],
+                                      [matchup.lineup(g[1]) for g in games]))
         for k, (b, r, gseed) in enumerate(games):
             rows.extend(_game_rows(tid, matchup, index, b, r, gseed, res, k))
         return rows, errors
-    timed = select_engine(board, game_rules, specs, "python", timed=True)
+    timed = runs.player(board, game_rules, specs, "python", timed=True)
     for b, r, gseed in games:
         try:
-            res = timed.play([gseed], [matchup.lineup(r)])
+            res = runs.outcomes(runs.play(timed, [gseed], [matchup.lineup(r)]))
         except AgentError as exc:
             errors.append({"tournament": tid, "matchup": matchup.label, "players": n,
                            "block": b, "rotation": r, "game_seed": gseed,
@@ -323,7 +264,7 @@ def play_blocks(board: Board, rules: Rules, matchup: Matchup, index: int, blocks
 
 
 def _game_rows(tid: str, matchup: Matchup, index: int, block: int, rotation: int,
-               gseed: int, res: Results | RiverResults, k: int) -> list[dict[str, Any]]:
+               gseed: int, res: Outcomes, k: int) -> list[dict[str, Any]]:
     """The rows (one per seat) of game `k` of a batch; timing columns null when untimed."""
     n = matchup.players
     lineup = matchup.lineup(rotation)
@@ -379,9 +320,7 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
     import pandas as pd
 
     tid = config.tournament_id
-    board = config.board
-    assert board is not None or config.river is not None
-    ref = board.content_hash if board is not None else config.game_ref
+    ref = tournament_tag(config.game, config.board)
     with pool_for(pool, Execution(config.jobs)) as workers:
         tasks = config.tasks(workers.workers)
         own = bar is None
@@ -392,8 +331,8 @@ def run_tournament(config: TournamentConfig, progress: bool = False, desc: str |
         try:
             results = workers.ordered(
                 play_blocks,
-                [(board, config.rules, m, i, blocks, config.seed, tid, engine, config.river)
-                 for i, m, blocks, engine in tasks],
+                [(config.game, config.board, config.rules, m, i, blocks, config.seed, tid,
+                  engine) for i, m, blocks, engine in tasks],
                 done=lambda k, _: bar.update(len(tasks[k][2]) * tasks[k][1].players),
                 store=store, keys=[task_key(tid, ref, i, b.start, b.stop, engine)
                                    for i, _, b, engine in tasks])

@@ -1,4 +1,7 @@
-"""Game results as rows of the run tables (games, players, events) with compact column types.
+"""Portobello Market's rows of the run tables: its games and players columns beside the
+shared ones (`sim.core.tables`: key, material, end reason, rounds, turns, winners; seat, agent,
+score, rank, win share), its events table, and a batch of finished games as arrays
+(`Results`, what the engines of `sim.games.portobello.engines` give).
 
 One place defines each table's schema, so the runner, the loaders and the docs agree.
 """
@@ -12,38 +15,35 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from sim.core.tables import END_REASON_FIELD
+from sim.core.tables import GAME_KEY_FIELDS
+from sim.core.tables import MATERIAL_FIELD
+from sim.core.tables import PLAYER_OUTCOME_FIELDS
+from sim.core.tables import ROUNDS_FIELD
+from sim.core.tables import TURNS_FIELD
+from sim.core.tables import WINNERS_FIELD
+from sim.core.tables import GameKeys
+from sim.core.tables import dictionary
+from sim.core.tables import ranks
+from sim.core.tables import repeat_value
+from sim.core.tables import shared_columns
+from sim.core.tables import table_of
 from sim.games.portobello.codes import END_REASONS
 from sim.games.portobello.codes import N_STATS
 from sim.games.portobello.codes import STAT_NAMES
 from sim.games.portobello.game import Game
 from sim.games.portobello.rules import Rules
 
-# The columns every game's tables begin with (a game adds its own: sim.games.registry).
-GAME_KEY_FIELDS = [
-    ("run_id", pa.dictionary(pa.int8(), pa.string())),
-    ("game_id", pa.int64()),
-    ("seed", pa.int64()),
-    ("players", pa.int8()),
-]
-PLAYER_OUTCOME_FIELDS = [
-    ("game_id", pa.int64()),
-    ("seat", pa.int8()),
-    ("agent", pa.dictionary(pa.int8(), pa.string())),
-    ("score", pa.int32()),
-    ("rank", pa.int8()),
-    ("win_share", pa.float32()),
-]
-
 GAMES_SCHEMA = pa.schema([
     *GAME_KEY_FIELDS,
     ("customer_order", pa.dictionary(pa.int8(), pa.string())),
     ("neutral_stack", pa.dictionary(pa.int8(), pa.string())),
-    ("board", pa.dictionary(pa.int8(), pa.string())),
-    ("end_reason", pa.dictionary(pa.int8(), pa.string())),
-    ("rounds", pa.int16()),
-    ("turns", pa.int32()),
+    MATERIAL_FIELD,
+    END_REASON_FIELD,
+    ROUNDS_FIELD,
+    TURNS_FIELD,
     ("baron_placed", pa.bool_()),
-    ("winners", pa.list_(pa.int8())),
+    WINNERS_FIELD,
 ])
 
 PLAYERS_SCHEMA = pa.schema([
@@ -74,11 +74,6 @@ EVENTS_SCHEMA = pa.schema([
 ])
 
 SCHEMAS = {"games": GAMES_SCHEMA, "players": PLAYERS_SCHEMA, "events": EVENTS_SCHEMA}
-
-
-def ranks(scores: Sequence[int]) -> list[int]:
-    """Competition ranks: 1 for the best score, tied scores share the better rank."""
-    return [1 + sum(1 for t in scores if t > s) for s in scores]
 
 
 def game_row(game: Game, run_id: str, game_id: int, board_name: str) -> dict[str, Any]:
@@ -222,55 +217,15 @@ def results_from_games(games: Sequence[Game], decisions: Sequence[int]) -> Resul
         logs=[list(x.log) for x in games] if all(x.log is not None for x in games) else None)
 
 
-def dictionary(values: Sequence[str | None]) -> pa.Array:
-    return pa.array(values, pa.string()).dictionary_encode().cast(
-        pa.dictionary(pa.int8(), pa.string()))
-
-
-def repeat_value(value: str, count: int) -> pa.Array:
-    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(count, np.int8)),
-                                          pa.array([value], pa.string()))
-
-
-def outcome_columns(scores: np.ndarray) -> dict[str, Any]:
-    """The shared outcome columns of a batch's scores (games, seats), whatever the game: the
-    games table's `winners` (every seat with the best score: a shared victory) and the
-    players table's `rank` and `win_share` (a tie shares the win), one row per game and
-    seat, seats in order within each game."""
-    g, n = scores.shape
-    best = scores.max(axis=1, initial=np.iinfo(np.int64).min) if g else np.zeros(0)
-    is_winner = scores == best[:, None] if g else np.zeros((0, n), bool)
-    n_winners = is_winner.sum(axis=1)
-    winner_seats = np.nonzero(is_winner)[1].astype(np.int8)
-    offsets = np.concatenate([[0], np.cumsum(n_winners)]).astype(np.int32)
-    better = (scores[:, None, :] > scores[:, :, None]).sum(axis=2)
-    share = np.where(is_winner, 1.0 / np.maximum(n_winners, 1)[:, None], 0.0)
-    return {"winners": pa.ListArray.from_arrays(pa.array(offsets),
-                                                pa.array(winner_seats, pa.int8())),
-            "rank": (1 + better).reshape(-1),
-            "win_share": share.reshape(-1).astype(np.float32)}
-
-
-def table_of(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
-    """Columns (arrays, or Arrow arrays already typed) as a table of `schema`: each column in
-    its schema type; a value that does not fit raises (never wraps)."""
-    return pa.Table.from_arrays([
-        columns[f.name] if isinstance(columns[f.name], pa.Array)
-        else pa.array(columns[f.name], type=f.type) for f in schema], schema=schema)
-
-
 def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Sequence[int],
                    lineups: Sequence[Sequence[str]], rules: Rules,
                    board_name: str) -> tuple[pa.Table, pa.Table]:
     """The games and players tables of a batch (the same rows as `game_row` and
     `player_rows` give game by game)."""
     g, n = len(game_ids), res.n
-    outcome = outcome_columns(res.scores.reshape(g, n))
-    games = table_of({
-        "run_id": repeat_value(run_id, g),
-        "game_id": np.asarray(game_ids, np.int64),
-        "seed": np.asarray(seeds, np.int64),
-        "players": np.full(g, n, np.int8),
+    keys = GameKeys(run_id, game_ids, seeds, lineups)
+    games, columns = shared_columns(keys, res.scores.reshape(g, n))
+    games |= {
         "customer_order": repeat_value(rules.customer_order, g),
         "neutral_stack": repeat_value(",".join(map(str, rules.neutral_stack)), g),
         "board": repeat_value(board_name, g),
@@ -278,19 +233,8 @@ def results_tables(res: Results, run_id: str, game_ids: Sequence[int], seeds: Se
         "rounds": res.rounds,
         "turns": res.turns,
         "baron_placed": res.baron_square >= 0,
-        "winners": outcome["winners"],
-    }, GAMES_SCHEMA)
-    # Players: one row per game and seat, seats in order within each game.
-    agents = [spec for lineup in lineups for spec in lineup]
-    columns: dict[str, Any] = {
-        "game_id": np.repeat(np.asarray(game_ids, np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), g),
-        "agent": dictionary(agents),
-        "score": res.scores.reshape(-1),
-        "rank": outcome["rank"],
-        "win_share": outcome["win_share"],
-        "stalls_left": res.stalls_left.reshape(-1),
     }
+    columns["stalls_left"] = res.stalls_left.reshape(-1)
     for name in _PLAYER_STATS:
         columns[name] = res.stats[:, :, _STAT_INDEX[name]].reshape(-1)
-    return games, table_of(columns, PLAYERS_SCHEMA)
+    return table_of(games, GAMES_SCHEMA), table_of(columns, PLAYERS_SCHEMA)

@@ -12,9 +12,9 @@ reaches one, numba loads it from that cache instead of compiling it again.
 numba compiles a function for the argument types it is called with, so the helper needs
 them before any caller exists: `compile_order.txt` (next to the compiled agents) lists the
 planner's and evaluator's functions with their types, in the order a cold compile finished
-them (leaves first). `python -m sim.run.compile_order` writes it again from a cold
-compile in a scratch cache (after a change of those functions' arguments); a test holds
-each line to its function's parameters. A line that no longer fits costs only the time it
+them (leaves first). `python -m sim.games.portobello.compile_order` writes it again from a
+cold compile in a scratch cache (after a change of those functions' arguments); a test
+holds each line to its function's parameters. A line that no longer fits costs only the time it
 saves: the command's own process compiles whatever the cache lacks.
 """
 
@@ -100,7 +100,7 @@ def start_helper(networks: bool = False) -> subprocess.Popen[bytes] | None:
     if usable_cpus() < 2 or numba.config.DISABLE_JIT:
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "sim.run.precompile",
+        return subprocess.Popen([sys.executable, "-m", "sim.games.portobello.precompile",
                                  *(["--networks"] if networks else [])],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
@@ -125,10 +125,10 @@ def stop_helper(helper: subprocess.Popen[bytes] | None) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m sim.run.precompile",
+        prog="python -m sim.games.portobello.precompile",
         description="Compile the evaluator and planner into the cache (the helper of a "
-                    "first compile; `python -m sim.run.compile_order` records the order "
-                    "they compile in).")
+                    "first compile; `python -m sim.games.portobello.compile_order` records "
+                    "the order they compile in).")
     parser.add_argument("--networks", action="store_true",
                         help="the learned agent's functions too")
     args = parser.parse_args(argv)

@@ -1,9 +1,9 @@
 """Recording `compile_order.txt`, the plan of a first compile's helper process
-(`sim.run.precompile`): a cold compile of the learned agent's games (which hold the
-planner's) in a scratch cache, each helper module's compile written in the order it
-finished. Run it after a change of those functions' arguments:
-`python -m sim.run.compile_order`. Apart from the helper, so that the helper never imports
-the engine seam that starts it."""
+(`sim.games.portobello.precompile`): a cold compile of the learned agent's games (which
+hold the planner's) in a scratch cache, each helper module's compile written in the order
+it finished. Run it after a change of those functions' arguments:
+`python -m sim.games.portobello.compile_order`. Apart from the helper, so that the helper
+never imports the engine seam that starts it."""
 
 from __future__ import annotations
 
@@ -15,16 +15,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from sim.run.precompile import ORDER_FILE
-from sim.run.precompile import argument_types
-from sim.run.precompile import helps
-from sim.run.precompile import planned
+from sim.games.portobello.precompile import ORDER_FILE
+from sim.games.portobello.precompile import argument_types
+from sim.games.portobello.precompile import helps
+from sim.games.portobello.precompile import planned
 
 HEADER = """\
 # The evaluator's, planner's and learned agent's compiled functions with their argument
 # types, in the order a cold compile finished them (leaves first): what the helper process
-# of a first compile compiles (`sim.run.precompile`). Written by `python -m
-# sim.run.compile_order`.
+# of a first compile compiles (`sim.games.portobello.precompile`). Written by `python -m
+# sim.games.portobello.compile_order`.
 """
 
 
@@ -43,8 +43,8 @@ def record_here(out: Path) -> int:
     finished; the number written."""
     from numba.core import event
 
-    from sim.run.engines import COMPILE_NOTICE_NETWORKS
-    from sim.run.engines import compile_for
+    from sim.games.portobello.engines import COMPILE_NOTICE_NETWORKS
+    from sim.games.portobello.engines import compile_for
 
     lines: list[str] = []
 
@@ -70,14 +70,14 @@ def record(out: Path = ORDER_FILE) -> int:
     with tempfile.TemporaryDirectory(prefix="portobello-order-") as tmp:
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         env["XDG_CACHE_HOME"] = tmp
-        subprocess.run([sys.executable, "-m", "sim.run.compile_order", "--record-here",
-                        str(out)], env=env, check=True)
+        subprocess.run([sys.executable, "-m", "sim.games.portobello.compile_order",
+                        "--record-here", str(out)], env=env, check=True)
     return sum(1 for _ in planned(out))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m sim.run.compile_order",
+        prog="python -m sim.games.portobello.compile_order",
         description=f"Write {ORDER_FILE.name} again from a cold compile.")
     parser.add_argument("--record-here", type=Path, metavar="FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -1,13 +1,15 @@
-"""The engine seam: one interface, `Engine.play(seeds, lineups) -> Results`, with two ways
-to play the one compiled implementation of the rules, chosen in one place (`select_engine`):
+"""Portobello Market's engine seam: one interface, `Engine.play(seeds, lineups) -> Results`,
+with two ways to play the one compiled implementation of the rules, chosen in one place
+(`select_engine`):
 
 - `CompiledEngine` plays whole games in compiled batches (`play_batch`, or
   `play_batch_random` when every agent is random, which compiles without the planner);
-- `StepEngine` plays them decision by decision through `Game` (`sim.run.loop.play_game`),
-  for line-ups the compiled batches cannot play (a plain-Python agent, the search, an
-  OpenSpiel bot) and for timed decisions.
+- `StepEngine` plays them decision by decision through `Game`
+  (`sim.games.portobello.loop.play_game`), for line-ups the compiled batches cannot play (a
+  plain-Python agent, the search, an OpenSpiel bot) and for timed decisions.
 
-The runner, the tournament and the benchmarks play through this seam only. Both engines
+The runner and the tournament (through the game's "runs" facet,
+`sim.games.portobello.runs`) and the benchmarks play through this seam only. Both engines
 play a game from its seed and line-up alone and give the same games (the tests compare them
 and hold both to golden action logs):
 
@@ -43,13 +45,13 @@ from sim.games.portobello.agents.timing import TimedAgent
 from sim.games.portobello.agents.weight_sets import PLAYER_COUNTS
 from sim.games.portobello.board import Board
 from sim.games.portobello.codes import N_STATS
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.rules import Rules
+from sim.games.portobello.tables import Results
+from sim.games.portobello.tables import results_from_games
 from sim.run.interrupts import interrupts_held
-from sim.run.loop import play_game
-from sim.run.tables import Results
-from sim.run.tables import results_from_games
 
-ENGINES = ("auto", "compiled", "python")
+ENGINES = ("auto", "compiled", "python")  # the toolkit's words too (`sim.run.game_runs`)
 COMPILE_NOTICE = ("compiling the fast engine (once per machine and code version, under a "
                   "minute; a line every 10 s until it is done)...")
 COMPILE_NOTICE_PLANNER = ("compiling the fast engine and the planner of the greedy and heuristic "
@@ -210,8 +212,8 @@ def compile_now(say: Callable[[str], None], notice: str = COMPILE_NOTICE_PLANNER
     """Compile what the notice announces here and now (the notice, then a line every
     `COMPILE_TICK` seconds, then the time it took), before any game: the workers then load
     it from the cache instead of each compiling it at once. With the planner, a second
-    process compiles it meanwhile (`sim.run.precompile`)."""
-    from sim.run import precompile
+    process compiles it meanwhile (`sim.games.portobello.precompile`)."""
+    from sim.games.portobello import precompile
 
     say(notice)
     start = time.monotonic()
@@ -257,10 +259,10 @@ def select_engine(board: Board, rules: Rules, specs: Sequence[str], engine: str 
 
 # -- the step-by-step engine -------------------------------------------------------------------
 class StepEngine:
-    """Games played decision by decision by `sim.run.loop.play_game` through `Game`: each
-    agent's `choose` is asked for every decision, so any agent can play (compiled agents
-    seated at the `Game`, plain-Python agents, OpenSpiel bots), and each decision can be
-    timed."""
+    """Games played decision by decision by `sim.games.portobello.loop.play_game` through
+    `Game`: each agent's `choose` is asked for every decision, so any agent can play
+    (compiled agents seated at the `Game`, plain-Python agents, OpenSpiel bots), and each
+    decision can be timed."""
 
     name = "python"
 
@@ -304,7 +306,7 @@ class CompiledEngine:
         from sim.core import rng as FR
         from sim.games.portobello.agents.compiled import play as FP
         from sim.games.portobello.agents.compiled.expert import pack_networks
-        from sim.games.portobello.agents.expert import network_entry
+        from sim.games.portobello.agents.compiled_agent import network_entry
         from sim.games.portobello.compiled.layout import pack
 
         self._fp = FP
