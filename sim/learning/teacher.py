@@ -5,8 +5,8 @@ A game's rows are the options of every decision: the position the option leads t
 chooser sees it (features), the search's visits and mean value for it, whether it was
 chosen, and once the game is over the chooser's final margin (its score minus the best
 other), squashed as the search squashes margins (`1 / (1 + exp(-margin / scale))`), so the
-two targets share one scale. Games are played by `sim.run.loop.play_game`, so they depend
-only on their seeds: the same seeds give the same rows on any worker.
+two targets share one scale. Games are played by `sim.games.portobello.loop.play_game`, so
+they depend only on their seeds: the same seeds give the same rows on any worker.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def teach(board: Board, rules: Rules, teacher: str, seeds: Sequence[int],
     from sim.games.portobello.agents.expert import ExpertAgent
     from sim.games.portobello.agents.fast_mcts import FastMCTSAgent
     from sim.games.portobello.agents.registry import make_agent
-    from sim.run.loop import play_game
+    from sim.games.portobello.loop import play_game
 
     teachers = [make_agent(teacher) for _ in range(rules.players)]
     if not all(isinstance(a, FastMCTSAgent) for a in teachers):

@@ -1,9 +1,10 @@
 """Self-play tuning of the heuristic's weights for given rules and a player count.
 
 CMA-ES (the `cma` package) searches the weights (`sim.tuning.space`) of a game's heuristic
-(`sim.tuning.games`: Portobello Market's, or River Market's). Each generation's candidates
-play a panel (`sim.tuning.selfplay`): the weights the tuning started from (the current
-defaults, or River Market's greedy agent), the incumbent (the search's mean after the last
+(the game's tuning facet, `sim.tuning.games.WeightsFacet`: Portobello Market's or River
+Market's, any game's with weights). Each generation's candidates play a panel
+(`sim.tuning.selfplay`): the weights the tuning started from (the current defaults, or
+River Market's greedy agent), the incumbent (the search's mean after the last
 generation, the best estimate so far) and a few earlier incumbents, so a candidate must
 beat where the search has been, not only where it is. All candidates of a generation play
 the same game seeds.
@@ -33,8 +34,9 @@ from typing import Any
 
 from sim.core.errors import PortobelloError
 from sim.core.outputs import atomic_write
-from sim.games.portobello.agents.evaluate import Weights
-from sim.games.portobello.agents.restricted import WRAPPERS
+from sim.games.registry import default_game
+from sim.games.registry import game_names
+from sim.games.registry import kind
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import pool_for
@@ -43,11 +45,9 @@ from sim.run.ratings import wilson_interval
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.run.task_store import TaskStore
-from sim.tuning.games import GAMES
-from sim.tuning.games import PORTOBELLO
-from sim.tuning.games import PortobelloTuning
-from sim.tuning.games import RiverTuning
 from sim.tuning.games import TuneGame
+from sim.tuning.games import has_weights
+from sim.tuning.games import weights_facet
 from sim.tuning.selfplay import Score
 from sim.tuning.selfplay import evaluate_game
 from sim.tuning.weight_file import weight_set_text
@@ -66,8 +66,9 @@ class TuneError(PortobelloError):
 @dataclass(frozen=True)
 class TuneConfig:
     """What decides a tuning's result (not how it is executed: jobs, progress). `board` is
-    the game's material and `rules` its rules: Portobello Market's `Board` and `Rules`, or
-    with `game="river-market"` River Market's `CardSet` and `RiverRules`."""
+    the game's material and `rules` its rules: Portobello Market's `Board` and `Rules` (the
+    default game), or with `game="river-market"` River Market's `CardSet` and
+    `RiverRules`."""
 
     board: Any
     board_ref: str
@@ -84,15 +85,18 @@ class TuneConfig:
     finalists: int = 4
     seed: int = 1
     name: str = ""
-    game: str = PORTOBELLO
+    game: str = field(default_factory=default_game)
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise TuneError(f"unknown game {self.game!r} (games: {', '.join(GAMES)})",
+        if self.game not in game_names():
+            raise TuneError(f"unknown game {self.game!r} (games: {', '.join(game_names())})",
                             field="game")
-        if self.game != PORTOBELLO and self.guards:
-            raise TuneError("River Market's agents have no restricted versions",
-                            field="guard")
+        title = kind(self.game).title
+        if not has_weights(self.game):
+            raise TuneError(f"{title} has no heuristic weights to tune", field="game")
+        guards = weights_facet(self.game).GUARDS
+        if self.guards and not guards:
+            raise TuneError(f"{title}'s agents have no restricted versions", field="guard")
         for key in ("generations", "population", "blocks", "final_blocks", "finalists"):
             if getattr(self, key) < 1:
                 raise TuneError("must be at least 1", field=key)
@@ -100,9 +104,9 @@ class TuneConfig:
             raise TuneError("must be at least 2 (CMA-ES needs two candidates to compare)",
                             field="population")
         for g in self.guards:
-            if g not in WRAPPERS:
+            if g not in guards:
                 raise TuneError(f"unknown restriction {g!r} (restrictions: "
-                                f"{', '.join(WRAPPERS)})", field="guard")
+                                f"{', '.join(guards)})", field="guard")
         if not 0 < self.sigma <= 1:
             raise TuneError("must be in (0, 1] (a share of each weight's range)",
                             field="sigma")
@@ -114,9 +118,7 @@ class TuneConfig:
     @property
     def tune_game(self) -> TuneGame:
         """The game whose heuristic is tuned: its weight space, specs and games."""
-        if self.game == PORTOBELLO:
-            return PortobelloTuning(self.board, self.rules)
-        return RiverTuning(self.board, self.rules)
+        return TuneGame(self.game, self.board, self.rules)
 
     @property
     def start_weights(self) -> dict[str, float]:
@@ -321,8 +323,3 @@ def chosen(tuning: Tuning) -> dict[str, float]:
     """The weights the final evaluation chose, by name (any game)."""
     assert tuning.final is not None
     return dict(tuning.final["finalists"][tuning.final["chosen"]]["weights"])
-
-
-def chosen_weights(tuning: Tuning) -> Weights:
-    """The Portobello Market weights the final evaluation chose."""
-    return Weights(**chosen(tuning))

@@ -1,7 +1,7 @@
-"""Candidates against a panel, on a game's compiled batches (`sim.tuning.games`: Portobello
-Market's compiled engine, River Market's batches): every candidate plays the same games
-(common random numbers), so the differences between candidates are differences of play,
-not of luck.
+"""Candidates against a panel, played by the game (`sim.tuning.games.TuneGame`: its tuning
+facet plays them, Portobello Market's on its compiled engine, River Market's in its
+batches): every candidate plays the same games (common random numbers), so the differences
+between candidates are differences of play, not of luck.
 
 A candidate meets each panel member in blocks of n games that share one game seed, the
 candidate rotated through every seat and the member's copies in the others (the
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from sim.games.portobello.board import Board
-from sim.games.portobello.rules import Rules
+from sim.games.registry import default_game
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.execution import chunks
@@ -26,7 +26,6 @@ from sim.run.execution import pool_for
 from sim.run.execution import task_size
 from sim.run.task_store import TaskStore
 from sim.tuning.games import Games
-from sim.tuning.games import PortobelloTuning
 from sim.tuning.games import TuneGame
 
 
@@ -76,12 +75,14 @@ def opponents(candidate: str, panel: Sequence[str], guards: Sequence[str]) -> li
     return [*panel, *(f"{g}({candidate})" for g in guards)]
 
 
-def evaluate(board: Board, rules: Rules, candidates: Sequence[str], panel: Sequence[str],
+def evaluate(material: Any, rules: Any, candidates: Sequence[str], panel: Sequence[str],
              seeds: Sequence[int], jobs: int = 1, guards: Sequence[str] = (),
-             pool: Pool | None = None, store: TaskStore | None = None) -> list[Score]:
-    """`evaluate_game` for Portobello Market's heuristic on `board` under `rules`."""
-    return evaluate_game(PortobelloTuning(board, rules), candidates, panel, seeds, jobs=jobs,
-                         guards=guards, pool=pool, store=store)
+             pool: Pool | None = None, store: TaskStore | None = None,
+             game: str | None = None) -> list[Score]:
+    """`evaluate_game` for the heuristic of `game` (the default game unless named) with its
+    `material` (a board, a card set) under `rules`."""
+    return evaluate_game(TuneGame(game or default_game(), material, rules), candidates, panel,
+                         seeds, jobs=jobs, guards=guards, pool=pool, store=store)
 
 
 def evaluate_game(game: TuneGame, candidates: Sequence[str], panel: Sequence[str],

@@ -1,8 +1,9 @@
 """The weight-set file a tuning writes: the chosen weights (`[weights]`, what agents read)
 and where they came from (`[tuned]`: rules, player count, seeds, search settings;
-`[evaluation]`: how every finalist did against the starting weights). A River Market
-tuning's file says `game = "river-market"` and names its card set where Portobello
-Market's names its board."""
+`[evaluation]`: how every finalist did against the starting weights). The file of a game
+other than the default says its game (`game = "river-market"`, and in its header) and names
+its material under the game's own key (`cards` where Portobello Market's names its
+`board`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Protocol
 
 from sim.core.toml_text import toml_table
 from sim.core.toml_text import toml_value
-from sim.tuning.games import PORTOBELLO
+from sim.games.registry import default_game
+from sim.games.registry import kind
 
 
 class Tuned(Protocol):
@@ -33,21 +35,21 @@ def weight_set_text(tuning: Tuned) -> str:
     chosen = final["finalists"][final["chosen"]]
     name = c.name or f"tuned-{c.players}p"
     lo, hi = chosen["interval"]
-    river = c.game != PORTOBELLO
+    game = kind(c.game)
+    other = c.game != default_game()  # the default game's file names no game
     lines = [
-        f"# {'River Market heuristic' if river else 'Heuristic'} weights tuned by self-play: "
-        f"`portobello agents tune{' --game ' + c.game if river else ''}`, {c.players} "
+        f"# {game.title + ' heuristic' if other else 'Heuristic'} weights tuned by self-play: "
+        f"`portobello agents tune{' --game ' + c.game if other else ''}`, {c.players} "
         "players.",
-        f"# Play them with heuristic:weights=FILE{' (River Market)' if river else ''}. "
+        f"# Play them with heuristic:weights=FILE{f' ({game.title})' if other else ''}. "
         f"Against the starting weights{' and the opponents' if c.opponents else ''} over "
         f"{chosen['games']} games: win share {chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] "
         f"(parity {final['parity']:.3f}).",
         f"name = {toml_value(name)}",
         f"description = {toml_value(f'Self-play tuned for {c.players} players')}",
-        *([f"game = {toml_value(c.game)}"] if river else []),
+        *([f"game = {toml_value(c.game)}"] if other else []),
     ]
-    material = {"cards": c.board_ref, "cards_hash": c.board.content_hash} if river else \
-        {"board": c.board_ref, "board_hash": c.board.content_hash}
+    material = {game.material: c.board_ref, f"{game.material}_hash": c.board.content_hash}
     lines += toml_table("weights", {k: float(v) for k, v in chosen["weights"].items()})
     lines += toml_table("tuned", {
         "players": c.players, **material,
@@ -56,9 +58,9 @@ def weight_set_text(tuning: Tuned) -> str:
         "start": c.start, "start_weights": c.start_weights,
         **({"opponents": list(c.opponents)} if c.opponents else {}),
         "tune_id": c.tune_id})
-    # (TOML has no null: a River Market switch left to the rulebook, None, is left out)
+    # (TOML has no null: a switch left to the rulebook, None, is left out)
     lines += toml_table("tuned.rules", {k: v for k, v in c.rules.to_dict().items()
-                                        if v is not None or not river})
+                                        if v is not None})
     lines += toml_table("evaluation", {
         "against": final["against"], "parity": final["parity"],
         "blocks": c.final_blocks, "chosen": final["chosen"]})

@@ -18,10 +18,10 @@ integer range or a list of choices:
   for an integer switch (`stalls_per_player`; River Market's `houses`, `start_coins`,
   `hand_limit`, ...), `low`/`high`.
 
-What differs between the games is one `GameKnobs` each (`GAME_KNOBS`): its seat bonus, the
+What differs between the games is asked of the game's tuning facet
+(`sim.tuning.games.FairnessFacet`) and read here as one `GameKnobs`: its seat bonus, the
 switches a knob may set, and how changes become its rules. A setting is a tuple of values,
-one per dimension in order; `rules_for` builds its rules (the fixed rules' type says the
-game).
+one per dimension in order; `rules_for` builds its rules (the dimensions say the game).
 """
 
 from __future__ import annotations
@@ -32,19 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.rules import DEFAULT_MULTIPLIERS
-from sim.games.portobello.rules import RULE_KEYS
-from sim.games.portobello.rules import Rules
-from sim.games.river.kind import NAME as RIVER
-from sim.games.river.rules import KEYS as RIVER_KEYS
-from sim.games.river.rules import RANGES as RIVER_RANGES
-from sim.games.river.rules import RiverRules
-from sim.games.river.rules import river_rules
-
-START = "start_scores"
-COINS = "seat_coins"
-MULTIPLIER = "multipliers."
+from sim.games.registry import default_game
+from sim.games.registry import kind
+from sim.tuning.games import fairness_facet
 
 
 @dataclass(frozen=True)
@@ -63,6 +53,7 @@ class Dimension:
     seats: tuple[int, ...] = ()
     steps: tuple[int, ...] = ()
     knob: int = 0  # the spec's knob it comes from (knobs[i]), for error messages
+    game: str = ""  # the game whose rules it sets ("": the default game)
 
     @property
     def is_int(self) -> bool:
@@ -102,7 +93,8 @@ def plain(value: Any) -> Any:
 @dataclass(frozen=True)
 class GameKnobs:
     """What one game's tuning may turn and how (a knob's switch, the seat bonus, the rules a
-    setting makes); the spec and the tuning read it, never a game's rules directly.
+    setting makes), read from the game's tuning facet (`sim.tuning.games.FairnessFacet`);
+    the spec and the tuning read it, never a game's rules directly.
 
     `bonus` is the seat-bonus switch and `seat_values(rules)` every seat's value of it, the
     base a bonus is added to (Portobello Market: every seat's start score; River Market:
@@ -122,93 +114,46 @@ class GameKnobs:
     seat_values: Callable[[Any], tuple[int, ...]]
     integer: Callable[[str], bool]  # whether a switch takes low and high
     apply: Callable[[Any, Mapping[str, Any]], Any]  # the fixed rules with changes, checked
-    check: Callable[[Any, Any], None]  # rules against the material (board, card set)
+    rules_file: Callable[[Any, str], str]  # the rules as the game's rules file (TOML)
 
 
-def _start_scores(rules: Rules) -> tuple[int, ...]:
-    return tuple(rules.seat_start_scores)
+def game_knobs(game: str) -> GameKnobs:
+    """What the game's knobs may set, and how (GameError when it has no fairness tuning)."""
+    facet = fairness_facet(game)
+    return GameKnobs(game, kind(game).title, facet.SEAT_BONUS, facet.BONUS_WORDS,
+                     facet.BONUS_COLUMN, facet.BONUS_LEAST, tuple(facet.KNOB_SWITCHES),
+                     facet.SWITCH_HINT, facet.DEFAULT_AGENTS, facet.seat_values,
+                     facet.integer_switch, facet.apply_knobs, facet.rules_file)
 
 
-def _portobello_integer(switch: str) -> bool:
-    default = 0 if switch in (START, "stalls_per_player") else DEFAULT_MULTIPLIERS.get(
-        switch[len(MULTIPLIER):], getattr(Rules(), switch, None))
-    return isinstance(default, int) and not isinstance(default, bool)
-
-
-def _portobello_apply(fixed: Rules, changes: Mapping[str, Any]) -> Rules:
-    return fixed.with_changes(**changes)
-
-
-def _portobello_check(rules: Rules, board: Any) -> None:
-    rules.check_board(board)
-
-
-def _extra_coins(rules: RiverRules) -> tuple[int, ...]:
-    return tuple((list(rules.seat_coins) + [0] * rules.players)[:rules.players])
-
-
-def _river_integer(switch: str) -> bool:
-    return switch == COINS or switch in RIVER_RANGES
-
-
-def _river_apply(fixed: RiverRules, changes: Mapping[str, Any]) -> RiverRules:
-    return river_rules(changes, base=fixed)
-
-
-def _river_check(rules: RiverRules, cards: Any) -> None:
-    """Every River Market rules set plays with every valid card set."""
-
-
-_PAIRS = tuple(MULTIPLIER + p for p in DEFAULT_MULTIPLIERS)
-GAME_KNOBS = {
-    PORTOBELLO: GameKnobs(
-        PORTOBELLO, "Portobello Market", START, "bonus points", "start scores", None,
-        (*(k for k in RULE_KEYS if k not in ("players", "multipliers", "start_score")),
-         *_PAIRS),
-        f"a rules switch (not players; start_scores for seat bonuses; {MULTIPLIER}<pair> "
-        f"for one multiplier: {', '.join(_PAIRS)})", "heuristic", _start_scores,
-        _portobello_integer, _portobello_apply, _portobello_check),
-    RIVER: GameKnobs(
-        RIVER, "River Market", COINS, "extra Coins", "extra Coins", 0,
-        tuple(k for k in RIVER_KEYS if k != "players"),
-        "a River Market rules switch (not players; seat_coins for seat bonuses: "
-        + ", ".join(k for k in RIVER_KEYS if k != "players") + ")", "greedy", _extra_coins,
-        _river_integer, _river_apply, _river_check),
-}
-
-
-def game_knobs(rules: Any) -> GameKnobs:
-    """The game of a rules set (its type says it)."""
-    return GAME_KNOBS[RIVER if isinstance(rules, RiverRules) else PORTOBELLO]
+def dims_game(dims: Sequence[Dimension]) -> str:
+    """The game whose rules the dimensions set (the default game's when none says)."""
+    return next((d.game for d in dims if d.game), default_game())
 
 
 def changes_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Any
                 ) -> dict[str, Any]:
-    """The rules switches a setting changes over the fixed rules (either game's)."""
-    game = game_knobs(fixed)
+    """The rules switches a setting changes over the fixed rules (the game's own knob names,
+    e.g. one multiplier, are its to fold into its rules: `GameKnobs.apply`)."""
+    game = game_knobs(dims_game(dims))
     changes: dict[str, Any] = {}
     bonus = [0] * fixed.players
-    multipliers = dict(fixed.multipliers) if game.game == PORTOBELLO else {}
     for dim, value in zip(dims, setting, strict=True):
         if dim.switch == game.bonus:
             for seat, step in zip(dim.seats, dim.steps, strict=True):
                 bonus[seat] += step * int(value)
-        elif dim.switch.startswith(MULTIPLIER):
-            multipliers[dim.switch[len(MULTIPLIER):]] = int(value)
         else:
             changes[dim.switch] = tuple(value) if isinstance(value, list) else value
     if any(bonus):
         changes[game.bonus] = tuple(s + b for s, b in zip(game.seat_values(fixed), bonus,
                                                           strict=True))
-    if game.game == PORTOBELLO and multipliers != dict(fixed.multipliers):
-        changes["multipliers"] = tuple(multipliers.items())
     return changes
 
 
 def rules_for(dims: Sequence[Dimension], setting: Sequence[Any], fixed: Any) -> Any:
     """The fixed rules with a setting applied (validated: a start score below the limits,
     say, raises RulesError)."""
-    return game_knobs(fixed).apply(fixed, changes_for(dims, setting, fixed))
+    return game_knobs(dims_game(dims)).apply(fixed, changes_for(dims, setting, fixed))
 
 
 def setting_label(dims: Sequence[Dimension], setting: Sequence[Any]) -> str:

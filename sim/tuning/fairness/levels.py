@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.core.errors import PortobelloError
-from sim.games.portobello.agents.registry import split_specs
-from sim.games.portobello.agents.registry import time_budget
-from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.core.specs import split_specs
 from sim.games.registry import kind
 from sim.tuning.fairness.knobs import GameKnobs
+from sim.tuning.games import time_budget
 
 
 class TuningError(PortobelloError):
@@ -55,7 +54,7 @@ def check_agents(value: Any, players: Sequence[int], source: str, fld: str,
             kind(game.game).check_agent(s)
         except PortobelloError as exc:
             raise spec_error(source, fld, exc.reason) from None
-        timed = time_budget(s) if game.game == PORTOBELLO else None
+        timed = time_budget(game.game, s)
         if timed:
             raise spec_error(source, fld, f"{s} has a time budget ({timed}): the games would "
                                           "depend on the machine's speed; give iterations= "

@@ -8,10 +8,10 @@ the checks play fresh seeds of their own (`seeds`), so a setting chosen for its 
 search's seeds is judged on games it was not chosen on. Results do not depend on `jobs`:
 each game depends on its seed and seats alone.
 
-Portobello Market's games go through its engine (`sim.run.engines`), River Market's through
-its compiled batches (`sim.games.river.play.play`, as a River Market run's shards play them);
-either way a task is a chunk of seeds with the same line-up in every game, and the length
-is in rounds (River Market: turns around the table, as its run tables count them).
+The game's tuning facet plays them (`sim.tuning.games.FairnessFacet.play_seeds`: Portobello
+Market's through its engine, River Market's in its compiled batches, as its runs' shards
+play them); either way a task is a chunk of seeds with the same line-up in every game, and
+the length is in rounds (turns around the table).
 """
 
 from __future__ import annotations
@@ -23,11 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.rules import Rules
-from sim.games.river.kind import NAME as RIVER
-from sim.run.config import play_code
-from sim.run.engines import select_engine
+from sim.games.registry import default_game
 from sim.run.execution import Pool
 from sim.run.execution import chunks
 from sim.run.execution import pool_for
@@ -37,6 +33,8 @@ from sim.run.ratings import wilson_interval
 from sim.run.task_store import TaskStore
 from sim.run.task_store import task_key
 from sim.tuning.fairness.spec import Target
+from sim.tuning.games import fairness_facet
+from sim.tuning.games import task_tag
 
 CHUNK = 500  # the most games per task (a task of cheap agents takes well under a second)
 CHUNK_LEAST = 8  # the fewest: search-level games are spread thin over many workers
@@ -101,28 +99,11 @@ def seeds(seed: int, phase: str, games: int) -> list[int]:
     return [derive_seed(seed, "fairness", phase, i) for i in range(games)]
 
 
-def _play(board: Any, rules: Rules, lineup: Sequence[str], game_seeds: Sequence[int]
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """A task of Portobello Market games: every seat's score and each game's rounds."""
-    engine = select_engine(board, rules, list(lineup))
-    res = engine.play(list(game_seeds), [list(lineup)] * len(game_seeds))
-    return np.asarray(res.scores, np.int64), np.asarray(res.rounds, np.int64)
-
-
-def _play_river(cards: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int]
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """A task of River Market games in its compiled batches: every seat's score and each
-    game's rounds (turns around the table). The tables of a setting are built once a
-    worker, the last setting's kept (a setting's tasks follow one another)."""
-    from sim.games.river.play import RES_SCORES
-    from sim.games.river.play import RES_TURNS
-    from sim.games.river.play import play as play_batch
-    from sim.games.river.tables import cached_tables
-
-    n = rules.players
-    out = play_batch(cached_tables(cards, rules), np.asarray(game_seeds, np.uint64),
-                     [list(lineup)] * len(game_seeds))
-    return out[:, RES_SCORES:RES_SCORES + n].astype(np.int64), -(-out[:, RES_TURNS] // n)
+def _play(board: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int],
+          game: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A task of `game`'s games (the default game's unless named), `board` its material:
+    every seat's score and each game's rounds, played by the game's tuning facet."""
+    return fairness_facet(game or default_game()).play_seeds(board, rules, lineup, game_seeds)
 
 
 def win_shares(scores: np.ndarray) -> np.ndarray:
@@ -134,21 +115,22 @@ def win_shares(scores: np.ndarray) -> np.ndarray:
 
 def play(board: Any, rules: Any, lineup: Sequence[str], game_seeds: Sequence[int],
          pool: Pool | None = None, store: TaskStore | None = None,
-         game: str = PORTOBELLO) -> Outcome:
-    """Play the games of one setting of `game` (`board` its material: the board, River
-    Market's card set) in tasks on `pool`, else in this process, and sum them up: the games
-    are merged in seed order, so the sums do not depend on the pool. `store` keeps finished
-    tasks (a stopped tuning plays only the rest of a setting)."""
-    river = game == RIVER
-    # A River Market task's key names its game and playing code beside the rest, so a
+         game: str | None = None) -> Outcome:
+    """Play the games of one setting of `game` (the default game unless named; `board` its
+    material: the board, River Market's card set) in tasks on `pool`, else in this process,
+    and sum them up: the games are merged in seed order, so the sums do not depend on the
+    pool. `store` keeps finished tasks (a stopped tuning plays only the rest of a
+    setting)."""
+    game = game or default_game()
+    # A task's key names its game and playing code beside the rest (`task_tag`), so a
     # stopped tuning never reads back another code's games.
-    tag = [RIVER, play_code(RIVER)] if river else []
+    tag = task_tag(game)
     with pool_for(pool) as workers:
         size = task_size(len(game_seeds), workers.workers, CHUNK_LEAST, CHUNK)
-        tasks = [(board, rules, tuple(lineup), c) for c in chunks(list(game_seeds), size)]
-        parts = workers.ordered(_play_river if river else _play, tasks, store=store,
+        tasks = [(board, rules, tuple(lineup), c, game) for c in chunks(list(game_seeds), size)]
+        parts = workers.ordered(_play, tasks, store=store,
                                 keys=[task_key(*tag, board.content_hash, rules.to_dict(),
-                                               list(lineup), list(c)) for *_, c in tasks])
+                                               list(lineup), list(c)) for *_, c, _ in tasks])
     scores = np.concatenate([p[0] for p in parts])
     rounds = np.concatenate([p[1] for p in parts])
     wins = win_shares(scores).sum(axis=0)

@@ -39,11 +39,13 @@ what is missing. A larger budget or more confirmation games extends a finished t
 The folder also gets `summary.json` and the recommended rules, one rules file per cell
 (`rules/<cell>.toml`).
 
-A River Market tuning (`game = "river-market"`) is the same steps on River Market's games:
-its rows give every seat's extra Coins (`seat_coins`) where Portobello Market's give every
-seat's start score (`start_scores`), and its summary names the game and its card set
-(`cards`, `cards_hash` instead of `board`, `board_hash`); Portobello Market's log and
-summary are as they were.
+A tuning of another game than the default (`game = "river-market"`) is the same steps on
+that game's games: its rows give every seat's value of its seat bonus (River Market's extra
+Coins, `seat_coins`, where Portobello Market's give every seat's start score,
+`start_scores`), its summary names the game and its material under the game's key
+(`cards`, `cards_hash` instead of `board`, `board_hash`), and its recommended rules are
+written as the game's rules files (its tuning facet's `rules_file`); the default game's log
+and summary are as they were.
 """
 
 from __future__ import annotations
@@ -62,19 +64,18 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.outputs import atomic_write
-from sim.core.toml_text import rules_toml
-from sim.core.toml_text import toml_value
-from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import default_game
 from sim.games.registry import kind
+from sim.games.registry import kinds
 from sim.run.execution import Execution
 from sim.run.execution import Pool
 from sim.run.loop import derive_seed
 from sim.run.store import run_lock
 from sim.run.store import write_json_atomic
 from sim.run.task_store import TaskStore
-from sim.tuning.fairness.knobs import GAME_KNOBS
 from sim.tuning.fairness.knobs import Dimension
 from sim.tuning.fairness.knobs import GameKnobs
+from sim.tuning.fairness.knobs import game_knobs
 from sim.tuning.fairness.knobs import rules_for
 from sim.tuning.fairness.knobs import setting_dict
 from sim.tuning.fairness.knobs import setting_label
@@ -441,14 +442,14 @@ def tune_rules(spec: TuningSpec, out: Path, jobs: int = 1, quiet: bool = False,
                 bar.refresh()
                 cells.append(result)
                 if log:
-                    log(cell_line(result))
+                    log(cell_line(result, spec.game))
                 rules_path = out / result["recommended"]["rules_file"]
                 rules_path.parent.mkdir(exist_ok=True)
                 atomic_write(rules_path, recommended_toml(spec, result, tuning.chosen).encode())
         material = kind(spec.game).material  # board, or River Market's cards
         summary = {"format": FORMAT, "name": spec.name, "title": spec.title,
                    "description": spec.description,
-                   **({"game": spec.game} if spec.game != PORTOBELLO else {}),
+                   **({"game": spec.game} if spec.game != default_game() else {}),
                    material: spec.board_ref, f"{material}_hash": spec.board.content_hash,
                    "agents": ", ".join(spec.level_specs),
                    **({"levels": list(spec.levels)} if spec.levels else {}),
@@ -519,9 +520,14 @@ def interval_text(share: float, interval: list[float]) -> str:
 
 
 def row_game(row: dict[str, Any]) -> GameKnobs:
-    """The game of a summary row: the one whose seat values it holds (`start_scores`,
-    River Market's `seat_coins`)."""
-    return next((g for g in GAME_KNOBS.values() if g.bonus in row), GAME_KNOBS[PORTOBELLO])
+    """The game of a summary row: the registered game with a fairness tuning whose seat
+    values it holds (`start_scores`, River Market's `seat_coins`); the default game's if
+    none's."""
+    for game in kinds():
+        if kind(game).has("tuning") and getattr(kind(game).facet("tuning"), "SEAT_BONUS",
+                                                None) in row:
+            return game_knobs(game)
+    return game_knobs(default_game())
 
 
 def seats_text(row: dict[str, Any]) -> str:
@@ -530,13 +536,14 @@ def seats_text(row: dict[str, Any]) -> str:
                                                          strict=True))
 
 
-def cell_line(cell: dict[str, Any]) -> str:
-    """One line per cell: the recommendation, every seat's value of the game's seat bonus
-    (start scores, extra Coins) and every seat's confirmed share (at every level, when the
-    spec lists several: then a recommendation not fair at every level is the best
-    compromise, its worst gap said)."""
+def cell_line(cell: dict[str, Any], game_name: str | None = None) -> str:
+    """One line per cell of `game_name` (else of the game whose seat values its rows hold):
+    the recommendation, every seat's value of the game's seat bonus (start scores, extra
+    Coins) and every seat's confirmed share (at every level, when the spec lists several:
+    then a recommendation not fair at every level is the best compromise, its worst gap
+    said)."""
     rec = cell["recommended"]
-    game = row_game(rec)
+    game = game_knobs(game_name) if game_name else row_game(rec)
     values = ", ".join(map(str, rec[game.bonus]))
     head = f"{cell['key']}: {rec['label']} ({game.column} {values}): "
     if "levels" not in rec:
@@ -547,18 +554,6 @@ def cell_line(cell: dict[str, Any]) -> str:
         f"NOT confirmed fair at every level: the best compromise, worst gap "
         f"{rec['gap']:.3f} ({rec['worst']})")
     return f"{head}seats {levels}; over {rec['games']:,} games each, {verdict}"
-
-
-def river_rules_toml(rules: Any, source: str) -> str:
-    """River Market's rules as a rules file (TOML): the switches that differ from the
-    rulebook's, and the player count; `river_rules` reads back the same rules."""
-    lines = [f"# River Market rules: {source}.",
-             "# A rules file: pass it with --game river-market --rules FILE "
-             "(docs/river-market.md)."]
-    for key, value in rules.to_dict(changed_only=True).items():
-        if value is not None:  # houses None: the rulebook's count, the default
-            lines.append(f"{key} = {toml_value(value)}")
-    return "\n".join(lines) + "\n"
 
 
 def recommended_toml(spec: TuningSpec, cell: dict[str, Any], rules: Any) -> str:
@@ -576,5 +571,4 @@ def recommended_toml(spec: TuningSpec, cell: dict[str, Any], rules: Any) -> str:
         who = f"games of {', '.join(dict.fromkeys(cell['agents']))}"
     source = (f"fairness tuning {spec.name}, cell {cell['key']}, {rec['label']}; {verdict} "
               f"({rec['games']:,} {who})")
-    return rules_toml(rules, source) if spec.game == PORTOBELLO else \
-        river_rules_toml(rules, source)
+    return game_knobs(spec.game).rules_file(rules, source)

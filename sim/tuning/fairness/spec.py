@@ -18,7 +18,8 @@ single spec, the same tuning. The agents and levels are checked in
 `game = "river-market"` makes it a tuning of River Market (`sim.games.registry`), as a study
 does: `cards` names its card set (instead of `board`), its presets, switches and agents
 are River Market's, it plays 2 to 5 players, and its seat bonus is `seat_coins` (extra
-starting Coins) instead of `start_scores`.
+starting Coins) instead of `start_scores`. What a game's knobs may set is its tuning
+facet's (`sim.tuning.fairness.knobs.game_knobs`); a game without one cannot be tuned.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import json
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +39,14 @@ from analysis.study.switches import is_int
 from analysis.study.switches import parse_switches
 from sim.core.errors import PortobelloError
 from sim.core.files import read_document
-from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import default_game
 from sim.games.registry import game_of_spec
 from sim.games.registry import kind
+from sim.games.registry import kinds
 from sim.run.config import MAX_GAMES
-from sim.tuning.fairness.knobs import GAME_KNOBS
 from sim.tuning.fairness.knobs import Dimension
 from sim.tuning.fairness.knobs import GameKnobs
+from sim.tuning.fairness.knobs import game_knobs
 from sim.tuning.fairness.knobs import rules_for
 from sim.tuning.fairness.knobs import space_size
 from sim.tuning.fairness.levels import TuningError
@@ -55,6 +58,13 @@ from sim.tuning.fairness.levels import spec_error as _err
 
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed", "preset",
             "rules", "variants", "knobs", "target", "search", "confirm", "game", "cards")
+
+
+def top_keys() -> tuple[str, ...]:
+    """A tuning spec's keys: `TOP_KEYS` and any other registered game's material key."""
+    return tuple(dict.fromkeys([*TOP_KEYS, *(g.material for g in kinds().values())]))
+
+
 VARIANT_KEYS = ("name", "label", "description", "preset", "rules")
 KNOB_KEYS = ("switch", "name", "seats", "low", "high", "choices")
 TARGET_KEYS = ("seat_gap", "first_player", "length", "length_goal")
@@ -159,7 +169,7 @@ class TuningSpec:
     source: str
     text: str
     reduced: str = ""  # the command-line flags that reduced the spec, if any
-    game: str = PORTOBELLO
+    game: str = field(default_factory=default_game)
     neighbourhood: int = 0  # after the profiles, every setting within this many steps of
     # the search's best in every knob at once (0: none)
     levels: tuple[str, ...] = ()  # every level's agent spec, cheapest first, when the spec
@@ -181,7 +191,7 @@ class TuningSpec:
     @property
     def knob_game(self) -> GameKnobs:
         """What this game's knobs may set, and how (`sim.tuning.fairness.knobs`)."""
-        return GAME_KNOBS[self.game]
+        return game_knobs(self.game)
 
     def cells(self) -> list[TuneCell]:
         """One cell per variant and player count, in spec order (variants outermost)."""
@@ -191,7 +201,7 @@ class TuningSpec:
             for n in self.players:
                 fixed = v.rules(n, kind(self.game).default_rules())
                 dims = tuple(d for i, k in enumerate(self.knobs)
-                             for d in _dimensions(k, n, i, bonus))
+                             for d in _dimensions(k, n, i, bonus, self.game))
                 out.append(TuneCell(v, n, fixed, dims, lineup_at(self.agents, n),
                                     tuple(Check(lineup_at(a, n), g) for a, g in self.checks),
                                     tuple(lineup_at(a, n) for a in self.levels)))
@@ -275,9 +285,9 @@ def _knob(raw: Any, players: Sequence[int], source: str, fld: str, game: GameKno
     switch = raw.get("switch")
     bonus = game.bonus
     if switch not in game.switches:
-        other = [g for g in GAME_KNOBS.values() if g.game != game.game and switch == g.bonus]
-        if other and game.game != PORTOBELLO:
-            raise _err(source, f"{fld}.switch", f"{switch} is {other[0].title}'s seat bonus; "
+        other = _bonus_of_other_game(switch, game.game)
+        if other:
+            raise _err(source, f"{fld}.switch", f"{switch} is {other}'s seat bonus; "
                        f"{game.title}'s is {bonus} ({game.words} by seat)")
         raise _err(source, f"{fld}.switch", f"must be {game.switch_hint}, got {switch!r}")
     knob: dict[str, Any] = {"switch": switch}
@@ -323,28 +333,39 @@ def _knob(raw: Any, players: Sequence[int], source: str, fld: str, game: GameKno
     return knob
 
 
-def _dimensions(knob: Mapping[str, Any], n: int, index: int, bonus: str
+def _bonus_of_other_game(switch: str, game: str) -> str | None:
+    """The title of another registered game whose seat bonus `switch` is (None if none's),
+    for a refusal that names both games' bonuses."""
+    for other in kinds().values():
+        if other.name == game or not other.has("tuning"):
+            continue
+        if getattr(other.facet("tuning"), "SEAT_BONUS", None) == switch:
+            return other.title
+    return None
+
+
+def _dimensions(knob: Mapping[str, Any], n: int, index: int, bonus: str, game: str
                 ) -> list[Dimension]:
     """The dimensions of knob `index` at `n` players (`bonus`: the game's seat-bonus
-    switch)."""
+    switch; `game`: the game whose rules they set)."""
     switch = knob["switch"]
     label = knob.get("name") or switch
     if switch != bonus:
         choices = tuple(tuple(c) if isinstance(c, list) else c
                         for c in knob.get("choices", ()))
         return [Dimension(label, switch, knob.get("low", 0), knob.get("high", 0), choices,
-                          knob=index)]
+                          knob=index, game=game)]
     seats = knob["seats"]
     low, high = knob["low"], knob["high"]
     if seats == "each":
         return [Dimension(f"{label}[{s}]", bonus, low, high, seats=(s,), steps=(1,),
-                          knob=index) for s in range(1, n)]
+                          knob=index, game=game) for s in range(1, n)]
     if seats == "later":
         later = tuple(range(1, n))
         return [Dimension(f"{label}[later]", bonus, low, high, seats=later, steps=later,
-                          knob=index)]
+                          knob=index, game=game)]
     return [Dimension(f"{label}[{'+'.join(map(str, seats))}]", bonus, low, high,
-                      seats=tuple(seats), steps=(1,) * len(seats), knob=index)]
+                      seats=tuple(seats), steps=(1,) * len(seats), knob=index, game=game)]
 
 
 def _check_fixed(spec: TuningSpec) -> None:
@@ -367,7 +388,7 @@ def _check_fixed(spec: TuningSpec) -> None:
 def _check_cells(spec: TuningSpec) -> None:
     """Build every knob's extreme values into rules at every cell, and check them against
     the material: a start score out of range or a stack the board cannot hold fails now."""
-    check = spec.knob_game.check
+    check = kind(spec.game).check
     for cell in spec.cells():
         where = f" ({cell.variant.name})" if cell.variant.name else ""
         if not cell.dims:
@@ -379,7 +400,8 @@ def _check_cells(spec: TuningSpec) -> None:
                 setting = [d.low if d.is_int else d.choices[0] for d in cell.dims]
                 setting[i] = v
                 try:
-                    check(rules_for(cell.dims, setting, cell.fixed), spec.board)
+                    check(rules_for(cell.dims, setting, cell.fixed), spec.board,
+                          spec.board_ref)
                 except PortobelloError as exc:
                     why = f"{exc.field}: {exc.reason}" if exc.field else exc.reason
                     raise _err(spec.source, fld, f"{dim.name} = {v!r} at {cell.players} "
@@ -437,16 +459,16 @@ def tuning_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str 
     if not isinstance(data, Mapping):
         raise _err(source, None, "a tuning spec must be a TOML table")
     for key in data:
-        if key not in TOP_KEYS:
-            raise _err(source, key, f"unknown key (keys: {', '.join(TOP_KEYS)})")
+        if key not in top_keys():
+            raise _err(source, key, f"unknown key (keys: {', '.join(top_keys())})")
     for key in ("name", "players", "seed", "knobs"):
         if key not in data:
             raise _err(source, key, "missing")
     try:
         game = game_of_spec(data)
+        knob_game = game_knobs(game.name)
     except PortobelloError as exc:
         raise _err(source, exc.field, exc.reason) from None
-    knob_game = GAME_KNOBS[game.name]
     name = data["name"]
     if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
         raise _err(source, "name", f"must be a non-empty name of letters, digits, - and _, "
