@@ -167,10 +167,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         return text
 
     def _page(self) -> str:
-        from analysis.view.page import render
-        from analysis.view.source import GameSource
         from sim.games.portobello.records import game_on_board
         from sim.games.portobello.records import record_from_game
+        from sim.games.portobello.view.page import render
+        from sim.games.portobello.view.source import GameSource
 
         game = self.pos.game
         if game is None:

@@ -36,7 +36,7 @@ def bench_agents(board: Board, rules: Rules, specs: Sequence[str], games: int, s
                  engine: str = "auto") -> dict[str, Any]:
     """`games` games of `specs` (one per seat) on one core; the figures of
     `portobello bench agents --json`."""
-    from sim.run.engines import supports
+    from sim.games.portobello.engines import supports
 
     if engine != "python":
         if supports(specs):
@@ -52,7 +52,7 @@ def _bench_stepwise(board: Board, rules: Rules, specs: list[str], games: int,
                     seed: int) -> dict[str, Any]:
     from sim.games.portobello.agents.registry import make_agent
     from sim.games.portobello.agents.timing import TimedAgent
-    from sim.run.loop import play_game
+    from sim.games.portobello.loop import play_game
 
     agents = [TimedAgent(make_agent(s, seed=seat)) for seat, s in enumerate(specs)]
     decisions = played = 0
@@ -82,7 +82,7 @@ def _bench_stepwise(board: Board, rules: Rules, specs: list[str], games: int,
 
 def _bench_compiled(board: Board, rules: Rules, specs: list[str], games: int,
                     seed: int) -> dict[str, Any]:
-    from sim.run.engines import CompiledEngine
+    from sim.games.portobello.engines import CompiledEngine
 
     fast = CompiledEngine(board, rules, specs)
     lineups = rotated_lineups(specs, games)

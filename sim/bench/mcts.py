@@ -18,8 +18,8 @@ def mcts_positions(board: Board, rules: Rules, count: int, seed: int) -> list[An
     from sim.games.portobello.agents.registry import make_agent
     from sim.games.portobello.codes import SETUP
     from sim.games.portobello.game import Game
+    from sim.games.portobello.loop import play_game
     from sim.run.loop import derive_seed
-    from sim.run.loop import play_game
 
     out: list[Any] = []
     g = 0

@@ -88,7 +88,7 @@ def run_c(exe: Path, board: Board, rules: Rules, games: int, seed: int) -> dict[
 def run_compiled(board: Board, rules: Rules, games: int, seed: int) -> dict[str, Any]:
     """The compiled engine's random games (the seeds of `portobello bench`)."""
     from sim.bench.agents import game_seeds
-    from sim.run.engines import CompiledEngine
+    from sim.games.portobello.engines import CompiledEngine
 
     specs = ["random"] * rules.players
     fast = CompiledEngine(board, rules, specs)

@@ -1,6 +1,7 @@
-"""`portobello agents list` (the agents, their parameters and the shipped weight sets; River
-Market's agents and weight sets too) and `portobello agents tune` (the heuristic's weights
-tuned by self-play, `sim.tuning.search`, for either game)."""
+"""`portobello agents list` (every game's agents, their parameters and weight sets, as each
+game's commands facet lists them, `sim.cli.games`) and `portobello agents tune` (the
+heuristic's weights tuned by self-play, `sim.tuning.search`, for any game whose tuning facet
+has weights, `sim.tuning.games`)."""
 
 from __future__ import annotations
 
@@ -10,78 +11,51 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sim.cli import games as G
 from sim.cli import options as O
 from sim.cli.summary import compile_first
-from sim.games.portobello.agents import weight_sets
-from sim.games.portobello.agents.registry import AGENTS
-from sim.games.portobello.agents.registry import agent_params
-from sim.games.portobello.agents.restricted import WRAPPERS
-from sim.games.portobello.board import load_board
+from sim.games.registry import default_game
+from sim.games.registry import kinds
 from sim.tuning import search as S
+from sim.tuning.games import has_weights
+from sim.tuning.games import weights_facet
 
 
 def cmd_agents_list(args: argparse.Namespace) -> int:
-    """Print every agent with its parameters and defaults, the restriction wrappers and
-    the weight sets `heuristic:weights=NAME` accepts."""
-    for name in sorted(AGENTS):
-        params = agent_params(name)
-        shown = ", ".join(f"{k}={'(set)' if v is None else v}" for k, v in params.items())
-        print(f"{name:10} {shown or '(no parameters)'}")
-    print()
-    for wrapper, (_, note) in WRAPPERS.items():
-        print(f"{wrapper + '(AGENT)':22} {note}")
-    print()
-    print("weight sets (heuristic:weights=NAME, or a file `portobello agents tune` wrote):")
-    print(f"  {weight_sets.DEFAULT:10} the tuned set of the game's player count (default)")
-    for name in weight_sets.shipped_names()[1:]:
-        data = weight_sets.describe(name)
-        print(f"  {name:10} {data}")
-    from sim.games.river import weight_sets as river_sets
-    from sim.games.river.play import SPECS
-
-    print()
-    print(f"River Market (--game river-market): {', '.join(SPECS)}")
-    print("  weight sets (heuristic:weights=NAME, or a file `portobello agents tune --game "
-          "river-market` wrote):")
-    for name in river_sets.names():
-        default = " (the heuristic's default)" if name == river_sets.DEFAULT else ""
-        print(f"  {name:10} {river_sets.describe(name)}{default}")
+    """Print every game's agents (the default game's first): each with its parameters and
+    defaults, the restrictions and the weight sets `heuristic:weights=NAME` accepts."""
+    blocks = [G.member(g, "agents_listing") for g in kinds().values()]
+    print("\n\n".join("\n".join(listing()) for listing in blocks if listing is not None))
     return 0
 
 
 def cmd_agents_tune(args: argparse.Namespace) -> int:
     """Tune (or resume tuning) the heuristic's weights of the game; print where the weight
     set is."""
-    river = args.game == "river-market"
-    if river:
-        from sim.games.river.cards import load_cards
-        from sim.games.river.weight_sets import GREEDY
+    from sim.run.game_runs import compile_notice
 
-        rules = O.river_rules_from_args(args, args.players)
-        board, board_ref, start = load_cards(), "river-market", args.start or GREEDY
-    else:
-        rules = O.rules_from_args(args, players=args.players)
-        board, board_ref = load_board(args.board), args.board
-        start = args.start or weight_sets.DEFAULT
+    game = O.game_from_args(args)
+    rules = O.rules_from_args(args, game, players=args.players)
+    board, board_ref = O.material_from_args(args, game)
+    start = args.start or weights_facet(game.name).START
     config = S.TuneConfig(board=board, board_ref=board_ref, rules=rules, start=start,
                           generations=args.generations, population=args.population,
                           blocks=args.blocks, hall=args.hall, sigma=args.sigma,
                           guards=tuple(args.guard or ()),
                           opponents=tuple(args.opponent or ()),
                           final_blocks=args.final_blocks, seed=args.seed, name=args.name or "",
-                          game=args.game)
+                          game=game.name)
     out = Path(args.out) if args.out else Path("data/runs") / f"tune-{config.tune_id}"
     O.check_out(args, out, owned=[out])
     n = rules.players
     per = n * args.blocks
-    print(f"tuning {config.tune_id}: {'River Market ' if river else ''}heuristic weights for "
+    which = "" if G.is_default(game) else f"{game.title} "
+    print(f"tuning {config.tune_id}: {which}heuristic weights for "
           f"{n} players, starting from {start}; {args.generations} generations of "
           f"{args.population} candidates, each {per} games against every panel member; seed "
           f"{args.seed}; in {out}", flush=True)
-    if not river:  # (River Market's batches compile on first use, in seconds)
-        from sim.run.engines import compile_notice
-
-        compile_first(compile_notice(["heuristic", *config.opponents], board=board))
+    compile_first(compile_notice(game.name, ["heuristic", *config.opponents], "auto", board),
+                  game.name)
     start = time.perf_counter()
     from sim.run.execution import Pool
     from sim.run.execution import progress_bar
@@ -115,21 +89,22 @@ def cmd_agents_tune(args: argparse.Namespace) -> int:
           f"{chosen['win_share']:.3f} [{lo:.3f}, {hi:.3f}] against the starting weights"
           f"{' and the opponents' if args.opponent else ''} over "
           f"{chosen['games']} games (parity {final['parity']:.3f}); {seconds:.0f} s")
-    print(weights_advice(out / S.RESULT, (lo, hi), final["parity"], config.start, river))
+    print(weights_advice(out / S.RESULT, (lo, hi), final["parity"], config.start,
+                         None if G.is_default(game) else game.name))
     return 0
 
 
 def weights_advice(path: Path, interval: tuple[float, float], parity: float, start: str,
-                   river: bool = False) -> str:
+                   game: str | None = None) -> str:
     """The closing line of `agents tune`: where the tuned weights are, and whether to play
     them, from where the chosen finalist's 95% interval against the starting weights lies
     beside parity. Only weights shown to beat the starting weights are recommended; weights
     that lose to them, or are not told apart from them, come with the advice to keep the
     starting weights and how to tune further, so that a short tuning's weaker set is not
-    taken for an improvement."""
-    game = " with --game river-market" if river else ""
-    tuned = f"heuristic:weights={path}{game}"
-    keep = f"heuristic:weights={start}{game}"
+    taken for an improvement. `game`: the game to name with `--game` (None: the default)."""
+    flag = f" with --game {game}" if game else ""
+    tuned = f"heuristic:weights={path}{flag}"
+    keep = f"heuristic:weights={start}{flag}"
     further = "more --generations or --blocks, or another --start"
     lo, hi = interval
     if lo > parity:
@@ -143,13 +118,26 @@ def weights_advice(path: Path, interval: tuple[float, float], parity: float, sta
             f"tuning shows a gain ({further}); to try these anyway: {tuned}")
 
 
+def _tuned_games() -> list[str]:
+    """The games whose heuristic weights `agents tune` tunes (`sim.tuning.games`)."""
+    return [name for name in kinds() if has_weights(name)]
+
+
+def _guards() -> list[str]:
+    """Every restriction a tuned game's candidates may be made to beat."""
+    found: dict[str, None] = {}
+    for name in _tuned_games():
+        found.update(dict.fromkeys(weights_facet(name).GUARDS))
+    return list(found)
+
+
 def cmd_agents_train(args: argparse.Namespace) -> int:
     """Run (or resume) a training; one line per round, then the model's path."""
     from sim.learning.spec import load_spec
     from sim.learning.train import RESULT
     from sim.learning.train import check_folder
     from sim.learning.train import train
-    from sim.run.engines import compile_notice
+    from sim.run.game_runs import compile_notice
 
     spec = load_spec(args.file)
     out = Path(args.out) if args.out else Path("data/runs/training") / spec.name
@@ -159,7 +147,8 @@ def cmd_agents_train(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(line, file=sys.stderr)
 
-    compile_first(compile_notice([spec.teacher], board=spec.board))
+    game = default_game()  # the learned agent's (`sim.learning` trains the default game's)
+    compile_first(compile_notice(game, [spec.teacher], "auto", spec.board), game)
     book = train(spec, out, O.execution_from_args(args), quiet=args.quiet, log=log)
     last = book["rounds"][-1]
     print(f"model: {out / RESULT} (round {last['round']}; play it as "
@@ -178,16 +167,15 @@ def add_parser(subparsers: Any) -> None:
     q = O.add_command(modes, "tune", "tune the heuristic's weights by self-play for given "
                       "rules and a player count; resumable", cmd_agents_tune,
                       description=" ".join(paragraphs[:3]))
-    O.add_game(q, "its heuristic's weights (good, coin, house, kinds, booth, helper, rival) "
-               "from the greedy agent's, --rules its switches, no --board or --guard")
+    O.add_game(q)
     O.add_players(q)
     O.add_rules(q)
-    O.add_board(q)
+    O.add_materials(q)
+    starts = "; ".join(f"{name}: {weights_facet(name).START}" for name in _tuned_games())
     q.add_argument("--start", default=None, metavar="SET",
                    help="weight set the search starts from and the panel keeps: a shipped "
-                   f"name ({', '.join(weight_sets.shipped_names())}) or a file (default: "
-                   f"{weight_sets.DEFAULT}; River Market: greedy, or another of its sets, see "
-                   "`portobello agents list`, or a file)")
+                   "name of the game's (`portobello agents list`) or a file (default: the "
+                   f"game's, {starts})")
     q.add_argument("--generations", type=O.positive_int, default=30, metavar="N",
                    help="CMA-ES generations (a larger number extends a finished tuning)")
     q.add_argument("--population", type=O.Integer(2), default=10,
@@ -200,10 +188,11 @@ def add_parser(subparsers: Any) -> None:
                    help="a weight set kept in the panel beside the start, and played in the "
                    "final evaluation too (repeatable; a shipped name or a file), so the "
                    "result must beat a wider field; default: none")
-    q.add_argument("--guard", action="append", choices=tuple(WRAPPERS), metavar="WRAPPER",
+    q.add_argument("--guard", action="append", choices=tuple(_guards()), metavar="WRAPPER",
                    help="a restriction each candidate must also beat in its own restricted "
-                   f"version (repeatable; {', '.join(WRAPPERS)}), so the tuned weights "
-                   "have no weakness the restriction would expose; default: none")
+                   f"version (repeatable; {', '.join(_guards())}; for a game whose agents "
+                   "have them), so the tuned weights have no weakness the restriction would "
+                   "expose; default: none")
     q.add_argument("--sigma", type=float, default=0.15,
                    help="first search step, as a share of each weight's range")
     q.add_argument("--final-blocks", type=O.game_count, default=300, metavar="N",

@@ -2,116 +2,45 @@
 
 The measuring is in `sim.bench`; this module parses each mode's flags, calls it and prints
 a short table, or one JSON object with `--json`. Modes (`MODES`; `portobello bench` alone is
-`portobello bench agents`):
+`portobello bench agents`, where a game offers it):
 
-- `agents`: games and decisions per second between agents on one core;
 - `simulate`: a run once per `--jobs` entry: games per second, the ratio to the first entry,
-  bytes per game on disk;
+  bytes per game on disk (any game, `--game`);
 - `load`: a run loaded and summarised as a report does it, in a fresh child process;
 - `disk`: bytes per game on disk for each table of a run;
-- `mcts`: playouts per second of a search agent;
-- `compile`: what a first run on a cold cache costs, per line-up;
-- `yardstick`: random games in plain C beside the compiled engine's;
-- `cluster`: a search-level study cell on 1 and 2 Dask workers, and a task's overhead.
+- the modes a game declares (`bench_modes()` of its commands facet, `sim.cli.games`): the
+  default game's `agents` (games and decisions per second between agents on one core),
+  `mcts`, `compile`, `yardstick`, `cluster`; River Market's `river`.
 
 Bad input (a missing or damaged run folder, bad numbers) ends in one line on stderr and exit
 status 2; the agents mode keeps the exit status of the other commands (1 for a bad agent).
 
 To add a mode: a function in `sim.bench` returning a dict, `add_arguments(parser)` and
-`func(args) -> int` here (print with `emit`), a `Mode` in `MODES`, and a two-line wrapper
-script in `benchmarks/`.
+`func(args) -> int` here or in a game's commands facet (print with `emit`), a `Mode` in
+`GENERIC` or the facet's `bench_modes()`, and a two-line wrapper script in `benchmarks/`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import wraps
 from pathlib import Path
 from typing import Any
 
 from sim.bench import TARGET_LOAD_MB
 from sim.bench import TARGET_LOAD_SECONDS
 from sim.bench import BenchError
+from sim.cli import games as G
 from sim.cli import options as O
-from sim.core.errors import IllegalActionError
-from sim.core.errors import PortobelloError
-from sim.games.portobello.board import load_board
-from sim.games.portobello.rules import Rules
+from sim.cli.bench_mode import Command
+from sim.cli.bench_mode import Mode
+from sim.cli.bench_mode import bad_input_exits_2
+from sim.cli.bench_mode import emit
+from sim.games.registry import kinds
 
-Command = Callable[[argparse.Namespace], int]
-
-
-def bad_input_exits_2(func: Command) -> Command:
-    """Any user error inside a mode becomes a BenchError (same line, exit status 2)."""
-
-    @wraps(func)
-    def wrapper(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except (BenchError, IllegalActionError):
-            raise
-        except PortobelloError as exc:
-            raise BenchError(exc.message) from None
-
-    return wrapper
-
-
-def emit(args: argparse.Namespace, out: dict[str, Any], lines: Sequence[str]) -> int:
-    """Print one JSON object with --json, else the human lines."""
-    print(json.dumps(out) if args.json else "\n".join(lines))
-    return 0
-
-
-def _board_and_rules(args: argparse.Namespace) -> tuple[Any, Rules]:
-    rules = O.rules_from_args(args, players=args.players)
-    board = load_board(args.board)
-    rules.check_board(board, source=args.board)
-    return board, rules
-
-
-# -- agents (the original `portobello bench`) -------------------------------------------------
-def add_agents_arguments(p: argparse.ArgumentParser) -> None:
-    O.add_players(p)
-    O.add_games(p, 500, "games to play")
-    O.add_agents(p)
-    O.add_seed(p, help="seed of the games (game i plays seed derive_seed(SEED, i))")
-    O.add_board(p)
-    O.add_engine(p)
-    O.add_json(p, "the figures")
-    O.add_rules(p)
-
-
-def agents_lines(r: dict[str, Any]) -> list[str]:
-    """The human table of an agents bench."""
-    compiled = r["engine"] == "compiled"
-    lines = [f"{r['games']} games, {r['players']} players, agents {', '.join(r['agents'])}, "
-             + ("compiled engine, " if compiled else "") + "one core",
-             f"  {r['seconds']:.2f} s: {r['games_per_second']:.1f} games/s, "
-             f"{r['decisions_per_second']:.0f} decisions/s "
-             f"({r['decisions'] / r['games']:.0f} decisions per game)"
-             + (f"; first game (loading or compiling the compiled code) "
-                f"{r['first_game_seconds']:.2f} s" if compiled else "")]
-    for spec, e in r.get("per_agent", {}).items():
-        rate = e["decisions_per_second"]
-        lines.append(f"  {spec}: {e['decisions']} decisions in {e['seconds']:.2f} s "
-                     f"thinking: {rate if rate is not None else 'n/a'} decisions/s, slowest "
-                     f"{e['slowest_decision_ms']} ms")
-    return lines
-
-
-def cmd_agents(args: argparse.Namespace) -> int:
-    """`portobello bench [agents]`; its errors keep the command line's exit status."""
-    from sim.bench.agents import bench_agents
-
-    board, rules = _board_and_rules(args)
-    specs = O.agent_specs(args.agents, rules.players)
-    r = bench_agents(board, rules, specs, args.games, args.seed, args.engine)
-    return emit(args, r, agents_lines(r))
+__all__ = ["MODES", "Command", "Mode", "bad_input_exits_2", "bench_main", "emit"]
+DEFAULT_MODE = "agents"  # `portobello bench` alone, where a game offers it
 
 
 # -- simulate ---------------------------------------------------------------------------------
@@ -239,220 +168,45 @@ def cmd_disk(args: argparse.Namespace) -> int:
     return emit(args, d, lines)
 
 
-# -- mcts -------------------------------------------------------------------------------------
-def add_mcts_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--agent", default="fastmcts:iterations=3000", metavar="SPEC",
-                   help="the one searching agent's spec (fastmcts, mcts, openspiel-mcts or "
-                   "openspiel-ismcts; not a seat line-up, hence not --agents)")
-    O.add_players(p)
-    p.add_argument("--positions", type=O.positive_int, default=24, metavar="N",
-                   help="positions searched (taken from heuristic games)")
-    O.add_seed(p, help="seed of the heuristic games the positions come from")
-    O.add_board(p)
-    O.add_json(p, "the figures")
-    O.add_rules(p)
-
-
-@bad_input_exits_2
-def cmd_mcts(args: argparse.Namespace) -> int:
-    """`portobello bench mcts`."""
-    from sim.bench.mcts import bench_mcts
-
-    board, rules = _board_and_rules(args)
-    r = bench_mcts(board, rules, args.agent, args.positions, args.seed)
-    lines = [f"{r['agent']}, {r['players']} players, {r['positions']} positions of "
-             "heuristic games, one core",
-             f"  {r['playouts']:,} playouts in {r['seconds']:.2f} s: "
-             f"{r['playouts_per_second']:,} playouts/s "
-             f"({r['mean_playouts_per_decision']} per decision, slowest decision "
-             f"{r['slowest_decision_ms']} ms); first decision "
-             f"{r['first_decision_seconds']:.2f} s"]
-    return emit(args, r, lines)
-
-
-# -- yardstick ----------------------------------------------------------------------------------
-def add_yardstick_arguments(p: argparse.ArgumentParser) -> None:
-    O.add_players(p)
-    O.add_games(p, 100_000, "games each side plays in each round")
-    p.add_argument("--rounds", type=O.Integer(1), default=3, metavar="K",
-                   help="rounds of C then compiled; the median round's ratio is given "
-                        "(default 3)")
-    O.add_seed(p, help="seed of the games (the C program's generator, and the compiled "
-               "engine's game seeds as in `bench agents`)")
-    O.add_board(p)
-    O.add_json(p, "the figures")
-    O.add_rules(p)
-
-
-def cmd_yardstick(args: argparse.Namespace) -> int:
-    """`portobello bench yardstick`."""
-    from sim.bench.yardstick import bench_yardstick
-
-    board, rules = _board_and_rules(args)
-    r = bench_yardstick(board, rules, args.games, args.seed, args.rounds)
-
-    def side(name: str, x: dict[str, Any]) -> str:
-        scores = ", ".join(f"{s:.1f}" for s in x["mean_scores"])
-        ends = ", ".join(f"{k} {v:.3f}" for k, v in x["end_reasons"].items())
-        return (f"  {name:8} {x['games_per_second']:>10,.0f} games/s ({x['seconds']:.2f} s); "
-                f"mean scores {scores}; mean rounds {x['mean_rounds']:.2f}; {ends}")
-
-    rounds = ", ".join(f"{x:.3f}" for x in r["ratios"])
-    lines = [f"random games, {r['players']} players, {r['games']:,} each, one core, "
-             f"{r['rounds']} rounds (the median round shown)",
-             side("C", r["c"]), side("compiled", r["compiled"]),
-             f"  compiled / C: {r['ratio']:.3f} (rounds: {rounds})"]
-    return emit(args, r, lines)
-
-
-# -- compile ----------------------------------------------------------------------------------
-def add_compile_arguments(p: argparse.ArgumentParser) -> None:
-    from sim.games.portobello.agents.registry import split_specs
-
-    p.add_argument("--lineups", type=split_specs, default=["random", "heuristic"],
-                   metavar="SPEC[,SPEC...]", help="agents to time, each in every seat of its "
-                   "own run (default: random,heuristic)")
-    O.add_players(p)  # 3 when not given
-    O.add_games(p, 100, "games each run plays")
-    O.add_json(p, "the figures")
-
-
-@bad_input_exits_2
-def cmd_compile(args: argparse.Namespace) -> int:
-    """`portobello bench compile`."""
-    from sim.bench.compile import bench_compile
-    from sim.games.portobello.agents.registry import make_agent
-    from sim.run.engines import engine_name
-
-    players = args.players or 3
-    for spec in args.lineups:
-        make_agent(spec)  # an unknown agent is refused by name
-        if engine_name([spec] * players) != "compiled":
-            raise BenchError(f"{spec} has no compiled version: nothing compiles for it")
-    r = bench_compile(args.lineups, players, args.games)
-    lines = [f"portobello simulate --games {r['games']} --players {r['players']}, a fresh "
-             f"cache then the cache it left (load {r['load']} on {r['cpus']} cpus)",
-             f"  {'agents':12} {'cold s':>8} {'cold cpu s':>11} {'warm s':>8} "
-             f"{'compile s':>10}"]
-    lines += [f"  {e['agents']:12} {e['cold_seconds']:8.1f} {e['cold_cpu_seconds']:11.1f} "
-              f"{e['warm_seconds']:8.1f} {e['compile_seconds']:10.1f}" for e in r["runs"]]
-    return emit(args, r, lines)
-
-
-# -- cluster ----------------------------------------------------------------------------------
-def add_cluster_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--agent", default="fastmcts:iterations=100", metavar="SPEC",
-                   help="the agent in every seat of the study cell, by default the skill "
-                   "ladder's search level (default: fastmcts:iterations=100)")
-    O.add_players(p)  # 3 when not given
-    O.add_games(p, 24, "games of the study cell")
-    p.add_argument("--shard-size", type=O.positive_int, default=2, metavar="N",
-                   help="games per task of the study cell (default: 2)")
-    O.add_seed(p, help="seed of the cell's games")
-    p.add_argument("--many", type=O.positive_int, default=8, metavar="N",
-                   help="workers of the many-worker run (default: 8)")
-    p.add_argument("--tiny", type=O.positive_int, default=400, metavar="N",
-                   help="one-game tasks of the overhead and many-worker runs (default: 400)")
-    O.add_json(p, "the figures")
-
-
-@bad_input_exits_2
-def cmd_cluster(args: argparse.Namespace) -> int:
-    """`portobello bench cluster`."""
-    from sim.bench.cluster import bench_cluster
-    from sim.games.portobello.agents.registry import make_agent
-
-    make_agent(args.agent)  # an unknown agent is refused by name
-    players = args.players or 3
-    r = bench_cluster(args.agent, players, args.games, args.shard_size, args.seed,
-                      args.many, args.tiny)
-    c, t = r["cell"], r["tiny"]
-    lines = [f"local Dask clusters, warmed; {r['cpus']} cpus, load {r['load']}",
-             f"  study cell: {c['games']} games of {r['agent']} at {players} players, "
-             f"{c['tasks']} tasks"]
-    lines += [f"    {e['workers']} worker(s): {e['seconds']:8.2f} s  "
-              f"{e['games_per_second']:.2f} games/s" for e in c["runs"]]
-    lines += [f"    speed-up 1 -> 2 workers: {c['speedup']:.2f}; same bytes: "
-              f"{'yes' if c['identical'] else 'NO'}",
-              f"  {t['tasks']} one-game tasks: {t['local_seconds']:.2f} s in this process, "
-              f"{t['one_worker_seconds']:.2f} s on one worker: {t['overhead_ms_per_task']:.2f} "
-              "ms overhead per task",
-              f"    on {t['many_workers']} workers: {t['many_seconds']:.2f} s, "
-              f"{t['tasks_per_second']:.0f} tasks/s; same bytes as this process: "
-              f"{'yes' if t['identical'] else 'NO'}"]
-    return emit(args, r, lines)
-
-
-# -- river ------------------------------------------------------------------------------------
-def add_river_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=O.player_counts, default=None, metavar="N[,N...]",
-                   help="player counts (default: 2,3,4,5)")
-    O.add_games(p, 20_000, "games at each player count")
-    O.add_seed(p, help="first game seed (game i plays seed SEED + i)")
-    O.add_json(p, "the figures")
-
-
-@bad_input_exits_2
-def cmd_river(args: argparse.Namespace) -> int:
-    """`portobello bench river`."""
-    from sim.bench.river import bench_river
-
-    r = bench_river(args.players or [2, 3, 4, 5], args.games, args.seed)
-    lines = [f"River Market random games ({r['cards']} cards), one core, load "
-             f"{r['load']:.2f}:"]
-    for x in r["rows"]:
-        scores = ", ".join(f"{s:.1f}" for s in x["mean_scores"])
-        lines.append(f"  {x['players']} players: {x['games_per_second']:>9,.0f} games/s, "
-                     f"{x['actions_per_second']:>12,.0f} actions/s ({x['games']:,} games in "
-                     f"{x['seconds']:.2f} s; {x['mean_turns']:.1f} turns, "
-                     f"{x['mean_actions']:.0f} actions a game; mean scores {scores})")
-    return emit(args, r, lines)
-
-
 # -- the modes --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Mode:
-    """One `portobello bench MODE`: its help line, its flags and its command (made from its
-    parser)."""
-
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    command: Callable[[argparse.ArgumentParser], Command]
-
-
-MODES: dict[str, Mode] = {
-    "agents": Mode("games and decisions per second between agents on one core (the default "
-                   "mode)", add_agents_arguments, lambda p: cmd_agents),
+GENERIC: dict[str, Mode] = {
     "simulate": Mode("a run end to end for each --jobs entry: games/s, ratio to the first, "
                      "bytes per game", add_simulate_arguments, simulate_command),
     "load": Mode("load and summarise a run as a report does, in a fresh process: seconds "
                  "and peak memory", add_load_arguments, lambda p: cmd_load),
     "disk": Mode("bytes per game on disk for each table of a run", add_disk_arguments,
                  lambda p: cmd_disk),
-    "mcts": Mode("playouts per second of an MCTS agent on one core, over positions of real "
-                 "games", add_mcts_arguments, lambda p: cmd_mcts),
-    "compile": Mode("a first run's compile: simulate with an empty cache, then warm, per "
-                    "line-up", add_compile_arguments, lambda p: cmd_compile),
-    "yardstick": Mode("random games in plain C beside the compiled engine's, one run: both "
-                      "rates, their ratio, both games' averages", add_yardstick_arguments,
-                      lambda p: cmd_yardstick),
-    "river": Mode("River Market's random games per second on one core, per player count",
-                  add_river_arguments, lambda p: cmd_river),
-    "cluster": Mode("a search-level study cell on local Dask clusters of 1 and 2 workers "
-                    "(how much faster), and the cost of a task on many workers",
-                    add_cluster_arguments, lambda p: cmd_cluster),
 }
+
+
+def all_modes() -> dict[str, Mode]:
+    """The toolkit's modes and every game's (`bench_modes()`), the default mode first; a
+    name taken already is not taken again."""
+    found = dict(GENERIC)
+    for game in kinds().values():
+        offered = G.member(game, "bench_modes")
+        for name, mode in (offered() if offered is not None else {}).items():
+            found.setdefault(name, mode)
+    first = {DEFAULT_MODE: found.pop(DEFAULT_MODE)} if DEFAULT_MODE in found else {}
+    return first | found
+
+
+MODES: dict[str, Mode] = all_modes()
 
 
 def add_parser(subparsers: Any) -> None:
     """Register `portobello bench [MODE]`."""
+    default = MODES.get(DEFAULT_MODE)
     p = O.add_command(subparsers, "bench", f"speed and size benchmarks (modes: "
-                      f"{', '.join(MODES)}; default agents)", cmd_agents,
+                      f"{', '.join(MODES)}" + (f"; default {DEFAULT_MODE})" if default else ")"),
                       description="Speed and size benchmarks, one JSON object each with "
-                      "--json. Without a mode: the agents mode (its flags are accepted here "
-                      "too). See benchmarks/README.md.")
-    add_agents_arguments(p)
-    modes = O.add_subcommands(p, "bench_mode", required=False, metavar="[MODE]")
+                      "--json." + (f" Without a mode: the {DEFAULT_MODE} mode (its flags are "
+                                   "accepted here too)." if default else "")
+                      + " See benchmarks/README.md.")
+    if default is not None:
+        default.add_arguments(p)
+        p.set_defaults(func=default.command(p))
+    modes = O.add_subcommands(p, "bench_mode", required=default is None, metavar="[MODE]")
     for name, mode in MODES.items():
         q = O.add_command(modes, name, mode.help)
         mode.add_arguments(q)

@@ -9,7 +9,9 @@ meaning, type and default everywhere it appears:
   rules file says) or, where a command plays several counts, a list like `2,3,4`;
 - `--jobs` worker processes (a positive integer, default one per core or `$PORTOBELLO_JOBS`;
   a list where a command runs once per entry); `--games` a positive integer;
-- `--preset`, `--rules FILE`, `--board` the rules and the board; `--agents` agent specs;
+- `--game` the game (the registry's names; the default game when not given), `--preset`,
+  `--rules FILE` its rules, `--board`, `--cards`, ... its material (one flag per game's
+  material, `add_materials`); `--agents` agent specs;
 - `--quiet` (no progress output: the closing summary of a long command still prints, see
   `sim.cli.summary`), `--json` (one JSON object on stdout), `--out` (where the command
   writes: `DIR` for a folder, `FILE` for a file).
@@ -31,27 +33,25 @@ from pathlib import Path
 from typing import Any
 from typing import NoReturn
 
+from sim.cli import games as G
 from sim.core.errors import PortobelloError
 from sim.core.errors import RulesError
 from sim.core.errors import quote
 from sim.core.files import MAX_DIGITS
+from sim.core.files import read_document
+from sim.core.kind import GameKind
 from sim.core.outputs import check_output
-from sim.games.portobello.agents.registry import AGENTS
-from sim.games.portobello.agents.registry import split_specs
-from sim.games.portobello.board import resolve_board_path
-from sim.games.portobello.rules import PRESETS
-from sim.games.portobello.rules import Rules
-from sim.games.portobello.rules import load_rules
-from sim.games.portobello.rules import preset
-from sim.games.portobello.rules import rules_from_dict
+from sim.core.specs import split_specs
+from sim.games.registry import default_game
+from sim.games.registry import game_names
+from sim.games.registry import kinds
 from sim.run.config import MAX_GAMES
-from sim.run.engines import ENGINES
+from sim.run.game_runs import ENGINES
 from sim.run.scheduler import MAX_SCHEDULER_TIMEOUT
 from sim.run.scheduler import SCHEDULER_TIMEOUT
 from sim.run.scheduler import timeout_problem
 
 DEFAULT_SEED = 0
-DEFAULT_BOARD = "standard"
 DEFAULT_AGENTS = "random"
 DEFAULT_SHARD_SIZE = 1000
 
@@ -242,10 +242,22 @@ player_counts = IntegerList(2, example="2,3,4")
 
 
 # -- shared flags -----------------------------------------------------------------------------
+def agents_listed() -> str:
+    """The agents a spec can name, game by game (the default game's first, unnamed), as its
+    commands facet lists them (`sim.cli.games.agent_names`)."""
+    parts = []
+    for game in kinds().values():
+        names = G.agent_names(game)
+        if names:
+            listed = ", ".join(sorted(names) if G.is_default(game) else names)
+            parts.append(listed if G.is_default(game) else f"--game {game.name}: {listed}")
+    return "agents: " + "; ".join(parts) if parts else "agents: see `portobello agents list`"
+
+
 def agents_help() -> str:
     """The agents a spec can name, for --agents help texts."""
     return (f"one agent spec for all seats, or one per seat separated by commas "
-            f"(agents: {', '.join(sorted(AGENTS))})")
+            f"({agents_listed()})")
 
 
 def add_seed(p: argparse.ArgumentParser, help: str = "seed every random choice derives "
@@ -325,19 +337,44 @@ def add_games(p: argparse.ArgumentParser, default: int | None, help: str) -> Non
                    help=f"{help} (at most {MAX_GAMES:,})")
 
 
+def presets_listed() -> str:
+    """Every game's presets (the default game's first, unnamed)."""
+    return "; ".join(", ".join(g.presets) if G.is_default(g) else
+                     f"--game {g.name}: {', '.join(g.presets)}" for g in kinds().values())
+
+
 def add_rules(p: argparse.ArgumentParser, default: Any = None) -> None:
     """`--preset NAME` and `--rules FILE`, applied in that order (then a command's own rules
     flags). `default=argparse.SUPPRESS` lets a parent and a sub-command both take them."""
     p.add_argument("--preset", default=default, metavar="NAME",
-                   help=f"named rules preset: {', '.join(PRESETS)} (see `portobello rules "
-                   "list`; default: none, the rulebook's rules)")
+                   help=f"named rules preset of the game: {presets_listed()} (see `portobello "
+                   "rules list`; default: none, the rulebook's rules)")
     p.add_argument("--rules", default=default, metavar="FILE",
-                   help="rules TOML file (docs/rules.md), applied over the preset (default: none)")
+                   help="rules TOML file of the game's switches (docs/rules.md), applied over "
+                   "the preset (default: none)")
 
 
-def add_board(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--board", default=Default(DEFAULT_BOARD), metavar="BOARD",
-                   help="shipped board name or board TOML file")
+def add_material(p: argparse.ArgumentParser, game: GameKind) -> None:
+    """The flag naming `game`'s material (`--board`, `--cards`: `GameKind.material`), its
+    default the game's own, told apart from the same text given (`Default`)."""
+    words = G.material_words(game)
+    p.add_argument(G.material_flag(game), dest=game.material,
+                   default=Default(game.default_material), metavar=game.material.upper(),
+                   help=f"{game.title}'s {words}: a shipped {words} name or a TOML file")
+
+
+def add_materials(p: argparse.ArgumentParser) -> None:
+    """Every game's material flag (`add_material`), each once: a command that plays any
+    game takes the material of the game it plays and refuses another's
+    (`sim.cli.games.refusals`)."""
+    seen: set[str] = set()
+    for game in kinds().values():
+        if game.material not in seen:
+            seen.add(game.material)
+            add_material(p, game)
+
+
+add_board = add_materials  # (the name of the one material flag there was)
 
 
 def add_agents(p: argparse.ArgumentParser, default: str | None = DEFAULT_AGENTS,
@@ -368,19 +405,22 @@ def add_out(p: argparse.ArgumentParser, metavar: str, help: str, default: str | 
 
 
 # -- shared helpers ---------------------------------------------------------------------------
-INPUT_FLAGS = ("file", "target", "runs", "rules", "board")  # the args that name files read
+INPUT_FLAGS = ("file", "target", "runs", "rules")  # the args that name files read (and materials)
 
 
 def inputs_of(args: argparse.Namespace) -> list[str]:
-    """The files and folders a command reads, as given on its command line."""
+    """The files and folders a command reads, as given on its command line (a material by
+    where its game reads it from: a shipped name is no file of the user's)."""
     found: list[str] = []
-    for name in INPUT_FLAGS:
+    materials = {g.material: g for g in reversed(kinds().values())}
+    for name in (*INPUT_FLAGS, *materials):
         value = getattr(args, name, None)
         values = value if isinstance(value, list | tuple) else [value]
         for v in values:
             if isinstance(v, str | Path) and str(v):
-                # a shipped board's name is no file of the user's
-                found.append(str(resolve_board_path(v)) if name == "board" else str(v))
+                where = G.member(materials[name], "material_path") if name in materials \
+                    else None
+                found.append(str(where(str(v)) if where is not None else v))
     return found
 
 
@@ -409,53 +449,69 @@ def out_and_report(args: argparse.Namespace, default: Path
     return out, report_dir, log
 
 
-def rules_from_args(args: argparse.Namespace, **overrides: Any) -> Rules:
-    """Rules from --preset, then --rules FILE, then explicit flags (None: not given)."""
-    base = preset(args.preset) if getattr(args, "preset", None) else Rules()
-    if getattr(args, "rules", None):
-        base = load_rules(args.rules, base=base)
-    changes = {k: v for k, v in overrides.items() if v is not None}
-    return rules_from_dict(changes, base=base, source="command line") if changes else base
+def game_from_args(args: argparse.Namespace, run: bool = False) -> GameKind:
+    """The game `--game` names, once the command line gives no flag the game does not take
+    (another game's material; with `run`, the run flags `sim.cli.games.refusals` lists),
+    each refused in one line naming the flag, whatever its value."""
+    game = G.game_of(args)
+    refuse_given(args, G.refusals(game, run=run))
+    return game
 
 
-GAMES = ("portobello-market", "river-market")
+def preset_rules(game: GameKind, name: str) -> Any:
+    """The game's rules of preset `name`; an unknown name is refused naming the presets (and
+    the game, unless it is the default one)."""
+    if name not in game.presets:
+        which = "" if G.is_default(game) else f"{game.title} "
+        raise RulesError(f"unknown {which}preset {quote(name)} (presets: "
+                         f"{', '.join(game.presets)})", field="preset")
+    return game.rules_from_dict(dict(game.presets[name]))
 
 
-def add_game(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--game", choices=GAMES, default=GAMES[0],
-                   help=f"the game; river-market: docs/river-market.md, {what} "
-                   "(default: portobello-market)")
-
-
-def add_cards(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cards", default=None, metavar="CARDS",
-                   help="with --game river-market: shipped card-set name or card-set TOML "
-                   "file (default: river-market; docs/river-market.md)")
-
-
-RIVER_BOARD = "River Market has no board: its river is its cards"
-
-
-def river_rules_from_args(args: argparse.Namespace, players: int | None = None) -> Any:
-    """River Market's rules from --preset NAME (standard, short), --rules FILE (a TOML table
-    of its switches, over the preset) and the player count; --board is refused whatever
-    its value (its river is its cards)."""
-    from sim.core.files import read_document
-    from sim.games.river.rules import PLAYERS
-    from sim.games.river.rules import preset as river_preset
-    from sim.games.river.rules import river_rules
-
-    refuse_given(args, {"--board": RIVER_BOARD})
-    data = read_document(args.rules, "toml", RulesError, "rules") if args.rules else {}
+def rules_from_args(args: argparse.Namespace, game: GameKind | None = None,
+                    **overrides: Any) -> Any:
+    """The game's rules (`GameKind.rules_from_dict`) from --preset, then --rules FILE, then
+    explicit flags (None: not given); a player count the game refuses (`check_players`) is
+    refused first, naming --players."""
+    game = game or G.game_of(args)
     name = getattr(args, "preset", None)
-    base = None if name is None else river_preset(name)
-    rules = river_rules(data, base=base, source=args.rules)
-    if players is not None:
-        if not PLAYERS[0] <= players <= PLAYERS[1]:
-            raise PortobelloError(f"River Market is for {PLAYERS[0]} to {PLAYERS[1]} players, "
-                                  f"got {players}", field="--players")
-        rules = river_rules({"players": players}, base=rules)
-    return rules
+    rules = preset_rules(game, name) if name else game.default_rules()
+    path = getattr(args, "rules", None)
+    if path:
+        data = read_document(Path(path), "toml", RulesError, "rules")
+        rules = game.rules_from_dict(data, base=rules, source=str(Path(path)))
+    check = G.member(game, "check_players")
+    if check is not None and overrides.get("players") is not None:
+        check(overrides["players"])
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    return game.rules_from_dict(changes, base=rules, source="command line") if changes \
+        else rules
+
+
+def material_ref(args: argparse.Namespace, game: GameKind | None = None) -> str:
+    """The reference of the game's material its flag names (`add_material`; the game's
+    default when not given)."""
+    game = game or G.game_of(args)
+    value = getattr(args, game.material, None)
+    return str(value) if value is not None else game.default_material
+
+
+def material_from_args(args: argparse.Namespace, game: GameKind | None = None
+                       ) -> tuple[Any, str]:
+    """The game's material its flag names, loaded, and its reference (`material_ref`)."""
+    game = game or G.game_of(args)
+    ref = material_ref(args, game)
+    return game.load_material(ref, None), ref
+
+
+def add_game(p: argparse.ArgumentParser) -> None:
+    """`--game NAME`: the registry's games, the default game when not given; its help says
+    what each game brings (`HELP` of its commands facet)."""
+    said = "; ".join(f"{g.name}: {G.member(g, 'HELP')}" for g in kinds().values()
+                     if G.member(g, "HELP"))
+    p.add_argument("--game", choices=game_names(), default=default_game(),
+                   help="the game, its rules, material and agents" + (f" ({said})" if said
+                                                                       else ""))
 
 
 def agent_specs(text: str, players: int) -> list[str]:

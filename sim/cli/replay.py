@@ -1,4 +1,7 @@
-"""`portobello replay`: replay a game record (docs/rules.md) and print its outcome."""
+"""`portobello replay`: replay a game record (docs/rules.md) and print its outcome. The game
+whose record it is (the game whose viewer claims the file, `analysis.view.viewer.record_game`;
+the default game for anything else, which says what is wrong) replays it (`replay_record` of
+its commands facet, `sim.cli.games`)."""
 
 from __future__ import annotations
 
@@ -6,23 +9,18 @@ import argparse
 import json
 from typing import Any
 
+from sim.cli import games as G
 from sim.cli import options as O
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay the record; print its outcome (the JSON of docs/rules.md with --json)."""
-    from sim.games.portobello.records import replay_file
+    from analysis.view.viewer import record_game
 
-    _, out = replay_file(args.record)
-    if args.json:
-        print(json.dumps(out))
-        return 0
-    status = f"finished ({out['end_reason']})" if out["finished"] else "not finished"
-    print(f"{args.record}: {status} after round {out['round']}")
-    for seat, score in enumerate(out["scores"]):
-        mark = "  winner" if seat in out["winners"] else ""
-        print(f"  seat {seat}: {score}{mark}")
-    print(f"  scored lanes: {', '.join(out['scored_lanes']) or 'none'}")
+    game = record_game(args.record)
+    replay = G.need(game, "replay_record", "replay of records", field="record")
+    out, lines = replay(args.record)
+    print(json.dumps(out) if args.json else "\n".join(lines))
     return 0
 
 

@@ -60,6 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from sim.web.app import build_app
+        from sim.web.app import play_pages
     except ImportError as exc:
         raise PortobelloError(f"the web app needs starlette and uvicorn ({exc.name} is missing:"
                               " pip install 'portobello[web]')") from None
@@ -78,9 +79,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_port(args.port)
     app = build_app(out, bot_delay_ms=args.bot_delay, port=args.port, files_dir=args.files)
     offered = f"; rules and board files from {args.files}" if args.files else ""
-    print(f"playing at http://127.0.0.1:{args.port}/ (River Market: "
-          f"http://127.0.0.1:{args.port}/river; finished games saved in {args.out}"
-          f"{offered}; Ctrl-C stops)", flush=True)
+    others = "".join(f"{title}: http://127.0.0.1:{args.port}{path}; "
+                     for path, title in play_pages().items() if path != "/")
+    print(f"playing at http://127.0.0.1:{args.port}/ ({others}finished games saved in "
+          f"{args.out}{offered}; Ctrl-C stops)", flush=True)
     logging.getLogger("uvicorn.error").addFilter(StopNoise())
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port,
                                            log_level="warning",

@@ -20,40 +20,55 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sim.cli import games as G
 from sim.cli import options as O
 from sim.cli.summary import compile_first
 from sim.cli.summary import notice
 from sim.cli.summary import run_lines
-from sim.core.errors import PortobelloError
-from sim.games.portobello.board import load_board
+from sim.core.kind import GameKind
+from sim.games.registry import default_game
 from sim.games.registry import kind
-from sim.games.river.kind import NAME as RIVER
+from sim.games.registry import kinds
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 
-DEFAULT_AGENTS = "heuristic"
-RIVER_DEFAULT_AGENTS = "heuristic"  # River Market's tuned heuristic: its strongest cheap agent
-neutral_stack = O.IntegerList(1, example="3,3,2,2,1,1,1,1", empty_ok=True)
+
+def run_agents(game: GameKind) -> str:
+    """The line-up a run of `game` plays without --agents: its strongest cheap agent
+    (`RUN_AGENTS` of its commands facet, `sim.cli.games`)."""
+    return str(G.member(game, "RUN_AGENTS", G.DEFAULT_RUN_AGENTS))
+
+
+DEFAULT_AGENTS = run_agents(kind(default_game()))
+
+
+def run_agents_text(others: bool = False) -> str:
+    """Every game's default line-up: the default game's, then the others' by title (with
+    `others`, only theirs, each after "; ")."""
+    said = [run_agents(g) if G.is_default(g) else f"{g.title}: {run_agents(g)}"
+            for g in kinds().values() if not (others and G.is_default(g))]
+    return "".join(f"; {s}" for s in said) if others else "; ".join(said)
 
 
 def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
-                  agents: str = DEFAULT_AGENTS, agents_help: str | None = None) -> None:
+                  agents: str | None = None, agents_help: str | None = None) -> None:
     """Every flag that decides a run's configuration or how it is executed (not where it is
-    written): rules, board, agents (default `agents`), games, seed, shards, tables, backend
-    and engine."""
+    written): the game, its rules (and the rules flags a game adds, `add_run_flags` of its
+    commands facet), its material, agents (default `agents`, or each game's own,
+    `run_agents`), games, seed, shards, tables, backend and engine."""
     O.add_players(p)
-    p.add_argument("--customers", choices=["drawn", "known"], default=None,
-                   help="customer order (default: drawn, or the preset's or rules file's)")
-    p.add_argument("--neutral-stack", type=neutral_stack, default=None,
-                   metavar="3,3,2,2,1,1,1,1",
-                   help="neutral tokens, top first (default: the rules')")
+    taken: set[str] = set()
+    for game in kinds().values():
+        add = G.member(game, "add_run_flags")
+        if add is not None and not taken & set(G.run_flags(game)):
+            add(p)
+            taken |= set(G.run_flags(game))
     O.add_rules(p)
-    O.add_board(p)
-    O.add_game(p, "with its card set (--cards) and switches (--preset standard or short, "
-               "--rules)")
-    O.add_cards(p)
-    O.add_agents(p, default=None, help=agents_help or f"{O.agents_help()} (default: {agents})")
-    p.set_defaults(run_agents=agents)  # the command's default line-up, by game below
+    O.add_materials(p)
+    O.add_game(p)
+    default = agents or run_agents_text()
+    O.add_agents(p, default=None, help=agents_help or f"{O.agents_help()} (default: {default})")
+    p.set_defaults(run_agents=agents)  # the command's line-up; None: the game's own
     O.add_games(p, games, games_help)
     O.add_seed(p, help="run seed (each game's seed derives from it and the game index)")
     p.add_argument("--shard-size", type=O.positive_int, default=O.DEFAULT_SHARD_SIZE,
@@ -64,48 +79,19 @@ def add_run_flags(p: argparse.ArgumentParser, games: int, games_help: str,
 
 
 def config_from_flags(args: argparse.Namespace) -> RunConfig:
-    """The run configuration the flags of `add_run_flags` describe."""
-    if args.game == RIVER:
-        return river_config(args)
-    if args.cards is not None:
-        raise PortobelloError("a card set is River Market's: give --game river-market, or "
-                              "--board for Portobello Market's board", field="--cards")
-    rules = O.rules_from_args(args, players=args.players, customer_order=args.customers,
-                              neutral_stack=args.neutral_stack)
-    board = load_board(args.board)
-    specs = O.agent_specs(args.agents or args.run_agents, rules.players)
-    return RunConfig(board=board, board_ref=args.board, rules=rules, agents=tuple(specs),
+    """The run configuration the flags of `add_run_flags` describe: the flags the game
+    does not take refused first, whatever their values (`sim.cli.games.refusals`), then its
+    rules (with the rules flags its commands facet adds, `RUN_RULES`), material and
+    agents."""
+    game = O.game_from_args(args, run=True)
+    changes = {key: getattr(args, dest, None)
+               for dest, key in (G.member(game, "RUN_RULES", {}) or {}).items()}
+    rules = O.rules_from_args(args, game, players=args.players, **changes)
+    board, board_ref = O.material_from_args(args, game)
+    specs = O.agent_specs(args.agents or args.run_agents or run_agents(game), rules.players)
+    return RunConfig(board=board, board_ref=board_ref, rules=rules, agents=tuple(specs),
                      games=args.games, seed=args.seed, shard_size=args.shard_size,
-                     events=args.events, records=args.records)
-
-
-# The flags of a run that River Market does not take, and why: each is refused whatever
-# its value (`--board standard` as much as a board file).
-RIVER_REFUSED = {
-    "--customers": "River Market has no customers: the customer order is Portobello Market's",
-    "--neutral-stack": "River Market has no neutral tokens: the neutral stack is Portobello "
-                       "Market's",
-    "--events": "River Market runs keep the games and players tables: the event log is "
-                "Portobello Market's",
-    "--records": "River Market runs keep the games and players tables: a run's game records "
-                 "are Portobello Market's",
-    "--engine": "River Market plays in its own compiled batches: the choice of engine is "
-                "Portobello Market's",
-    "--board": O.RIVER_BOARD,
-}
-
-
-def river_config(args: argparse.Namespace) -> RunConfig:
-    """A River Market run's configuration (`sim.games.registry`): its card set, rules and agents;
-    the flags of `RIVER_REFUSED` are refused, whatever their values."""
-    O.refuse_given(args, RIVER_REFUSED)
-    rules = O.river_rules_from_args(args, args.players)
-    game = kind(RIVER)
-    ref = args.cards or game.default_material
-    agents = args.agents or args.run_agents  # both games have the random and heuristic agents
-    return RunConfig(board=game.load_material(ref, None), board_ref=ref, rules=rules,
-                     agents=tuple(O.agent_specs(agents, rules.players)), games=args.games,
-                     seed=args.seed, shard_size=args.shard_size, game=RIVER)
+                     events=args.events, records=args.records, game=game.name)
 
 
 def execute_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -155,7 +141,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     O.check_out(args, out, owned=[out])
     run = Run(config, out)
     line = run.compile_notice(args.engine)
-    compile_first(line)
+    compile_first(line, config.game)
     extra: dict[str, Any] = {}
     if plan is None:
         timings = run.execute(jobs=args.jobs, quiet=args.quiet, **execute_options(args))
@@ -185,7 +171,7 @@ def add_parser(subparsers: Any) -> None:
                       "tables)", cmd_simulate, description="Play many games in parallel into "
                       "a run folder. The same command on the same folder resumes an "
                       f"interrupted run. Without --agents, {DEFAULT_AGENTS} plays every seat "
-                      f"(on the compiled engine; River Market: {RIVER_DEFAULT_AGENTS}). It "
+                      f"(on the compiled engine{run_agents_text(others=True)}). It "
                       "ends with the games played, the agents and engine, the first "
                       "player's win share with its 95% interval, "
                       "and the run folder. With --target-half-width and --max-games it asks "
@@ -196,8 +182,8 @@ def add_parser(subparsers: Any) -> None:
                       "of the fixed-count one, and it ends with the precision reached.")
     add_run_flags(p, 1000, "games in the run (with --target-half-width: its first round)",
                   agents_help=O.agents_help() + "; without it the "
-                  "strongest agent with a compiled version plays every seat (default: "
-                  f"{DEFAULT_AGENTS}; River Market: {RIVER_DEFAULT_AGENTS})")
+                  f"strongest agent with a compiled version plays every seat (default: "
+                  f"{run_agents_text()})")
     p.add_argument("--target-half-width", type=O.half_width, default=None,
                    metavar="HALF_WIDTH", help="precision on demand: play rounds until every "
                    "seat's 95%% win-share interval is within ±HALF_WIDTH (e.g. 0.015 for "

@@ -39,8 +39,8 @@ def cmd_study(args: argparse.Namespace) -> int:
     if args.games is not None or args.agents is not None or args.players is not None:
         spec = spec.with_overrides(games=args.games, agents=args.agents, players=args.players)
     out, report_dir, log = _folders(args, spec.name, spec.players)
-    line = compile_notice(spec, out)
-    compile_first(line)
+    line, game = compile_notice(spec, out)
+    compile_first(line, game)
     results = run_study(spec, out, quiet=args.quiet, log=log,
                         execution=O.execution_from_args(args))
     failed = [r for r in results if r.error]
@@ -103,16 +103,16 @@ def cmd_population(args: argparse.Namespace) -> int:
     return 0
 
 
-def compile_notice(spec: Any, out: Path) -> str | None:
-    """The first-compile line if a cell with games left plays on the compiled engine and
-    its code is not cached yet (`sim.run.runner.Run.compile_notice`), else None."""
+def compile_notice(spec: Any, out: Path) -> tuple[str | None, str | None]:
+    """The first-compile line if a cell with games left plays on compiled code not cached
+    yet (`sim.run.runner.Run.compile_notice`), and the game it compiles; else None, None."""
     from sim.run.runner import Run
 
     for cell in spec.cells():
         line = Run(cell.config, out / "runs" / cell.key).compile_notice()
         if line:
-            return line
-    return None
+            return line, cell.config.game
+    return None, None
 
 
 def add_parser(subparsers: Any) -> None:

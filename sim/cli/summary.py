@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 from collections.abc import Mapping
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,41 +33,26 @@ def notice(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def compile_first(line: str | None) -> None:
-    """When the games to come would first compile the compiled engine (`line`, their
-    command's compile notice, is given): compile it now, saying so on standard error, even
-    with --quiet, and every 10 s that it goes on (`sim.run.engines.compile_now`); then the
-    simpler line-ups' games its code holds (`simpler_kinds`), so that a later command of
-    those line-ups does not compile again."""
+def compile_first(line: str | None, game: str | None = None) -> None:
+    """When the games to come would first compile the game's code (`line`, their command's
+    compile notice, is given): compile it now, saying so on standard error, even with
+    --quiet (`sim.run.game_runs.compile_now`). A game may compile more in the same breath
+    (`compile_first` of its commands facet, `sim.cli.games`: the default game also
+    compiles the simpler line-ups' games its code holds, so that no later command of those
+    line-ups compiles again)."""
     if not line:
         return
-    from sim.run import engines
+    from sim.cli import games as G
+    from sim.games.registry import default_game
+    from sim.games.registry import kind
+    from sim.run import game_runs
 
-    engines.compile_now(notice, line)
-    rest = simpler_kinds(line)
-    if rest:
-        start = time.monotonic()
-        notice(f"compiling the games of {' and '.join(w for w, _ in rest)} too (once, "
-               "from the parts just compiled, so that no later command compiles them)...")
-        with engines.still_saying(notice, "compiling the fast engine"):
-            for _, kind in rest:
-                engines.compile_for(kind)
-        notice(f"compiled in {time.monotonic() - start:.0f} s")
-
-
-def simpler_kinds(line: str) -> list[tuple[str, str]]:
-    """The kinds of compiled games (in words, and their compile notice) whose code the
-    games `line` announces hold, not yet in this machine's cache: the learned agent's games
-    hold the planner's (greedy and heuristic agents), which hold the random agents'. Each
-    is a few seconds once its parts are cached, against a first compile of its own later."""
-    from sim.run import engines
-
-    planner = ("greedy and heuristic agents", engines.COMPILE_NOTICE_PLANNER, (True, False))
-    random = ("random agents alone", engines.COMPILE_NOTICE, (False, False))
-    held = {engines.COMPILE_NOTICE_NETWORKS: (planner, random),
-            engines.COMPILE_NOTICE_PLANNER: (random,)}.get(line, ())
-    return [(words, kind) for words, kind, (p, n) in held
-            if not engines.compiled_code_cached(p, n)]
+    name = game or default_game()
+    first = G.member(kind(name), "compile_first")
+    if first is not None:
+        first(notice, line)
+    else:
+        game_runs.compile_now(name, notice, line)
 
 
 def interval_text(share: float, lo: float, hi: float) -> str:

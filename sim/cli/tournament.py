@@ -14,16 +14,19 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from sim.cli import options as O
 from sim.cli.summary import compile_first
 from sim.core.errors import PortobelloError
-from sim.games.portobello.agents.registry import split_specs
+from sim.core.kind import GameKind
+from sim.core.specs import split_specs
+from sim.games.registry import kinds
 from sim.run import tournament as T
-from sim.run.engines import ENGINES
 from sim.run.execution import Pool
+from sim.run.game_runs import ENGINES
 from sim.run.task_store import TaskStore
 from sim.run.tournament import PAIRINGS
 from sim.run.tournament import TournamentConfig
@@ -78,18 +81,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"{', '.join(given)} only go with --probe AGENT", field=given[0])
     specs = tuple(split_specs(args.agents))
     games = args.games or TOURNAMENT_GAMES
-    if args.game == "river-market":
-        config = TournamentConfig(agents=specs, players=tuple(args.players), games=games,
-                                  seed=args.seed, pairing=args.pairs or "all",
-                                  jobs=args.jobs, engine=args.engine,
-                                  river=O.river_rules_from_args(args))
-    else:
-        config = TournamentConfig(agents=specs, players=tuple(args.players), games=games,
-                                  seed=args.seed, board_ref=args.board,
-                                  rules=O.rules_from_args(args), pairing=args.pairs or "all",
-                                  jobs=args.jobs, engine=args.engine)
+    game = O.game_from_args(args)
+    check_agents(game, specs)
+    config = TournamentConfig(agents=specs, players=tuple(args.players), games=games,
+                              seed=args.seed, board_ref=O.material_ref(args, game),
+                              rules=O.rules_from_args(args, game), pairing=args.pairs or "all",
+                              jobs=args.jobs, engine=args.engine, game=game.name)
     line = config.compile_notice()
-    compile_first(line)
+    compile_first(line, config.game)
     if args.out:
         O.check_out(args, args.out)
     start = time.perf_counter()
@@ -117,10 +116,32 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def check_agents(game: GameKind, specs: Sequence[str]) -> None:
+    """Refuse a spec the game has no agent for, naming --agents (the game's own reason)."""
+    for spec in specs:
+        try:
+            game.check_agent(spec)
+        except PortobelloError as exc:
+            if exc.field not in (None, "agents"):
+                raise
+            raise PortobelloError(exc.reason, source=exc.source, field="--agents") from None
+
+
+def has_probe(game: GameKind) -> bool:
+    """Whether the game's agents have the exploitability probe's challengers (its report
+    facet's `probe_challengers`, `analysis.facets`)."""
+    from analysis.facets import declared
+
+    return declared(game.name, "probe_challengers", None) is not None
+
+
 def cmd_probe(args: argparse.Namespace) -> int:
-    if args.game != "portobello-market":
-        raise UsageError("the probe is Portobello Market's (its agents' restrictions and "
-                         "weights)", field="--probe")
+    game = O.game_from_args(args)
+    if not has_probe(game):
+        having = [g.name for g in kinds().values() if has_probe(g)]
+        raise UsageError(f"{game.title} has no probe of its agents' restrictions and "
+                         f"weights (games with it: {', '.join(having) or 'none'})",
+                         field="--probe")
     return _probe(args)
 
 
@@ -148,7 +169,7 @@ def _probe(args: argparse.Namespace) -> int:
         raise UsageError("--probe plays AGENT against each challenger: leave out --pairs",
                          field="--pairs")
     try:
-        rules = O.rules_from_args(args)
+        rules = O.rules_from_args(args, O.game_from_args(args))
     except PortobelloError as exc:
         raise UsageError(exc.reason, source=exc.source, field=exc.field) from None
     out = O.check_out(args, args.out) if args.out else None
@@ -158,7 +179,7 @@ def _probe(args: argparse.Namespace) -> int:
     players = PROBE_PLAYERS if args.players is TOURNAMENT_PLAYERS else tuple(args.players)
     probe: dict[str, Any] = dict(
         agent=args.probe, players=players, games=args.games or PROBE_GAMES, seed=args.seed,
-        board_ref=args.board, rules=rules, jobs=args.jobs, engine=args.engine,
+        board_ref=O.material_ref(args), rules=rules, jobs=args.jobs, engine=args.engine,
         weights=weights, weights_dir=out.with_suffix(".weights") if out else None)
     for key, dest in (("random", "perturbations"), ("sigma", "sigma"), ("step", "step"),
                       ("top", "top")):
@@ -167,7 +188,7 @@ def _probe(args: argparse.Namespace) -> int:
     config = ProbeConfig(**probe)
     out = out or Path("data/runs") / f"probe-{config.probe_id}.parquet"
     line = next((x for t in config.tournaments.values() if (x := t.compile_notice())), None)
-    compile_first(line)
+    compile_first(line, O.game_from_args(args).name)
     start = time.perf_counter()
     store = TaskStore(out.with_suffix(".tasks"))  # what a stopped probe keeps
     with Pool(O.execution_from_args(args)) as pool:
@@ -247,11 +268,10 @@ def add_parser(subparsers: Any) -> None:
                       "counts; win rates with Wilson intervals, ratings, Parquet",
                       cmd_tournament, description=design)
     p.epilog = PROBE_EPILOG
-    listed = O.agents_help().split("(", 1)[-1].rstrip(")")
     O.add_agents(p, default=None,
                  help="two or more agent specs separated by commas, earlier = focus of a "
-                 f"pair ({listed}; restricted: no-district(AGENT), no-customers(AGENT), "
-                 "no-bobby(AGENT), first-end(AGENT); required unless --probe; no default)")
+                 f"pair ({O.agents_listed()}; `portobello agents list` has their "
+                 "restricted versions; required unless --probe; no default)")
     p.add_argument("--probe", metavar="AGENT", default=None,
                    help="instead of --agents: an exploitability probe of one agent spec "
                    "against its restricted versions and perturbed weight sets (see below; "
@@ -273,10 +293,8 @@ def add_parser(subparsers: Any) -> None:
                    "else decision by decision (python), which times every decision; both play "
                    "the same games (on the compiled engine the timing columns are null and the "
                    "ms/decision columns read –)")
-    O.add_game(p, "its agents random, greedy, heuristic[:weights=SET,WEIGHT=X] and "
-               "search[:iterations=N], on its compiled batches; --rules FILE holds its "
-               "switches")
-    O.add_board(p)
+    O.add_game(p)
+    O.add_materials(p)
     O.add_rules(p)
     O.add_out(p, "FILE", "Parquet file (default: data/runs/tournament-<tournament id>.parquet, "
               "with --probe data/runs/probe-<probe id>.parquet)")

@@ -15,8 +15,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sim.cli import games as G
 from sim.cli import options as O
 from sim.cli.summary import compile_first
+from sim.core.specs import split_specs
+from sim.games.registry import kinds
 
 EXAMPLE = """\
 A tuning spec (data/tuning/compensation.toml is a full one):
@@ -57,21 +60,20 @@ A tuning spec (data/tuning/compensation.toml is a full one):
   games = 10000
   checks = [{ agents = "fastmcts:iterations=10", games = 1000 }]
 
-River Market (docs/river-market.md): game = "river-market" and cards = "river-market"
-instead of board; its presets, rules switches and agents (greedy, ...), 2 to 5 players,
-and its seat bonus switch = "seat_coins" (extra starting Coins, low 0 or more) with the
-same seats; its integer switches (houses, start_coins, hand_limit, ...) take low/high.
-data/tuning/river-coins.toml is one.
-
-Outputs in OUT: tuning.json (the log it resumes from), summary.json, rules/<cell>.toml
+{games}Outputs in OUT: tuning.json (the log it resumes from), summary.json, rules/<cell>.toml
 (the recommended rules, one file per variant and player count) and report/index.html."""
+
+
+def example() -> str:
+    """The example spec, with what each other game's spec says instead (`TUNE_EXAMPLE` of
+    its commands facet, `sim.cli.games`)."""
+    said = [G.member(g, "TUNE_EXAMPLE") for g in kinds().values() if not G.is_default(g)]
+    return EXAMPLE.replace("{games}", "".join(f"{text}\n\n" for text in said if text))
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
     """Run (or resume) the tuning, write its report, print the verdict per cell."""
-    from sim.games.portobello.agents.registry import split_specs
-    from sim.games.portobello.kind import NAME as PORTOBELLO
-    from sim.run.engines import compile_notice
+    from sim.run.game_runs import compile_notice
     from sim.tuning.fairness.run import cell_line
     from sim.tuning.fairness.run import race_line
     from sim.tuning.fairness.run import tune_rules
@@ -98,10 +100,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     out, report_dir, log = O.out_and_report(args, Path("data/runs/tuning") / name)
 
     def before_play() -> None:
-        # River Market's batches compile in seconds, as its runs do (`Run.compile_notice`).
-        if spec.game == PORTOBELLO:
-            compile_first(compile_notice([a for level in spec.level_specs
-                                          for a in split_specs(level)]))
+        # The game's first compile, if its games compile for long (`sim.run.game_runs`).
+        specs = [a for level in spec.level_specs for a in split_specs(level)]
+        compile_first(compile_notice(spec.game, specs), spec.game)
 
     summary = tune_rules(spec, out, quiet=args.quiet, log=log,
                          execution=O.execution_from_args(args), before_play=before_play)
@@ -139,7 +140,7 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "tune", help="search rules switches (start-score or Coin bonuses, choices) toward "
         "fair seats",
-        formatter_class=_Formatter, epilog=EXAMPLE,
+        formatter_class=_Formatter, epilog=example(),
         description="Search the rules switches a tuning spec names (knobs) toward its "
         "target,\nseat balance by default, for every variant and player count: every setting "
         "plays\nthe same game seeds, the best few are confirmed on fresh seeds, and the "

@@ -1,15 +1,16 @@
-"""The play server: a Starlette app holding games in memory by id, one per browser tab.
+"""The play server: a Starlette app holding games in play by id, one per browser tab, for
+every game with a session facet (`sim.web.games`: the game's front, what a game in play is).
 
 JSON API (every error is a 4xx JSON object `{"error": ..., "field": ...}`, never a 500):
 
-- `POST /api/games` a new game (`sim.web.setup` lists the fields) -> its setup and state
-- `GET /api/games/{id}` the state; `POST .../click` the person's move; `POST .../bot` one bot
-  move; `POST .../undo`; `POST .../hint` (`{"agent": SPEC}`) what an agent would do
-- `GET /games/{id}/view` the game so far (or finished) as the viewer page
-- `GET /` the play page
-- River Market (`sim.games.river.session`): `POST /api/games` with `"game": "river-market"`;
-  `POST .../act` (`{"action": N}`, one of the legal actions the state lists) is the
-  person's move; state, bot, undo, hint and view as above; `GET /river` its play page
+- `POST /api/games` a new game (`"game": NAME`, the default game when not given, and the
+  game's own fields, which its session facet checks) -> its setup and state
+- `GET /api/games/{id}` the state; `POST .../click` or `POST .../act` the person's move (the
+  endpoint the game takes its moves at: a click on the board, or one of the legal actions
+  the state lists, `{"action": N}`); `POST .../bot` one bot move; `POST .../undo`;
+  `POST .../hint` (`{"agent": SPEC}`) what an agent would do
+- `GET /games/{id}/view` the game so far (or finished) as the game's viewer page
+- `GET /` the default game's play page; each other game's at its own path (`/river`)
 
 Only the server's own page gets in (`sim.web.guard`: its own Host, its own Origin, JSON
 bodies of bounded size). A game's requests take that game's lock in a worker thread, never
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from typing import NamedTuple
 
 import anyio
 from starlette.applications import Starlette
@@ -40,68 +42,61 @@ from starlette.responses import JSONResponse
 from starlette.responses import Response
 from starlette.routing import Route
 
-from analysis.view.page import render
-from analysis.view.source import GameSource
 from sim.core.errors import IllegalActionError
 from sim.core.errors import PortobelloError
-from sim.core.errors import quote
-from sim.games.portobello.game import Game
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.records import replay
-from sim.games.portobello.session import Click
-from sim.games.portobello.session import PlayError
-from sim.games.portobello.session import Session
-from sim.games.river.kind import NAME as RIVER
-from sim.games.river.session import RiverSession
-from sim.games.river.session import river_setup
-from sim.games.river.view import render as river_page
+from sim.core.kind import GameKind
+from sim.web.games import PlayError
+from sim.web.games import PlaySession
+from sim.web.games import game_of_request
+from sim.web.games import pages
+from sim.web.games import session_facet
+from sim.web.games import wrong_endpoint
 from sim.web.guard import MAX_BODY
 from sim.web.guard import Guard
 from sim.web.guard import RequestError
 from sim.web.guard import error_response
 from sim.web.guard import read_json
 from sim.web.limits import MAX_SECONDS
-from sim.web.page import play_page
-from sim.web.page import river_play_page
 from sim.web.setup import SetupError
 from sim.web.setup import file_names
-from sim.web.setup import game_setup
 
-__all__ = ["MAX_BODY", "MAX_GAMES", "build_app"]
+__all__ = ["MAX_BODY", "MAX_GAMES", "build_app", "play_pages"]
 
-AnySession = Session | RiverSession  # a game of either game in play
 MAX_GAMES = 200  # games kept in memory; the oldest is dropped beyond
 LOCK_WAIT = MAX_SECONDS + 5  # seconds a request waits for its game
 THINKERS = 4  # bot moves and hints computed at once (others wait; reads never do)
 
 
+class InPlay(NamedTuple):
+    """A game in play: its session, its game and its lock (a tab's requests never
+    interleave)."""
+
+    session: PlaySession
+    game: GameKind
+    lock: threading.Lock
+
+
 class Games:
-    """The games in play, by id, each with a lock (a tab's requests never interleave)."""
+    """The games in play, by id."""
 
     def __init__(self, out_dir: Path, files_dir: Path | None = None) -> None:
         self.out_dir = out_dir
         self.files_dir = files_dir
-        self._games: OrderedDict[str, tuple[AnySession, threading.Lock]] = OrderedDict()
+        self._games: OrderedDict[str, InPlay] = OrderedDict()
         self._lock = threading.Lock()
 
-    def new(self, data: Any) -> AnySession:
+    def new(self, data: Any) -> PlaySession:
+        """A new game of the game the request names (`sim.web.games.game_of_request`), set
+        up by its session facet from the request's other fields."""
+        if not isinstance(data, dict):
+            raise SetupError("the request must be a JSON object", field="body")
+        game = game_of_request(data)
+        facet = session_facet(game)
         game_id = secrets.token_hex(6)
-        session: AnySession
-        if isinstance(data, dict) and data.get("game", PORTOBELLO) != PORTOBELLO:
-            if data["game"] != RIVER:
-                raise SetupError(f"unknown game {quote(data['game'])} (games: {PORTOBELLO}, "
-                                 f"{RIVER})", field="game")
-            river = river_setup(data)
-            session = RiverSession(game_id=game_id, rules=river.rules, seed=river.seed,
-                                   human=river.human, specs=river.specs, out_dir=self.out_dir)
-        else:
-            setup = game_setup({k: v for k, v in data.items() if k != "game"}
-                               if isinstance(data, dict) else data, self.files_dir)
-            session = Session(game_id=game_id, board=setup.board, board_ref=setup.board_ref,
-                              rules=setup.rules, seed=setup.seed, human=setup.human,
-                              specs=setup.specs, out_dir=self.out_dir)
+        session = facet.new_session(game_id, {k: v for k, v in data.items() if k != "game"},
+                                    self.out_dir, self.files_dir)
         with self._lock:
-            self._games[game_id] = (session, threading.Lock())
+            self._games[game_id] = InPlay(session, game, threading.Lock())
             while len(self._games) > MAX_GAMES:
                 self._games.popitem(last=False)
         return session
@@ -110,12 +105,18 @@ class Games:
         with self._lock:
             return len(self._games)
 
-    def get(self, game_id: str) -> tuple[AnySession, threading.Lock]:
+    def get(self, game_id: str) -> InPlay:
         with self._lock:
             found = self._games.get(game_id)
         if found is None:
             raise LookupError(game_id)
         return found
+
+
+def play_pages() -> dict[str, str]:
+    """Each offered game's play page: its title by the page's path (the default game's at
+    `/` too)."""
+    return {path: game.title for path, game in pages().items()}
 
 
 @contextlib.contextmanager
@@ -130,24 +131,6 @@ def _held(lock: threading.Lock) -> Iterator[None]:
         lock.release()
 
 
-def _click(data: Any) -> Click:
-    if not isinstance(data, dict):
-        raise PlayError("the request must be a JSON object", field="body")
-    target = data.get("target")
-    if not isinstance(target, str):
-        raise PlayError("must name what was clicked: spot, square, district, token, draw or "
-                        "end", field="target")
-    out: dict[str, Any] = {"target": target}
-    for key in ("index", "value"):
-        value = data.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-            raise PlayError(f"must be an integer from 0 to {2**31 - 1}, got {quote(value)}",
-                            field=key)
-        out[key] = value
-    out["neutral"] = bool(data.get("neutral", False))
-    return Click(**out)
-
-
 def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
               port: int = 8765, files_dir: str | Path | None = None) -> Starlette:
     """The app serving on 127.0.0.1:`port`; finished games are saved as records in
@@ -156,14 +139,14 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
     games = Games(Path(out_dir), Path(files_dir) if files_dir is not None else None)
     thinkers = anyio.CapacityLimiter(THINKERS)
 
-    def with_game(work: Callable[[Any, Any], dict[str, Any]], thinks: bool = False
+    def with_game(work: Callable[[InPlay, Any], dict[str, Any]], thinks: bool = False
                   ) -> Callable[[Request], Awaitable[Response]]:
         """A game's endpoint: find the game, read the body, run `work` under its lock in a
         worker thread (a bot or a hint, `thinks`, on the thinkers' threads), answer
         errors as 4xx."""
         async def endpoint(request: Request) -> Response:
             try:
-                session, lock = games.get(request.path_params["game_id"])
+                found = games.get(request.path_params["game_id"])
             except LookupError:
                 return error_response(404, "no such game (it may have been closed: start a "
                                       "new one)", "game_id")
@@ -171,8 +154,8 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
                 data = await read_json(request) if request.method == "POST" else {}
 
                 def run() -> dict[str, Any]:
-                    with _held(lock):
-                        return work(session, data)
+                    with _held(found.lock):
+                        return work(found, data)
                 limiter = thinkers if thinks else None
                 return JSONResponse(await anyio.to_thread.run_sync(run, limiter=limiter))
             except RequestError as exc:
@@ -194,39 +177,35 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
             return error_response(400 if exc.field == "body" else 422, exc.reason, exc.field)
         return JSONResponse({"setup": session.setup(), "state": session.view()})
 
-    def state(session: AnySession, data: Any) -> dict[str, Any]:
-        return session.view()
+    def state(found: InPlay, data: Any) -> dict[str, Any]:
+        return found.session.view()
 
-    def click(session: AnySession, data: Any) -> dict[str, Any]:
-        if isinstance(session, RiverSession):
-            raise PlayError("a River Market game takes its moves at .../act ({\"action\": N})",
-                            field="target")
-        session.play(_click(data))
-        return session.view()
+    def move(endpoint: str) -> Callable[[InPlay, Any], dict[str, Any]]:
+        """The person's move at `.../endpoint`: the game's own, or refused naming where the
+        game takes its moves."""
+        def work(found: InPlay, data: Any) -> dict[str, Any]:
+            if endpoint != session_facet(found.game).MOVE:
+                raise wrong_endpoint(found.game, endpoint)
+            found.session.move(data)
+            return found.session.view()
+        return work
 
-    def act(session: AnySession, data: Any) -> dict[str, Any]:
-        if not isinstance(session, RiverSession):
-            raise PlayError("a Portobello Market game takes its moves at .../click",
-                            field="action")
-        session.act(data)
-        return session.view()
+    def bot(found: InPlay, data: Any) -> dict[str, Any]:
+        found.session.bot_step()
+        return found.session.view()
 
-    def bot(session: AnySession, data: Any) -> dict[str, Any]:
-        session.bot_step()
-        return session.view()
-
-    def undo(session: AnySession, data: Any) -> dict[str, Any]:
-        taken = session.undo()
+    def undo(found: InPlay, data: Any) -> dict[str, Any]:
+        taken = found.session.undo()
         if not taken:
             raise PlayError("nothing to undo: you have not moved yet", field="undo")
-        return session.view()
+        return found.session.view()
 
-    def hint(session: AnySession, data: Any) -> dict[str, Any]:
+    def hint(found: InPlay, data: Any) -> dict[str, Any]:
         spec = data.get("agent", "heuristic") if isinstance(data, dict) else None
         if not isinstance(spec, str) or not spec.strip():
             raise PlayError("must be an agent spec, e.g. heuristic", field="agent")
         try:
-            return session.hint(spec)
+            return found.session.hint(spec)
         except PortobelloError as exc:
             if isinstance(exc, PlayError):
                 raise
@@ -234,28 +213,22 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
 
     async def view(request: Request) -> Response:
         try:
-            session, lock = games.get(request.path_params["game_id"])
+            found = games.get(request.path_params["game_id"])
         except LookupError:
             return error_response(404, "no such game", "game_id")
 
         def page() -> str:
-            if isinstance(session, RiverSession):
-                with _held(lock):
-                    start, actions = session.start, list(session.game.history)
-                return river_page(start, actions, f"River Market, game {session.game_id}")
-            with _held(lock):  # in a worker thread: a busy game holds up its own page only
-                record = session.record()
-                label = session.saved.name if session.saved else f"game {session.game_id}"
-            replay(record)  # the record as saved must replay before it is drawn
-            game = Game(session.board, session.rules, seed=session.seed, record_events=True)
-            return render(GameSource(record=record, label=label, game=game))
+            with _held(found.lock):  # in a worker thread: a busy game holds up its own page
+                draw = found.session.viewer()
+            return draw()
         return HTMLResponse(await run_in_threadpool(page))
 
-    async def index(request: Request) -> Response:
-        return HTMLResponse(play_page(bot_delay_ms, file_names(games.files_dir)))
-
-    async def river_index(request: Request) -> Response:
-        return HTMLResponse(river_play_page(bot_delay_ms))
+    def index(game: GameKind) -> Callable[[Request], Awaitable[Response]]:
+        """A game's play page."""
+        async def endpoint(request: Request) -> Response:
+            return HTMLResponse(session_facet(game).play_page(bot_delay_ms,
+                                                              file_names(games.files_dir)))
+        return endpoint
 
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)  # no icon: browsers stop asking
@@ -266,13 +239,12 @@ def build_app(out_dir: str | Path = "data/runs/play", bot_delay_ms: int = 400,
                               "path")
 
     routes = [
-        Route("/", index),
-        Route("/river", river_index),
+        *(Route(path, index(game)) for path, game in pages().items()),
         Route("/favicon.ico", favicon),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", with_game(state)),
-        Route("/api/games/{game_id}/click", with_game(click), methods=["POST"]),
-        Route("/api/games/{game_id}/act", with_game(act), methods=["POST"]),
+        Route("/api/games/{game_id}/click", with_game(move("click")), methods=["POST"]),
+        Route("/api/games/{game_id}/act", with_game(move("act")), methods=["POST"]),
         Route("/api/games/{game_id}/bot", with_game(bot, thinks=True), methods=["POST"]),
         Route("/api/games/{game_id}/undo", with_game(undo), methods=["POST"]),
         Route("/api/games/{game_id}/hint", with_game(hint, thinks=True), methods=["POST"]),

@@ -1,38 +1,80 @@
-"""One game a person plays in the browser against bots: the engine game, who sits where, the
-clicks turned into engine actions, the bots' moves, undo and hints.
+"""Portobello Market's play page (its "session" facet, `sim.web.games.SessionFacet`): one
+game a person plays in the browser against bots: the new game checked field by field (board,
+rules, players, seat, agents, seed), the engine game, who sits where, the clicks turned into
+engine actions, the bots' moves within the server's caps, undo and hints, and the page.
 
 Every action goes through the engine's validating door (`Game.check`), so an illegal click
 is refused with the engine's own reason. The game keeps its action log (a chance draw is
 logged with the customer it gave), so undo replays the log minus its tail and the saved
 record replays to the very same game.
+
+Files: a board is a shipped one or, like a rules file, a TOML file in the folder the server
+was started with (`portobello serve --files DIR`, `sim.web.setup.served_file`); an error
+about a file never quotes what the file holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from analysis.view.board import board_json
 from analysis.view.page import seat_colours
-from analysis.view.states import snapshot
-from analysis.view.words import action_text
-from analysis.view.words import event_texts
 from sim.core.errors import IllegalActionError
 from sim.core.errors import PortobelloError
 from sim.core.errors import from_os_error
+from sim.core.errors import quote
 from sim.games.portobello import actions as A
 from sim.games.portobello.actions import Action
 from sim.games.portobello.agents.base import BaseAgent
+from sim.games.portobello.agents.registry import WRAPPERS
+from sim.games.portobello.agents.registry import AgentSpecError
+from sim.games.portobello.agents.registry import agent_params
+from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.agents.registry import parse_spec
+from sim.games.portobello.board import BOARDS_DIR
 from sim.games.portobello.board import Board
+from sim.games.portobello.board import load_board
+from sim.games.portobello.budgets import CAPS as BUDGETS
 from sim.games.portobello.codes import CUSTOMER_NAMES
 from sim.games.portobello.codes import PHASE_NAMES
 from sim.games.portobello.game import Game
 from sim.games.portobello.records import record_from_game
+from sim.games.portobello.records import replay
 from sim.games.portobello.records import write_record
+from sim.games.portobello.rules import PRESETS
 from sim.games.portobello.rules import Rules
-from sim.web.limits import served_agent
+from sim.games.portobello.rules import load_rules
+from sim.games.portobello.rules import preset
+from sim.games.portobello.rules import rules_from_dict
+from sim.games.portobello.view.board import board_json
+from sim.games.portobello.view.states import snapshot
+from sim.games.portobello.view.words import action_text
+from sim.games.portobello.view.words import event_texts
+from sim.web import limits
+from sim.web.games import PlayError
+from sim.web.limits import LimitError
+from sim.web.page import render_page
+from sim.web.setup import MAX_SEED
+from sim.web.setup import SetupError
+from sim.web.setup import check_fields
+from sim.web.setup import field_error
+from sim.web.setup import int_field
+from sim.web.setup import seat_specs
+from sim.web.setup import served_file
+from sim.web.setup import str_field
+from sim.web.setup import switch_table
+from sim.web.setup import unquoted_error
+
+__all__ = ["MOVE", "PAGE", "Click", "GameSetup", "PlayError", "Session", "game_setup",
+           "new_session", "play_page", "served_agent", "served_spec"]
+PAGE = "/"  # the play page's path (the server's front page too)
+MOVE = "click"  # the person's moves: a click on the board, `.../click`
+TEMPLATE = "play.html.j2"
+FIELDS = ("board", "preset", "rules_file", "switches", "players", "seat", "agents", "seed")
 
 HUMAN = "human"  # the agent name the person's seat carries in the saved record
 HINT_OPTIONS = 5  # options a hint lists
@@ -49,8 +91,141 @@ PROMPTS = ((A.PLACE_BOBBY, "place the Bobby first: click a highlighted district"
            (A.END_TURN, "end the turn"))
 
 
-class PlayError(PortobelloError):
-    """A request the game cannot take (a bad click, a seat that is not to move)."""
+# -- the server's caps on bots and hints ---------------------------------------------------
+def served_spec(spec: str, field: str = "agents") -> str:
+    """The spec as the server plays it: refused over a cap (`sim.web.limits`, read when
+    asked), with a time cap added."""
+    seconds_cap = limits.MAX_SECONDS
+    try:  # every command's caps, tightened by the server's
+        name, params = parse_spec(spec, {**BUDGETS, **limits.CAPS, "time": seconds_cap},
+                                  "this server's cap")
+    except AgentSpecError as exc:
+        raise LimitError(exc.reason, field=field) from None
+    if name in WRAPPERS:
+        return f"{name}({served_spec(params['agent'], field)})"
+    defaults = agent_params(name)
+    if "time" not in defaults:
+        return spec.strip()
+    seconds = float(params.get("time", defaults["time"]) or 0)
+    if seconds > 0:
+        return spec.strip()
+    return f"{spec.strip()}{',' if ':' in spec else ':'}time={seconds_cap:g}"
+
+
+def served_agent(spec: str, seed: int, field: str = "agents") -> BaseAgent:
+    """An agent for a bot seat or a hint, within the server's caps."""
+    return make_agent(served_spec(spec, field), seed=seed)
+
+
+# -- a new game, as the browser asks for it ---------------------------------------------------
+@dataclass(frozen=True)
+class GameSetup:
+    """A checked new game: what `Session` is built from."""
+
+    board: Board
+    board_ref: str
+    rules: Rules
+    human: int
+    specs: list[str]
+    seed: int
+
+
+def _rules(data: Mapping[str, Any], players: int, files_dir: Path | None) -> Rules:
+    """The preset, then the rules file, then the switches, then the player count."""
+    try:
+        rules = preset(str_field(data, "preset", "standard") or "standard")
+    except PortobelloError as exc:
+        raise field_error(exc, "preset") from None
+    name = str_field(data, "rules_file", None)
+    if name is not None:
+        path = served_file(name, files_dir, "rules_file")
+        try:
+            rules = load_rules(path, base=rules, quote_content=False)
+        except PortobelloError as exc:
+            raise unquoted_error(exc, "rules_file", name) from None
+    switches = switch_table(data)
+    try:
+        rules = rules_from_dict({**switches, "players": players}, base=rules,
+                                source="switches")
+    except PortobelloError as exc:
+        raise SetupError(exc.message, field="switches") from None
+    return rules
+
+
+def _boards() -> list[str]:
+    return sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
+
+
+def _board(name: str, files_dir: Path | None) -> tuple[Board, str]:
+    """A shipped board by name, or a board file the server offers; with its reference."""
+    if "/" not in name and "\\" not in name and (BOARDS_DIR / f"{name}.toml").is_file():
+        try:
+            return load_board(name, quote_content=False), name
+        except PortobelloError as exc:
+            raise field_error(exc, "board") from None
+    if not name.endswith(".toml"):
+        raise SetupError(f"no shipped board named {quote(name)} (shipped boards: "
+                         f"{', '.join(_boards())}"
+                         f"{'; or a board file of --files' if files_dir else ''})",
+                         field="board")
+    path = served_file(name, files_dir, "board")
+    try:
+        return load_board(path, quote_content=False), str(path)
+    except PortobelloError as exc:
+        raise unquoted_error(exc, "board", name) from None
+
+
+def game_setup(data: Any, files_dir: Path | None = None) -> GameSetup:
+    """Check a new-game request (a JSON object) and build what the game needs; files are
+    read only from `files_dir`."""
+    data = check_fields(data, FIELDS)
+    players = int_field(data, "players", 2, 2, 8)
+    human = int_field(data, "seat", 0, 0, players - 1)
+    seed = int_field(data, "seed", 0, 0, MAX_SEED)
+    board, board_ref = _board(str_field(data, "board", "standard") or "standard", files_dir)
+    rules = _rules(data, players, files_dir)
+    try:
+        rules.check_board(board)
+    except PortobelloError as exc:
+        raise SetupError(exc.reason, field="board") from None
+    specs = _agents(data.get("agents", "random"), players, human)
+    return GameSetup(board=board, board_ref=board_ref, rules=rules, human=human,
+                     specs=specs, seed=seed)
+
+
+def _agents(value: Any, players: int, human: int) -> list[str]:
+    """One agent spec per seat (the person's entry is ignored): one spec for every bot, or
+    a list with one per seat."""
+    specs = seat_specs(value, players)
+    for seat, spec in enumerate(specs):
+        if seat == human:
+            continue
+        try:
+            served_spec(spec)
+        except PortobelloError as exc:
+            raise SetupError(f"seat {seat}: {exc.reason}", field="agents") from None
+    specs[human] = HUMAN
+    return specs
+
+
+def new_session(game_id: str, data: Mapping[str, Any], out_dir: Path,
+                files_dir: Path | None) -> Session:
+    """A new game from the request's fields (`game_setup`)."""
+    setup = game_setup(data, files_dir)
+    return Session(game_id=game_id, board=setup.board, board_ref=setup.board_ref,
+                   rules=setup.rules, seed=setup.seed, human=setup.human, specs=setup.specs,
+                   out_dir=out_dir)
+
+
+def play_page(bot_delay_ms: int, files: list[str] | None = None) -> str:
+    """The page, with the choices its new-game form offers (the shipped boards and presets,
+    and the TOML `files` the server offers as boards or rules) and the pause (milliseconds)
+    before each bot move, so a person can follow what the bots do."""
+    from sim.games.portobello.agents.registry import AGENTS
+
+    return render_page(TEMPLATE, {"presets": list(PRESETS), "agents": sorted(AGENTS),
+                                  "boards": _boards(), "files": list(files or []),
+                                  "bot_delay": bot_delay_ms})
 
 
 @dataclass
@@ -171,6 +346,10 @@ class Session:
             raise IllegalActionError(f"it is seat {self._mover()}'s move, not yours")
         return self._apply(self.click_action(click))
 
+    def move(self, data: Any) -> str:
+        """The person's click, as the request's body gives it (`click_of`)."""
+        return self.play(click_of(data))
+
     def bot_step(self) -> str | None:
         """One move of the bot to move, or None when the person (or nobody) is to move."""
         if self.game.finished or self.human_to_move:
@@ -248,6 +427,22 @@ class Session:
 
     def record(self) -> dict[str, Any]:
         return record_from_game(self.game, board_ref=self.board_ref, agents=self.agent_names())
+
+    def viewer(self) -> Callable[[], str]:
+        """The game so far as the viewer's page: the record taken now (under the game's
+        lock), replayed and drawn when called."""
+        record = self.record()
+        label = self.saved.name if self.saved else f"game {self.game_id}"
+        board, rules, seed = self.board, self.rules, self.seed
+
+        def draw() -> str:
+            from sim.games.portobello.view.page import render
+            from sim.games.portobello.view.source import GameSource
+
+            replay(record)  # the record as saved must replay before it is drawn
+            game = Game(board, rules, seed=seed, record_events=True)
+            return render(GameSource(record=record, label=label, game=game))
+        return draw
 
     def _save(self) -> None:
         """Save the finished game's record; a folder that cannot take it (read-only, full)
@@ -331,6 +526,26 @@ class Session:
                 "seed": self.seed, "customer_names": {str(k): v
                                                       for k, v in CUSTOMER_NAMES.items()},
                 "known_order": self.game.line is not None}
+
+
+def click_of(data: Any) -> Click:
+    """A click as the request's body gives it: `target`, `index` and `value` (integers from
+    0), `neutral`."""
+    if not isinstance(data, dict):
+        raise PlayError("the request must be a JSON object", field="body")
+    target = data.get("target")
+    if not isinstance(target, str):
+        raise PlayError("must name what was clicked: spot, square, district, token, draw or "
+                        "end", field="target")
+    out: dict[str, Any] = {"target": target}
+    for key in ("index", "value"):
+        value = data.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+            raise PlayError(f"must be an integer from 0 to {2**31 - 1}, got {quote(value)}",
+                            field=key)
+        out[key] = value
+    out["neutral"] = bool(data.get("neutral", False))
+    return Click(**out)
 
 
 def _lane_of(board: Board, spot: int) -> int:

@@ -1,6 +1,7 @@
-"""One River Market game a person plays in the browser against bots (`portobello serve`, the
-River Market page): the setup checked field by field, the person's choice among the legal
-actions in words, the bots' moves, undo and hints, and the record saved when it ends.
+"""River Market's play page (its "session" facet, `sim.web.games.SessionFacet`): one game a
+person plays in the browser against bots (`portobello serve`, the page at `/river`): the
+setup checked field by field, the person's choice among the legal actions in words, the
+bots' moves, undo and hints, the record saved when it ends, and the page.
 
 River Market is played by choosing: every decision (which card, how far, which plank,
 which Good) is one of the legal actions the engine lists, so the page shows them as
@@ -11,6 +12,7 @@ search budget capped so that no request holds a game for long.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
@@ -36,12 +38,19 @@ from sim.games.river.rules import preset
 from sim.games.river.rules import river_rules
 from sim.games.river.view import snapshot
 from sim.games.river.words import card_line
+from sim.web.page import render_page
 from sim.web.setup import MAX_SEED
 from sim.web.setup import SetupError
+from sim.web.setup import check_fields
 from sim.web.setup import int_field
+from sim.web.setup import seat_specs
 from sim.web.setup import switch_table
 
 GAME = "river-market"
+PAGE = "/river"  # the play page's path
+MOVE = "act"  # the person's moves: one of the legal actions the state lists, `.../act`
+MOVE_SHAPE = '{"action": N}'
+TEMPLATE = "river_play.html.j2"
 FIELDS = ("game", "preset", "switches", "players", "seat", "agents", "seed")
 MAX_ITERATIONS = 5_000  # a River search bot or hint thinks at most this much a decision
 HUMAN = "human"
@@ -77,9 +86,7 @@ def served_river_spec(spec: str, field: str = "agents") -> str:
 def river_setup(data: Mapping[str, Any]) -> RiverSetup:
     """Check a new River Market game request: preset, switches, players, the person's seat,
     each other seat's agent, seed."""
-    unknown = sorted(set(data) - set(FIELDS))
-    if unknown:
-        raise SetupError(f"unknown field (fields: {', '.join(FIELDS)})", field=unknown[0])
+    data = check_fields(data, FIELDS)
     players = int_field(data, "players", 3, *PLAYERS)
     human = int_field(data, "seat", 0, 0, players - 1)
     seed = int_field(data, "seed", 0, 0, MAX_SEED)
@@ -93,15 +100,26 @@ def river_setup(data: Mapping[str, Any]) -> RiverSetup:
     except PortobelloError as exc:
         raise SetupError(f"{exc.field}: {exc.reason}" if exc.field else exc.reason,
                          field="switches") from None
-    value = data.get("agents", "heuristic")
-    specs = [value] * players if isinstance(value, str) else value
-    if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
-        raise SetupError("must be an agent spec or a list of one per seat", field="agents")
-    if len(specs) != players:
-        raise SetupError(f"{len(specs)} agent specs for {players} players: give one per seat",
-                         field="agents")
+    specs = seat_specs(data.get("agents", "heuristic"), players)
     specs = [HUMAN if seat == human else served_river_spec(s) for seat, s in enumerate(specs)]
     return RiverSetup(rules=rules, human=human, specs=specs, seed=seed)
+
+
+def new_session(game_id: str, data: Mapping[str, Any], out_dir: Path,
+                files_dir: Path | None) -> RiverSession:
+    """A new game from the request's fields (`river_setup`; it reads no file)."""
+    setup = river_setup(data)
+    return RiverSession(game_id=game_id, rules=setup.rules, seed=setup.seed,
+                        human=setup.human, specs=setup.specs, out_dir=out_dir)
+
+
+def play_page(bot_delay_ms: int, files: list[str] | None = None) -> str:
+    """The page, with its presets and agents and the pause before each bot move."""
+    from sim.games.river.play import AGENTS
+
+    return render_page(TEMPLATE, {"presets": list(PRESETS),
+                                  "agents": [*AGENTS, "search:iterations=N"],
+                                  "bot_delay": bot_delay_ms})
 
 
 @dataclass
@@ -157,6 +175,10 @@ class RiverSession:
             raise IllegalActionError(f"it is seat {self.game.decider}'s move, not yours")
         return self._apply(action)
 
+    def move(self, data: Any) -> str:
+        """The person's move (`act`)."""
+        return self.act(data)
+
     def bot_step(self) -> str | None:
         """One move of the bot to move, or None when the person (or nobody) is to move."""
         if self.game.over or self.human_to_move:
@@ -193,6 +215,15 @@ class RiverSession:
 
     def record(self) -> dict[str, Any]:
         return record_of(self.start, list(self.game.history))
+
+    def viewer(self) -> Callable[[], str]:
+        """The game so far as the viewer's page: its start and actions taken now (under
+        the game's lock), drawn when called."""
+        from sim.games.river.view import render
+
+        start, actions = self.start, list(self.game.history)
+        title = f"River Market, game {self.game_id}"
+        return lambda: render(start, actions, title)
 
     def _save(self) -> None:
         """Save the finished game's record; a folder that cannot take it leaves the game
