@@ -20,6 +20,8 @@ unadjusted 95% one and the one adjusted for the m comparisons of the family.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
+from analysis.facets import point_measures
 from analysis.metrics import BY
 from analysis.metrics import Margins
 from analysis.metrics import StatError
@@ -42,6 +45,8 @@ from analysis.metrics.multiple import format_p
 from analysis.metrics.multiple import holm
 from analysis.metrics.multiple import holm_steps
 from analysis.metrics.multiple import p_text
+from sim.games.registry import default_game
+from sim.games.registry import kinds
 
 __all__ = ["ALPHA", "METHOD", "POINTS", "ROUNDS", "SHARE", "Finding", "GameMeasures", "Holm",
            "TInterval", "VariantDifference", "WilsonInterval", "balance_findings", "bound",
@@ -53,13 +58,23 @@ SHARE, POINTS, ROUNDS = "share", "points", "rounds"
 
 
 # -- per-game measures ------------------------------------------------------------------------
-# The point columns compared per player, by game: (players-table column, measure name).
-PORTOBELLO_POINTS = (("lane_points", "lane points"), ("district_points", "district points"),
-                     ("baron_points", "baron points"), ("bobby_paid", "Bobby fees paid"))
-RIVER_POINTS = (("event_points", "Event points"), ("booth_points", "Booth points"),
-                ("helper_points", "Helper points"), ("coin_points", "leftover Coin points"),
-                ("goods_points", "leftover Goods points"))
-GAME_POINTS = {"portobello-market": PORTOBELLO_POINTS, "river-market": RIVER_POINTS}
+class _GamePoints(Mapping[str, tuple[tuple[str, str], ...]]):
+    """The point columns compared per player, by game name: (players-table column, measure
+    name), as each game declares them in its report facet (`analysis.facets`)."""
+
+    def __getitem__(self, game: str) -> tuple[tuple[str, str], ...]:
+        if game not in kinds():
+            raise KeyError(game)
+        return point_measures(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(kinds())
+
+    def __len__(self) -> int:
+        return len(kinds())
+
+
+GAME_POINTS: Mapping[str, tuple[tuple[str, str], ...]] = _GamePoints()
 
 
 @dataclass(frozen=True)
@@ -70,17 +85,19 @@ class GameMeasures:
     every seat (but seat 1 at 2 players, which mirrors seat 0), `winning score`, `mean
     score`, `winning margin`, `tie for the win`, rounds of the games not stopped by the
     round limit (NaN for those), one `<reason> ending` share per end reason, and per-player
-    means of the game's point columns (`points`; Portobello Market's `lane points`,
-    `district points`, `baron points`, `Bobby fees paid`, River Market's `GAME_POINTS`).
+    means of the game's point columns (`points`, `GAME_POINTS` of its game; None: the
+    default game's, Portobello Market's `lane points`, `district points`, `baron points`,
+    `Bobby fees paid`).
     """
 
     by: tuple[str, ...] = BY
-    points: tuple[tuple[str, str], ...] = PORTOBELLO_POINTS
+    points: tuple[tuple[str, str], ...] | None = None
 
     def __call__(self, games: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
+        points = GAME_POINTS[default_game()] if self.points is None else self.points
         keys = [*self.by, "game_id", "seed"]
         need_columns("GameMeasures", games, [*keys, "rounds", "turns", "end_reason"])
-        columns = [col for col, _ in self.points]
+        columns = [col for col, _ in points]
         need_columns("GameMeasures", players, [*self.by, "game_id", "seat", "score", "win_share",
                                                *columns])
         parts: list[pd.DataFrame] = []
@@ -112,7 +129,7 @@ class GameMeasures:
             add(g, f"{reason.replace('_', ' ')} ending", SHARE, "_r")
         src = pl_.groupby(keys, observed=True)[columns].mean()
         src = src.reset_index()
-        for col, name in self.points:
+        for col, name in points:
             add(src, f"{name} per player", POINTS, col)
         return pd.concat(parts, ignore_index=True)
 

@@ -20,9 +20,7 @@ import pandas as pd
 import polars as pl
 
 from sim.core.errors import PortobelloError
-from sim.games.portobello.board import Board
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.rules import Rules
+from sim.games.registry import default_game
 from sim.games.registry import kind
 from sim.run.store import READABLE_FORMATS
 from sim.run.store import shard_path
@@ -98,18 +96,20 @@ class RunData:
 
     @property
     def game(self) -> str:
-        """The game the run played (`sim.games.registry`): Portobello Market unless it says."""
-        return str(self.manifest.get("game", PORTOBELLO))
+        """The game the run played (`sim.games.registry`): the default game unless it says
+        (runs of the default game name none)."""
+        return str(self.manifest.get("game", default_game()))
 
-    def board(self) -> Board:
-        """The board the run was played on (River Market: its card set), rebuilt from the
-        manifest's full content."""
+    def board(self) -> Any:
+        """The board the run was played on (its game's material: River Market's card set),
+        rebuilt from the manifest's full content."""
         b = self.manifest["board"]
         return kind(self.game).material_from_dict(b["content"],
                                                   str(b.get("ref", b.get("name"))))
 
-    def rules(self) -> Rules:
-        """The run's rules configuration (every switch), from the manifest."""
+    def rules(self) -> Any:
+        """The run's rules configuration (every switch, its game's rules), from the
+        manifest."""
         return kind(self.game).rules_from_dict(self.manifest["rules"],
                                                source=str(self.paths[0]))
 

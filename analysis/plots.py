@@ -20,15 +20,12 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.cm import ScalarMappable
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 from matplotlib.ticker import PercentFormatter
 
-from analysis.metrics.common import PORTOBELLO_SOURCES
 from analysis.metrics.common import Sources
-from sim.games.portobello.board import Board
 
 RC: dict[str, object] = {
     "figure.facecolor": "white",
@@ -49,8 +46,6 @@ RC: dict[str, object] = {
     "font.family": "DejaVu Sans",
 }
 PALETTE = sns.color_palette("colorblind", 10)
-SOURCE_COLOURS = {"start": "#bbbbbb", "lanes": "#0173b2", "districts": "#de8f05",
-                  "baron": "#029e73", "bobby received": "#cc78bc", "bobby paid": "#d55e00"}
 FAIR_STYLE = {"color": "#222222", "ls": "--", "lw": 1.1, "zorder": 2.5}
 WIDTH = 10.0
 
@@ -250,17 +245,18 @@ def game_length(games: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
         return fig
 
 
-def source_colours(sources: Sources = PORTOBELLO_SOURCES) -> dict[str, Any]:
-    """Each of a game's point sources' colour: Portobello Market's own, the palette's in
-    scoring order for another game's."""
-    return {s: SOURCE_COLOURS.get(s, PALETTE[i % len(PALETTE)])
+def source_colours(sources: Sources) -> dict[str, Any]:
+    """Each of a game's point sources' colour: the game's own (`Sources.colours`), else the
+    palette's in scoring order."""
+    return {s: sources.colours.get(s, PALETTE[i % len(PALETTE)])
             for i, s in enumerate(sources.names)}
 
 
-def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None = None,
-                     sources: Sources = PORTOBELLO_SOURCES) -> Figure:
-    """Mean points per player by the game's sources, stacked in scoring order; a source
-    counting against the score (Bobby fees paid) to the left (PointsBySource)."""
+def points_by_source(pbs: pd.DataFrame, labels: Mapping[str, str] | None,
+                     sources: Sources) -> Figure:
+    """Mean points per player by the game's sources (`analysis.facets.sources`), stacked
+    in scoring order; a source counting against the score (Bobby fees paid) to the left
+    (PointsBySource)."""
     gained = [s for s in sources.names if s not in sources.negative]
     colours = source_colours(sources)
     with mpl.rc_context(RC):
@@ -436,59 +432,6 @@ def end_reasons(props: pd.DataFrame, labels: Mapping[str, str] | None = None) ->
         ax.legend([Line2D([], [], color=colours[r], lw=8) for r in reasons],
                   [r.replace("_", " ") for r in reasons], loc="upper center", ncols=3,
                   bbox_to_anchor=(0.5, -0.15))
-        return fig
-
-
-HEAT_PAGE_WIDTH = 10.64  # inches: the report's content width (1,064 px at its 100 dpi)
-
-
-def lane_heat_boards(board: Board, heats: Mapping[str, Mapping[str, float]], title: str,
-                     measure: str, labels: Mapping[str, str] | None = None,
-                     vmin: float | None = None, vmax: float | None = None) -> Figure:
-    """The board once per variant, lanes coloured by a value per lane on ONE colour scale
-    (one colour bar, `measure` naming it with its unit) and each lane labelled with its
-    value, so that variants compare lane by lane (`heats`: variant -> {lane id: value}).
-
-    Boards are drawn as `portobello board show` draws them (same layout: pass a board
-    with its layout, see `analysis.draw.with_layout_of`), two to a row, sized for the
-    report's page width so their labels read at it.
-    """
-    from analysis.draw import HEAT_CMAP
-    from analysis.draw import draw_on
-    from analysis.draw import geometry
-    from analysis.draw import heat_from_mapping
-    from analysis.draw import heat_norm
-
-    with mpl.rc_context(RC):
-        variants = list(heats)
-        values = {v: heat_from_mapping(board, heats[v]) for v in variants}
-        every = [x for v in variants for x in values[v]] or [0.0]
-        norm = heat_norm(every, vmin, vmax)
-        cmap = mpl.colormaps[HEAT_CMAP]
-        geo = geometry(board)
-        ncols = min(len(variants), 2) or 1
-        nrows = -(-len(variants) // ncols)
-        bar_w = 0.95
-        panel_w = min((HEAT_PAGE_WIDTH - bar_w) / ncols, 6.0)
-        ratio = float(geo.extent[1] / max(geo.extent[0], 1e-9))
-        panel_h = panel_w * ratio + 0.35
-        fig = Figure(figsize=(panel_w * ncols + bar_w, panel_h * nrows + 0.55),
-                     layout="constrained")
-        FigureCanvasAgg(fig)
-        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-        point = float(geo.extent[0]) / (panel_w * 72 * 0.92)
-        for ax, v in zip(axes, variants, strict=False):
-            lane_labels = [f"{lid} {x:.1f}" for lid, x in zip(board.lane_ids, values[v],
-                                                               strict=True)]
-            draw_on(ax, board, geo, point, lane_colours=[cmap(norm(x)) for x in values[v]],
-                    lane_labels=lane_labels, compact=True)
-            ax.set_title(_label(labels, v), fontsize=11)
-        for ax in axes[len(variants):]:
-            ax.set_axis_off()
-        bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=list(axes), shrink=0.7,
-                           pad=0.01, aspect=30)
-        bar.set_label(measure, fontsize=10)
-        fig.suptitle(title, fontsize=11.5, fontweight="bold")
         return fig
 
 

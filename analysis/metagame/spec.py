@@ -28,13 +28,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from analysis.facets import time_budget
 from analysis.study.spec import StudySpec
 from analysis.study.spec import read_spec
 from analysis.study.spec import study_from_dict
 from analysis.study.switches import err
 from sim.core.errors import PortobelloError
-from sim.games.portobello.agents.registry import time_budget
-from sim.games.portobello.kind import NAME as PORTOBELLO
 from sim.games.registry import game_of_spec
 from sim.games.registry import kind
 from sim.run.config import MAX_GAMES
@@ -112,7 +111,7 @@ def _agents(value: Any, key: str, source: str, game: str) -> list[str]:
             kind(game).check_agent(s)
         except PortobelloError as exc:
             raise err(source, key, exc.reason) from None
-        timed = time_budget(s) if game == PORTOBELLO else None
+        timed = time_budget(game, s)
         if timed:
             raise err(source, key, f"{s} has a time budget ({timed}), which makes the study "
                                    "depend on the machine; use an iteration budget instead")

@@ -20,8 +20,6 @@ across skill levels) and `calibration` (the games against real play) from their 
 """
 
 from analysis.metrics.common import BY
-from analysis.metrics.common import SOURCE_COLUMNS
-from analysis.metrics.common import SOURCES
 from analysis.metrics.common import StatError
 from analysis.metrics.common import wilson_interval
 from analysis.metrics.common import z_value
@@ -40,7 +38,7 @@ from analysis.metrics.seats import FirstPlayerAdvantage
 from analysis.metrics.seats import SeatBalance
 from analysis.metrics.seats import WinShare
 
-__all__ = ["BY", "SOURCES", "SOURCE_COLUMNS", "Anomalies", "CustomerExposure", "Describe",
-           "DistrictTiming", "FirstPlayerAdvantage", "LaneUsage", "LuckEffect", "Margins",
-           "PointsBySource", "Proportions", "SeatBalance", "ShareByLevel", "SpotUsage",
-           "StatError", "WinShare", "wilson_interval", "z_value"]
+__all__ = ["BY", "Anomalies", "CustomerExposure", "Describe", "DistrictTiming",
+           "FirstPlayerAdvantage", "LaneUsage", "LuckEffect", "Margins", "PointsBySource",
+           "Proportions", "SeatBalance", "ShareByLevel", "SpotUsage", "StatError", "WinShare",
+           "wilson_interval", "z_value"]

@@ -8,42 +8,33 @@ report computes its intervals the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from sim.games.river.shard import SOURCES as RIVER_COLUMNS
-
 BY: tuple[str, ...] = ("variant", "n_players")
-SOURCES: tuple[str, ...] = ("start", "lanes", "districts", "baron", "bobby received",
-                            "bobby paid")
-SOURCE_COLUMNS: dict[str, str] = {"lanes": "lane_points", "districts": "district_points",
-                                  "baron": "baron_points", "bobby received": "bobby_received",
-                                  "bobby paid": "bobby_paid"}
 
 
 @dataclass(frozen=True)
 class Sources:
-    """A game's point sources: (name, players-table column) in scoring order, and the names
-    that count against the score (Bobby fees paid). The final score is their sum."""
+    """A game's point sources: (name, players-table column) in scoring order, the names
+    that count against the score (Bobby fees paid) and the colours the game gives some of
+    them. The final score is their sum. Each game declares its own in its report facet
+    (`analysis.facets.sources`)."""
 
     columns: tuple[tuple[str, str], ...]
     negative: tuple[str, ...] = ()
+    colours: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.columns)
-
-
-PORTOBELLO_SOURCES = Sources((("start", "start_score"), *SOURCE_COLUMNS.items()),
-                             negative=("bobby paid",))
-# River Market's scoring in the rulebook's order, as its own run tables define it.
-RIVER_SOURCES = Sources(tuple(RIVER_COLUMNS.items()))
-GAME_SOURCES = {"portobello-market": PORTOBELLO_SOURCES, "river-market": RIVER_SOURCES}
 
 
 class StatError(ValueError):

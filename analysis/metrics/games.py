@@ -4,14 +4,13 @@ players tables of `analysis.study.StudyData`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from analysis.metrics.common import BY
-from analysis.metrics.common import PORTOBELLO_SOURCES
-from analysis.metrics.common import SOURCE_COLUMNS
 from analysis.metrics.common import Sources
 from analysis.metrics.common import StatError
 from analysis.metrics.common import check_by
@@ -158,31 +157,32 @@ def _ordered_group_size(df: pd.DataFrame, keys: list[str]) -> int:
 class PointsBySource:
     """Where points come from: mean points per player by source (players table).
 
-    Sources are the game's (`Sources`): for Portobello Market the start score, lanes scored
-    during play, districts, the baron's end scoring, Bobby fees received, and Bobby fees
-    paid (negative); for River Market Events, Booths, Helpers, leftover Coins and leftover
-    Goods. Output (long): `*by, source, mean, lo, hi, share` (share of the mean final score)
-    plus `residual`: the largest |score - sum of sources| in the group, 0 when the books
-    balance.
+    Sources are the game's (`Sources`, None: the default game's): for Portobello Market the
+    start score, lanes scored during play, districts, the baron's end scoring, Bobby fees
+    received, and Bobby fees paid (negative); for River Market Events, Booths, Helpers,
+    leftover Coins and leftover Goods. Output (long): `*by, source, mean, lo, hi, share`
+    (share of the mean final score) plus `residual`: the largest |score - sum of sources|
+    in the group, 0 when the books balance.
     """
 
     by: tuple[str, ...] = BY
     level: float = 0.95
-    sources: Sources = PORTOBELLO_SOURCES
+    sources: Sources | None = None
 
     def __post_init__(self) -> None:
         check_by("PointsBySource", self.by)
         check_level("PointsBySource", self.level)
 
     def __call__(self, players: pd.DataFrame) -> pd.DataFrame:
-        cols = dict(self.sources.columns)
+        sources = self.sources or default_sources()
+        cols = dict(sources.columns)
         need_columns("PointsBySource", players, [*self.by, "score", *cols.values()])
         # Every group's means, deviations and sizes in one grouped pass over the integer
         # columns themselves; a negative source counts against the score (the same
         # deviation).
         books = np.array(players["score"], dtype=np.int64)
         for name, col in cols.items():  # in place: no temporary column a source
-            if name in self.sources.negative:
+            if name in sources.negative:
                 books += players[col].to_numpy()
             else:
                 books -= players[col].to_numpy()
@@ -195,9 +195,9 @@ class PointsBySource:
         resid = cells.indexed(g["_residual"].max().astype(float))
         means = means.rename(columns={col: name for name, col in cols.items()})
         sds = sds.rename(columns={col: name for name, col in cols.items()})
-        for name in self.sources.negative:
+        for name in sources.negative:
             means[name] = -means[name]
-        names = list(self.sources.names)
+        names = list(sources.names)
         if means.empty:
             return pd.DataFrame(columns=[*self.by, "source", "mean", "lo", "hi", "share",
                                          "residual"])
@@ -254,8 +254,10 @@ class Proportions:
 
 @dataclass(frozen=True)
 class Anomalies:
-    """Games a designer should look at: round-limit games, exhausted boards, negative
-    scores, books that do not balance (input: games and players).
+    """Games a designer should look at: round-limit games, the game's own anomalous endings
+    (`ends`: end reason -> kind, Portobello Market's exhausted boards), negative scores,
+    books that do not balance (the game's point `sources`, when the players table has them
+    all) (input: games and players; `ends` and `sources` None: the default game's).
 
     Output: `*by, kind, games, share, examples` (up to five `game_id (seed)` strings).
     Kinds with no games are left out.
@@ -263,6 +265,8 @@ class Anomalies:
 
     by: tuple[str, ...] = BY
     examples: int = 5
+    sources: Sources | None = None
+    ends: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         check_by("Anomalies", self.by)
@@ -276,12 +280,16 @@ class Anomalies:
         keys = [*self.by, "game_id"]
         flags = games[[*keys, "seed"]].copy()
         flags["round limit reached"] = games["end_reason"] == "round_limit"
-        flags["board exhausted"] = games["end_reason"] == "board_exhausted"
+        ends = default_ends() if self.ends is None else self.ends
+        for reason, kind in ends.items():
+            flags[kind] = games["end_reason"] == reason
         flags["negative score"] = _games_with(flags, players[players["score"] < 0], keys)
-        if {"start_score", *SOURCE_COLUMNS.values()} <= set(players.columns):
-            resid = (players["score"] - players["start_score"] - players["lane_points"]
-                     - players["district_points"] - players["baron_points"]
-                     - players["bobby_received"] + players["bobby_paid"])
+        sources = self.sources or default_sources()
+        if sources.columns and {col for _, col in sources.columns} <= set(players.columns):
+            resid = players["score"].copy()
+            for name, col in sources.columns:
+                resid = resid + players[col] if name in sources.negative else \
+                    resid - players[col]
             flags["score does not add up"] = _games_with(flags, players[resid != 0], keys)
         kinds = [c for c in flags.columns if c not in (*keys, "seed")]
         cells = grouping(flags, self.by)
@@ -298,6 +306,24 @@ class Anomalies:
                                  "games": len(hit), "share": len(hit) / len(grp),
                                  "examples": ex})
         return pd.DataFrame(rows, columns=[*self.by, "kind", "games", "share", "examples"])
+
+
+def default_sources() -> Sources:
+    """The default game's point sources (`analysis.facets`): what a statistic reads when
+    it is given none."""
+    from analysis.facets import sources
+    from sim.games.registry import default_game
+
+    found = sources(default_game())
+    return found if found is not None else Sources(())
+
+
+def default_ends() -> Mapping[str, str]:
+    """The default game's anomalous end reasons (`analysis.facets`)."""
+    from analysis.facets import declared
+    from sim.games.registry import default_game
+
+    return dict(declared(default_game(), "ANOMALOUS_ENDS", {}))
 
 
 def _games_with(games: pd.DataFrame, rows: pd.DataFrame, keys: list[str]) -> np.ndarray:

@@ -17,12 +17,10 @@ The modules form layers, each importing only those below it (a contract of pypro
 
 Every name is importable from `analysis.report` itself."""
 
-from analysis.report.content import EVENT_ACTIONS
 from analysis.report.content import SECTIONS
 from analysis.report.content import TOPIC_TITLES
 from analysis.report.content import analyse
 from analysis.report.content import configuration
-from analysis.report.content import lane_ends
 from analysis.report.content import summary
 from analysis.report.content import topics
 from analysis.report.figures import figures
@@ -37,6 +35,6 @@ from analysis.report.table import frame_table
 from analysis.report.tables import display_tables
 from analysis.report.tables import headline
 
-__all__ = ["EVENT_ACTIONS", "SECTIONS", "TEMPLATE", "TOPIC_TITLES", "Analysis", "Row", "Table",
-           "analyse", "build_report", "configuration", "display_tables", "figures",
-           "frame_table", "headline", "lane_ends", "render", "summary", "table_html", "topics"]
+__all__ = ["SECTIONS", "TEMPLATE", "TOPIC_TITLES", "Analysis", "Row", "Table", "analyse",
+           "build_report", "configuration", "display_tables", "figures", "frame_table",
+           "headline", "render", "summary", "table_html", "topics"]

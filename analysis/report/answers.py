@@ -2,11 +2,13 @@
 (never typed by hand), so that README, `reports/README.md` and the reports cannot disagree.
 
 - `readme_answers(reports)`: the block README shows on its first screen, between the markers
-  `ANSWERS_BEGIN` and `ANSWERS_END`: the central question (does the known customer order
-  change the first player's edge?) per player count with its Holm-adjusted interval, its
-  skill-ladder label and its value at the ladder's strongest level, then the other studies'
-  headline answers; then River Market's (the second game): its first player's edge and
-  the shorter game with the labels of the study's own skill levels, and its compensation;
+  `ANSWERS_BEGIN` and `ANSWERS_END`: each game's answers in registry order, as its report
+  facet writes them (`readme_answers`, with the helpers below): for Portobello Market the
+  central question (does the known customer order change the first player's edge?) per
+  player count with its Holm-adjusted interval, its skill-ladder label and its value at the
+  ladder's strongest level, then the other studies' headline answers; then River Market's
+  (the second game): its first player's edge and the shorter game with the labels of the
+  study's own skill levels, and its compensation;
 - `reports_index(reports)`: `reports/README.md`, every committed report with its question,
   its answers (each with its label where a ladder gives one), the games it played and what
   they cost.
@@ -28,6 +30,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from analysis.facets import report_facets
+from analysis.facets import seat_bonus_of
 from analysis.metrics.advice import POPULATION_RULE
 from analysis.metrics.advice import RULE as ADVICE_RULE
 from analysis.report.advice import FAIRNESS_RULE
@@ -156,11 +160,14 @@ def _duration(seconds: float) -> str:
 
 
 # -- advice -----------------------------------------------------------------------------------
-# The skill ladder and the population study that examined each study's question.
-LADDER_OF = {"customer-order": "skill-ladder", "neutral-stack": "neutral-stack-ladder",
-             "stalls": "stalls-ladder"}
-POPULATION_OF = {"customer-order": "customer-order-population",
-                 "skill-ladder": "customer-order-population"}
+def _examined_by(member: str, name: str) -> str | None:
+    """The report that examined report `name`'s question, as its game's report facet says
+    (`LADDER_OF`: its skill ladder, `POPULATION_OF`: its population study)."""
+    for facet in report_facets():
+        found = getattr(facet, member, {}).get(name)
+        if found:
+            return str(found)
+    return None
 
 
 def advice_items(summaries: Summaries, name: str) -> list[Item]:
@@ -169,17 +176,19 @@ def advice_items(summaries: Summaries, name: str) -> list[Item]:
     s = summaries.get(name)
     if s is None:
         return []
-    with summaries.showing(name, *(n for n in (LADDER_OF.get(name), POPULATION_OF.get(name))
+    ladder_of, population_of = _examined_by("LADDER_OF", name), _examined_by("POPULATION_OF",
+                                                                             name)
+    with summaries.showing(name, *(n for n in (ladder_of, population_of)
                                    if n and summaries.get(n) is not None)):
         if is_fairness(s):
             return fairness_advice(s)
         if is_population(s):
             return population_advice(s)
-        pop = summaries.get(POPULATION_OF.get(name, ""))
+        pop = summaries.get(population_of or "")
         settle = str(pop.get("command") or SETTLE) if pop else SETTLE
         if s.get("skill"):
             return ladder_advice(s, settle)
-        ladder = summaries.get(LADDER_OF.get(name, ""))
+        ladder = summaries.get(ladder_of or "")
         return study_advice(s, ladder, pop, settle)
 
 
@@ -214,81 +223,15 @@ def report_pages(summaries: Summaries) -> dict[Path, str]:
 
 # -- README's block ---------------------------------------------------------------------------
 def readme_answers(reports: Path | Summaries) -> str:
-    """README's answers block (markers included)."""
+    """README's answers block (markers included): each game's answers, in registry order
+    (its report facet's `readme_answers`)."""
     summaries = summaries_of(reports)
     lines = [ANSWERS_BEGIN]
-    with summaries.showing("customer-order", "skill-ladder"):
-        lines += _customer_order(summaries)
-    lines += _laddered(summaries, "neutral-stack", "Does the neutral stack's order matter?",
-                       "the standard stack")
-    lines += _laddered(summaries, "stalls", "How many stalls at four players?",
-                       "the rulebook's 16")
-    # The compensation fair at every level of play when it has been tuned; else the one
-    # tuned for the learned agent (both are in reports/README.md).
-    for name in ("compensation-robust",) if summaries.get("compensation-robust") else (
-            "compensation",):
-        fr = summaries.get(name)
-        if fr is None:
-            continue
-        with summaries.showing(name):
-            cells = "; ".join(
-                f"{c['label']} at {c['players']}p: {c['recommended']['start_scores']}"
-                + _notes(c) for c in fr["cells"])
-            lines += [f"**What start scores make the seats fair ({fr['agents']})?**", "",
-                      *_advice_lines(summaries, name),
-                      f"{cells} (seat 0 first; [report](reports/{name}/index.html)).", ""]
-    lines += _river_answers(summaries)
+    for facet in report_facets():
+        if hasattr(facet, "readme_answers"):
+            lines += facet.readme_answers(summaries)
     lines.append(ANSWERS_END)
     return "\n".join(lines)
-
-
-def _customer_order(summaries: Summaries) -> list[str]:
-    """The central question: the known customer order's change of the first player's share
-    per player count, each with its label across the skill ladder's levels; then the first
-    player's own edge across them."""
-    co, lad = summaries.get("customer-order"), summaries.get("skill-ladder")
-    if co is None:
-        return []
-    verdicts = _ladder_findings(lad)
-    top = _top_level(lad)
-    first = {(r["variant"], r["n_players"]): r for r in co["first_player"]}
-    lines = [
-        "**Does the known customer order change the first player's edge?**", "",
-        *_advice_lines(summaries, "customer-order"),
-        f"Measured with the {_level_of(co)} in every seat "
-        "([report](reports/customer-order/index.html), "
-        f"{_games(co):,} games); the label is the "
-        "[skill ladder](reports/skill-ladder/index.html)'s across "
-        f"{len(lad['skill']['levels']) if lad else 'several'} levels of play "
-        "(robust would mean: the same direction at every level from the heuristic up); "
-        "converged would mean: the next stronger level no longer moves it (the two "
-        "strongest levels agree within ±2 pp).",
-        "",
-        "| players | first player wins, standard rules | known order changes it by "
-        f"(Holm-adjusted) | skill ladder | at {top} | converged? |",
-        "| --- | --- | --- | --- | --- | --- |"]
-    for r in _seat0_changes(co):
-        n = int(r["n_players"])
-        base = first.get((r["baseline"], n))
-        f = verdicts.get(("effect", n, r["variant"], "seat 0 win share"))
-        share = (f"{100 * base['share']:.1f}% (fair {100 * base['fair']:.0f}%)"
-                 if base else "–")
-        lines.append(f"| {n} | {share} | {_change(r)} | "
-                     f"**{f['label'] if f else 'not examined'}** | {_top(f)} | "
-                     f"{_converged(f)} |")
-    lines.append("")
-    fp = [verdicts.get(("first player", n, "standard", "seat 0 win share"))
-          for n in (2, 3, 4)]
-    lines += _whoever_plays(summaries, "customer-order-population")
-    if any(fp):
-        words = ", ".join(f"{n} players: **{f['label']}** ({_top(f)} at {top}"
-                          + (f"; {_converged(f)}" if f.get("convergence") else "") + ")"
-                          for n, f in zip((2, 3, 4), fp, strict=True) if f)
-        lines += ["**Does the first player have an edge (standard rules)?**", "",
-                  *_advice_lines(summaries, "first-player-population"),
-                  f"Across the skill ladder: {words}.", ""]
-    lines += _whoever_plays(summaries, "first-player-population")
-    return lines
 
 
 def _pop_pct(iv: Mapping[str, Any]) -> str:
@@ -372,57 +315,6 @@ def _laddered_lines(s: dict[str, Any], ladder: dict[str, Any] | None, name: str,
     return [*out, ""]
 
 
-def _river_answers(summaries: Summaries) -> list[str]:
-    """River Market's answers: per player count, the first player's share at the study's
-    strongest level with its label across the levels, and what the shorter game changes;
-    then the extra Coins its fairness tuning recommends."""
-    with summaries.showing("river-market"):
-        lines = _river_market(summaries.get("river-market"), summaries)
-    rc = summaries.get("river-coins")
-    if rc is not None:
-        with summaries.showing("river-coins"):
-            cells = "; ".join(f"{c['players']}p: {c['recommended']['seat_coins']}"
-                              + _notes(c) for c in rc["cells"])
-            lines += [f"**What extra starting Coins make River Market's seats fair "
-                      f"({rc['agents']})?**", "", *_advice_lines(summaries, "river-coins"),
-                      f"{cells} (seat 0 first; [report](reports/river-coins/index.html)).", ""]
-    return lines
-
-
-def _river_market(rm: dict[str, Any] | None, summaries: Summaries) -> list[str]:
-    """River Market's first player's edge and the shorter game's change, per player count."""
-    lines: list[str] = []
-    if rm is not None and rm.get("skill"):
-        verdicts = _ladder_findings(rm)
-        top = _top_level(rm)
-        first = {(r["variant"], r["n_players"]): r for r in rm["first_player"]}
-        changes = {int(r["n_players"]): r for r in _seat0_changes(rm)}
-        lines += [
-            "**River Market, the second game (on a reconstructed card set): does the first "
-            "player have an edge, and does the rulebook's shorter game (4 houses) change "
-            "it?**", "", *_advice_lines(summaries, "river-market"),
-            f"Measured at {len(rm['skill']['levels'])} levels of play in every seat, "
-            f"shown at the strongest, {top} ([report](reports/river-market/index.html), "
-            f"{_games(rm):,} games); the labels are across its own levels.",
-            "",
-            f"| players | first player wins at {top} | edge across levels | the shorter "
-            "game changes it by | across levels | converged? |",
-            "| --- | --- | --- | --- | --- | --- |"]
-        for n in sorted({int(r["n_players"]) for r in rm["first_player"]}):
-            base = first.get(("standard", n))
-            fp = verdicts.get(("first player", n, "standard", "seat 0 win share"))
-            eff = verdicts.get(("effect", n, "short", "seat 0 win share"))
-            share = (f"{100 * base['share']:.1f}% [{100 * base['adj_lo']:.1f}, "
-                     f"{100 * base['adj_hi']:.1f}] (fair {100 * base['fair']:.0f}%)"
-                     if base else "–")
-            change = _change(changes[n]) if n in changes else "–"
-            lines.append(f"| {n} | {share} | **{fp['label'] if fp else 'not examined'}** | "
-                         f"{change} | **{eff['label'] if eff else 'not examined'}** | "
-                         f"{_converged(fp)} |")
-        lines.append("")
-    return lines
-
-
 # -- reports/README.md ------------------------------------------------------------------------
 def reports_index(reports: Path | Summaries) -> str:
     """reports/README.md: every committed report, its question and answers, its cost."""
@@ -495,14 +387,15 @@ def _population_lines(s: dict[str, Any]) -> list[str]:
 
 
 def _fairness_lines(s: dict[str, Any]) -> list[str]:
-    """A fairness tuning's recommendations: every seat's start score (River Market: every
-    seat's extra Coins) and confirmed share, per cell."""
+    """A fairness tuning's recommendations: every seat's bonus (its game's seat bonus,
+    `analysis.facets.SeatBonus`: Portobello Market's start score, River Market's extra
+    Coins) and confirmed share, per cell."""
     out = [f"Agents: {s['agents']}.", ""]
     for c in s["cells"]:
         r = c["recommended"]
         shares = ", ".join(f"{100 * x:.1f}%" for x in r["shares"])
-        seats = (f"extra Coins {r['seat_coins']}" if "seat_coins" in r else
-                 f"start scores {r['start_scores']}")
+        bonus = seat_bonus_of(r)
+        seats = f"{bonus.words} {r[bonus.key]}"
         label = f"{c['label']}, " if c["label"] else ""
         out.append(f"- {label}{c['players']} players: {seats} (seat 0 first) give seat "
                    f"shares {shares} over "

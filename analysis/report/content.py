@@ -16,8 +16,14 @@ import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
+from analysis.facets import EVENT_SECTIONS
+from analysis.facets import declared
+from analysis.facets import point_measures
+from analysis.facets import report_facet
+from analysis.facets import sections
+from analysis.facets import sources
 from analysis.metrics.calibration import Calibration
-from analysis.metrics.common import GAME_SOURCES
+from analysis.metrics.common import Sources
 from analysis.report.calibration import calibration_finding
 from analysis.report.model import Analysis
 from analysis.report.precision import cell_precision
@@ -30,23 +36,16 @@ from analysis.report.skill import analyse_levels
 from analysis.report.skill import skill_summary
 from analysis.report.sweep import sweep_summary
 from analysis.study import StudyData
-from sim.games.portobello.kind import NAME as PORTOBELLO
 from sim.run.store import manifest_cost
 
-EVENT_ACTIONS = ("score_district", "place_stall", "score_lane", "score_lane_baron",
-                 "draw_customer", "place_customer", "place_baron")
+# The page's sections in order; calibration, districts, luck and lanes only for a game that
+# offers them (`analysis.facets.OPTIONAL_SECTIONS`), points for one with point sources.
 SECTIONS = ("findings", "win-shares", "balance", "comparisons", "scores", "length",
             "calibration", "points", "districts", "endings", "luck", "lanes", "anomalies",
             "configuration", "method")
-
-
-
-
-def lane_ends(data: StudyData) -> dict[str, tuple[str, str]]:
-    """Each lane id of the study's board with the ids of its two end squares."""
-    b = data.board
-    return {b.lane_ids[i]: (b.square_ids[x], b.square_ids[y])
-            for i, (x, y) in enumerate(b.lane_ends)}
+# What each event section measures, for the note on runs without the events table.
+EVENT_WORDS = {"districts": "district timing", "luck": "customer luck",
+               "lanes": "lane usage"}
 
 
 def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis:
@@ -76,14 +75,18 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
     # Length of the games that ended by the rules (round-limit games are anomalies).
     t["length"] = M.Describe(("rounds", "turns"))(
         games[games["end_reason"].astype(str) != "round_limit"])
-    t["points"] = M.PointsBySource(sources=GAME_SOURCES[data.game])(players)
+    game = data.game
+    offered = sections(game)  # the optional sections the game offers
+    points = sources(game)
+    if points is not None:
+        t["points"] = M.PointsBySource(sources=points)(players)
     t["endings"] = M.Proportions("end_reason")(games)
-    portobello = data.game == PORTOBELLO  # the reference of real play, the event log
-    if portobello:
+    if "calibration" in offered:  # the game has a reference of real play
         t["calibration"] = Calibration()(games, players)
-    t["anomalies"] = M.Anomalies()(games, players)
+    t["anomalies"] = M.Anomalies(sources=points or Sources(()),
+                                 ends=declared(game, "ANOMALOUS_ENDS", {}))(games, players)
     if len(data.variants) > 1:
-        measures = C.GameMeasures(points=C.GAME_POINTS[data.game])(games, players)
+        measures = C.GameMeasures(points=point_measures(game))(games, players)
         diffs = C.VariantDifference(data.baseline)(measures)
         uncompared = [v for v in data.variants[1:]
                       if diffs.empty or v not in set(diffs["variant"].astype(str))]
@@ -95,24 +98,14 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
             t["comparisons"] = C.Holm(interval=C.TInterval("diff"))(diffs)
     else:
         a.no_comparisons = "Only one variant: nothing to compare."
-    if data.has_events:
-        ev = data.events(EVENT_ACTIONS)
-        timing = M.DistrictTiming()
-        t["district_scorings"] = timing.scorings(ev, games)
-        t["districts"] = timing(ev, games)
-        lanes = M.LaneUsage(lanes=data.board.lane_ids)(ev, games)
-        t["lanes"] = lanes
-        t["spots"] = M.SpotUsage()(ev)
-        exposure = M.CustomerExposure(lane_ends(data))(players, ev)
-        t["exposure"] = exposure
-        t["luck_ends"] = M.ShareByLevel("aristocrat_ends", cap=12, width=2)(exposure)
-        t["luck_drawn"] = M.ShareByLevel("aristocrat_surplus", cap=3, floor=-3)(exposure)
-        effects = pd.concat([M.LuckEffect("aristocrat_surplus", scale=2)(exposure),
-                             M.LuckEffect("aristocrat_ends")(exposure)], ignore_index=True)
-        t["luck_effects"] = C.Holm(interval=C.TInterval("slope"))(effects)
-    elif portobello:
-        a.notes.append("These runs have no events table, so district timing, customer luck "
-                       "and lane usage are left out (run studies with events = true).")
+    from_events = [s for s in EVENT_SECTIONS if s in offered]
+    if from_events and data.has_events:
+        t.update(_event_tables(data, offered, games, players))
+    elif from_events:
+        words = [EVENT_WORDS[s] for s in from_events]
+        listed = (", ".join(words[:-1]) + " and " + words[-1]) if len(words) > 1 else words[0]
+        a.notes.append(f"These runs have no events table, so {listed} are left out (run "
+                       "studies with events = true).")
 
     for name, df in t.items():
         if {"variant", "n_players"} <= set(df.columns) and name not in ("exposure",
@@ -138,6 +131,33 @@ def analyse(data: StudyData, target_half_width: float | None = None) -> Analysis
         findings.append(calibration)
     a.findings = findings
     return a
+
+
+def _event_tables(data: StudyData, offered: frozenset[str], games: pd.DataFrame,
+                  players: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The event sections' tables the game offers, from its events table (the events it
+    names, `EVENT_ACTIONS`) and its board (`lane_ids`, `lane_ends`): when districts are
+    scored, customer luck, lanes and spots."""
+    facet = report_facet(data.game)
+    assert facet is not None  # a game offers sections through its report facet
+    t: dict[str, pd.DataFrame] = {}
+    ev = data.events(facet.EVENT_ACTIONS)
+    if "districts" in offered:
+        timing = M.DistrictTiming()
+        t["district_scorings"] = timing.scorings(ev, games)
+        t["districts"] = timing(ev, games)
+    if "lanes" in offered:
+        t["lanes"] = M.LaneUsage(lanes=facet.lane_ids(data.board))(ev, games)
+        t["spots"] = M.SpotUsage()(ev)
+    if "luck" in offered:
+        exposure = M.CustomerExposure(facet.lane_ends(data.board))(players, ev)
+        t["exposure"] = exposure
+        t["luck_ends"] = M.ShareByLevel("aristocrat_ends", cap=12, width=2)(exposure)
+        t["luck_drawn"] = M.ShareByLevel("aristocrat_surplus", cap=3, floor=-3)(exposure)
+        effects = pd.concat([M.LuckEffect("aristocrat_surplus", scale=2)(exposure),
+                             M.LuckEffect("aristocrat_ends")(exposure)], ignore_index=True)
+        t["luck_effects"] = C.Holm(interval=C.TInterval("slope"))(effects)
+    return t
 
 
 def _no_common_count(data: StudyData, uncompared: list[str]) -> str:

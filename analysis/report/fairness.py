@@ -14,7 +14,7 @@ the confirmation table), says where no setting is fair at every level and which 
 is best (its worst gap and the level it is at), and how the settings raced through the
 levels: the games it saved, and where and why each setting stopped.
 
-Either game's tuning: the summary's `game` (Portobello Market when absent) gives the
+Any game's tuning: the summary's `game` (the default game when absent) gives the
 title and the material (board, River Market's cards), and each row's seat values say what
 the seat bonus is (`start_scores`: every seat's start score; River Market's `seat_coins`:
 every seat's extra Coins).
@@ -34,6 +34,8 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
+from analysis.facets import seat_bonus_of
+from analysis.facets import seat_bonuses
 from analysis.report.advice import FAIRNESS_RULE
 from analysis.report.advice import box_html
 from analysis.report.advice import fairness_advice
@@ -48,20 +50,19 @@ from analysis.report.page import table_html
 from analysis.report.table import Row
 from analysis.report.table import Table
 from sim.core.outputs import replace_folder
-from sim.games.portobello.kind import NAME as PORTOBELLO
+from sim.games.registry import default_game
 from sim.games.registry import kind
 
 TEMPLATE = "fairness.html.j2"
 Cell = Mapping[str, Any]
-# Each game's seat bonus (`sim.tuning.fairness.knobs`): the rows' key of every seat's value,
-# and what the report calls those values.
-SEAT_VALUES = {"start_scores": "start scores", "seat_coins": "extra Coins"}
 
 
 def seat_values(row: Mapping[str, Any]) -> tuple[str, str]:
-    """What a row's seat values are called and the values, e.g. (`extra Coins`, `0, 1, 2`)."""
-    key = next((k for k in SEAT_VALUES if k in row), "start_scores")
-    return SEAT_VALUES[key], ", ".join(map(str, row[key]))
+    """What a row's seat values are called and the values, e.g. (`extra Coins`, `0, 1, 2`):
+    its game's seat bonus (`analysis.facets.SeatBonus`, the knob of
+    `sim.tuning.fairness.knobs` that helps one seat)."""
+    bonus = seat_bonus_of(row)
+    return bonus.words, ", ".join(map(str, row[bonus.key]))
 
 
 def share_text(row: Mapping[str, Any], seat: int) -> str:
@@ -96,7 +97,8 @@ def headline_table(cells: Sequence[Cell]) -> Table:
     column is left out when every knob is a seat bonus: the seat values (start scores,
     extra Coins) say it."""
     n_max = max(c["players"] for c in cells)
-    labelled = any(d["switch"] not in SEAT_VALUES for c in cells for d in c["dimensions"])
+    bonuses = seat_bonuses()
+    labelled = any(d["switch"] not in bonuses for c in cells for d in c["dimensions"])
     leveled = any("levels" in c for c in cells)  # a row per level, its agents and worst gap
     column = seat_values(cells[0]["recommended"])[0]
     headers = ["cell", "verdict", *(["recommended"] if labelled else []), column,
@@ -274,7 +276,7 @@ def render(summary: Mapping[str, Any], dpi: int = 100) -> str:
     env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              undefined=jinja2.StrictUndefined)
-    game = kind(summary.get("game", PORTOBELLO))
+    game = kind(summary.get("game", default_game()))
     return env.get_template(TEMPLATE).render(
         advice=box_html(fairness_advice(summary), FAIRNESS_RULE),
         s=summary, cells=per_cell, game=game.title,

@@ -19,14 +19,13 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 from matplotlib.ticker import PercentFormatter
 
+from analysis.facets import seat_bonuses
 from analysis.plots import FAIR_STYLE
 from analysis.plots import PALETTE
 from analysis.plots import RC
 from analysis.plots import WIDTH
 
 Cell = Mapping[str, Any]
-# What a seat-bonus knob's values are, by switch (Portobello Market's, River Market's).
-BONUS_UNITS = {"start_scores": "bonus points", "seat_coins": "extra Coins"}
 
 
 def _seat_colour(seat: int) -> Any:
@@ -75,7 +74,9 @@ def profile_figure(cell: Cell) -> Figure | None:
             else:
                 ax.set_xticks(xs, [_value_text(p["value"]) for p in pts], rotation=20,
                               ha="right")
-            unit = BONUS_UNITS.get(dim["switch"])
+            # what a seat-bonus knob's values are (its game's `analysis.facets.SeatBonus`)
+            bonus = seat_bonuses().get(dim["switch"])
+            unit = bonus.unit if bonus is not None else None
             ax.set_xlabel(prof["dimension"] + (f" ({unit})" if unit else ""))
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         axes[0].set_ylabel("win share")

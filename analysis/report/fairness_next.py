@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
+from analysis.facets import seat_bonuses
+
 Cell = Mapping[str, Any]
-FLOOR = {"seat_coins": "Coins cannot go below 0"}  # knobs whose low is a hard floor
 GENERAL = ("try a wider range of the knob, another knob tuned alongside it, or more games "
            "(docs/tuning.md)")
 
@@ -54,7 +55,9 @@ def _knob_advice(cell: Cell, dim: Mapping[str, Any]) -> list[str]:
                            f"{fair:.3f}): widen the range above {dim['high']:+d}")
         elif all(s > fair for s in shares):
             if first["value"] <= dim["low"]:
-                floor = FLOOR.get(str(dim.get("switch")))
+                # a knob whose low is a hard floor (its game's seat bonus says why)
+                bonus = seat_bonuses().get(str(dim.get("switch")))
+                floor = bonus.floor if bonus is not None else None
                 out.append(f"{name}: seat {seat} still wins {shares[0]:.3f} at "
                            f"{first['value']:+d}, the foot of its range (above 1/{n} = "
                            f"{fair:.3f}): " + (f"{floor}, so help the other seats instead"

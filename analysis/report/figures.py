@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from analysis import plots as P
-from analysis.draw import with_layout_of as draw_layout
-from analysis.metrics.common import GAME_SOURCES
+from analysis.facets import report_facet
+from analysis.facets import sources
 from analysis.report.model import Analysis
 from analysis.report.skill_figures import skill_figures
 from analysis.report.sweep_view import sweep_figures
@@ -23,13 +23,16 @@ def figures(a: Analysis) -> dict[str, Any]:
         "scores": P.score_distributions(data.players(), L),
         "margins": P.margins(t["margins_games"], L),
         "length": P.game_length(data.games(), L),
-        "points": P.points_by_source(t["points"], L, GAME_SOURCES[a.data.game]),
-        "endings": P.end_reasons(t["endings"], L),
     }
+    points = sources(data.game)
+    if "points" in t and points is not None:
+        figs["points"] = P.points_by_source(t["points"], L, points)
+    figs["endings"] = P.end_reasons(t["endings"], L)
     if "comparisons" in t:
         figs["comparisons"] = P.seat_differences(t["comparisons"], L)
     if "district_scorings" in t:
         figs["districts"] = P.district_timing(t["district_scorings"], L)
+    if "luck_drawn" in t:
         figs["luck_drawn"] = P.share_by_level(
             t["luck_drawn"], "aristocrats minus citizens the player drew",
             "Win share by the luck of the draw (chance in the drawn order; chosen in the "
@@ -37,6 +40,7 @@ def figures(a: Analysis) -> dict[str, Any]:
         figs["luck_ends"] = P.share_by_level(
             t["luck_ends"], "aristocrats at the player's scored lanes",
             "Win share by aristocrats at the player's own lanes", L)
+    if "lanes" in t:
         figs.update(board_figures(a))
     figs.update(sweep_figures(a))
     figs.update(skill_figures(a))
@@ -44,19 +48,23 @@ def figures(a: Analysis) -> dict[str, Any]:
 
 LANE_MEASURE = "points scored in the lane per game (all players together)"
 
+
 def board_figures(a: Analysis) -> dict[str, Any]:
     """One lane-heat board figure per player count (`board_<n>p`): the variants side by
-    side on one colour scale, drawn as `portobello board show` draws the study's board."""
+    side on one colour scale, drawn by the game's report facet (`heat_boards`) as
+    `portobello board show` draws the study's board."""
     data = a.data
     lanes = a.tables["lanes"]
     ref = data.cells[0].run.manifest["board"].get("ref")
-    board = draw_layout(data.board, ref)
+    facet = report_facet(data.game)
+    assert facet is not None  # a game offers the lanes section through its facet
     out: dict[str, Any] = {}
     for n in data.player_counts:
         sub = lanes[lanes["n_players"] == n]
         heats = {v: sub[sub["variant"].astype(str) == v].set_index("lane")["points_per_game"]
                  .to_dict() for v in data.variants if (sub["variant"].astype(str) == v).any()}
         if heats:
-            out[f"board_{n}p"] = P.lane_heat_boards(
-                board, heats, f"{n} players: {LANE_MEASURE}", "points per game", a.labels)
+            out[f"board_{n}p"] = facet.heat_boards(
+                data.board, ref, heats, f"{n} players: {LANE_MEASURE}", "points per game",
+                a.labels)
     return out

@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from analysis import compare as C
+from analysis.facets import play_fingerprint as game_fingerprint
 from analysis.report.model import Analysis
 from analysis.report.model import LadderNote
 from analysis.study import StudyData
 from sim.core.errors import PortobelloError
-from sim.games.portobello.agents.registry import compiled_row
+from sim.games.registry import default_game
 
 SUMMARY = "summary.json"
 
@@ -69,13 +70,12 @@ def read_ladder(path: str | Path) -> Ladder:
                   variants=tuple(data.get("variants") or ()))
 
 
-def play_fingerprint(spec: str, players: int) -> Any:
-    """What an agent spec plays: its compiled row's kind and parameters where it has one
-    (so pinned weights equal the weight set they pin), else the spec itself."""
-    row = compiled_row(spec, players)
-    if row is None:
-        return spec.strip()
-    return (row.kind, tuple(float(x) for x in row.params), tuple(row.restrict))
+def play_fingerprint(spec: str, players: int, game: str = "") -> Any:
+    """What an agent spec plays, as its game (the default game when none is named) tells
+    (`analysis.facets.play_fingerprint`): Portobello Market's compiled row's kind and
+    parameters where it has one (so pinned weights equal the weight set they pin), else the
+    spec itself."""
+    return game_fingerprint(game or default_game(), spec, players)
 
 
 def report_level(a: Analysis, ladder: Ladder) -> str | None:
@@ -86,7 +86,9 @@ def report_level(a: Analysis, ladder: Ladder) -> str | None:
         spec = str(level.get("agents", ""))
         if "," in spec or "(seats rotate)" in spec:
             continue  # a mixed line-up: not one agent to compare with
-        if all(play_fingerprint(s, n) == play_fingerprint(spec, n) for n, s in specs):
+        game = a.data.game
+        if all(play_fingerprint(s, n, game) == play_fingerprint(spec, n, game)
+               for n, s in specs):
             return str(level.get("label", level.get("name")))
     return None
 

@@ -21,6 +21,8 @@ from typing import Any
 import jinja2
 
 from analysis import plots as P
+from analysis.facets import declared
+from analysis.facets import sections
 from analysis.metrics.advice import RULE as ADVICE_RULE
 from analysis.report.advice import SETTLE
 from analysis.report.advice import box_html
@@ -47,6 +49,7 @@ from analysis.report.watch import watch_games
 from analysis.study import StudyData
 from sim.core.outputs import atomic_write
 from sim.core.outputs import replace_folder
+from sim.games.registry import kind
 
 TEMPLATE = "report.html.j2"
 
@@ -109,7 +112,9 @@ def render(a: Analysis, figs: Mapping[str, Any], dpi: int = 100,
         version=_version(), sections=SECTIONS, sweep=sweep_context(a),
         precision_note=precision_note(a.tables["precision"]),
         skill=skill_context(a), calibration=calibration_context(a), watch=list(watch),
-        ladder=a.ladder, game=a.data.game, advice=advice)
+        ladder=a.ladder, game=a.data.game, game_title=kind(a.data.game).title, advice=advice,
+        offered=sections(a.data.game), material=kind(a.data.game).material.capitalize(),
+        points_lead=declared(a.data.game, "POINTS_LEAD", ""))
 
 
 def advice_box(s: Mapping[str, Any], ladder: str | Path | None) -> str:

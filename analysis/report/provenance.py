@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from analysis.study import StudyData
-from sim.games.portobello.agents.registry import split_specs
+from sim.core.specs import split_specs
 
 STUDY_DIR_ENV = "PORTOBELLO_STUDY_DIR"
 RUNS_DIR = Path("data/runs/studies")

@@ -1,6 +1,7 @@
 """The committed reports' summaries, as README's answers read them: each report's
 summary.json read once (`Summaries`), and checked before anything is written
-(`Summaries.checked`): a report of `ORDER` that is missing, a summary that is not JSON, cut
+(`Summaries.checked`): a report of `report_order()` (the committed reports each game's
+report facet lists) that is missing, a summary that is not JSON, cut
 short, nested too deeply or holding a value of the wrong kind is refused in one line naming
 the file, the field and the reason (`AnswersError`). Only what the answers read is checked:
 a report may hold anything else. `analysis.report.answers` writes from them.
@@ -16,13 +17,26 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from analysis.facets import report_facets
+from analysis.facets import seat_bonuses
 from sim.core.errors import PortobelloError
 from sim.core.errors import quote
 from sim.core.files import read_document
 
-ORDER = ("customer-order", "skill-ladder", "neutral-stack", "neutral-stack-ladder", "stalls",
-         "stalls-ladder", "compensation", "compensation-search", "river-market", "river-coins",
-         "customer-order-population", "first-player-population", "compensation-robust")
+
+def report_order() -> tuple[str, ...]:
+    """The committed reports README's answers read, in the order reports/README.md lists
+    them: every game's (its report facet's `REPORTS`, each with its place)."""
+    places = {name: place for facet in report_facets()
+              for name, place in getattr(facet, "REPORTS", {}).items()}
+    return tuple(sorted(places, key=lambda name: (places[name], name)))
+
+
+def __getattr__(name: str) -> Any:
+    """`ORDER`: `report_order()` (the games' reports, asked when read)."""
+    if name == "ORDER":
+        return report_order()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class AnswersError(PortobelloError):
@@ -118,9 +132,11 @@ def _interval(row: dict[str, Any], field: str) -> None:
 
 
 def _seats(row: dict[str, Any], field: str) -> None:
-    """A fairness recommendation gives every seat its start score or its extra Coins."""
-    if "start_scores" not in row and "seat_coins" not in row:
-        raise AnswersError("missing: a recommendation gives start_scores or seat_coins",
+    """A fairness recommendation gives every seat its bonus (a game's seat bonus: its start
+    score, its extra Coins)."""
+    keys = list(seat_bonuses())
+    if not any(k in row for k in keys):
+        raise AnswersError(f"missing: a recommendation gives {' or '.join(keys)}",
                            field=field or None)
 
 
@@ -177,14 +193,6 @@ STUDY = _Object(
      "variants": _items(_Object({"name": TEXT, "label": TEXT})),
      "ladder": _maybe(_Object({"examined": WHOLE}, {"level": _maybe(TEXT)})),
      "skill": _maybe(_SKILL)})
-_RECOMMENDED = _Object({"games": WHOLE, "shares": _items(NUMBER)},
-                       {"start_scores": _items(NUMBER), "seat_coins": _items(NUMBER),
-                        "confirmed": _maybe(FLAG)}, _seats)
-_CELL = _Object({"label": _maybe(TEXT), "players": WHOLE, "recommended": _RECOMMENDED},
-                {"checks": _maybe(_items(_Object({"agents": _items(TEXT, least=1)},
-                                                 {"fair": _maybe(FLAG)})))})
-FAIRNESS = _Object({"title": TEXT, "format": TEXT, "agents": TEXT, "cells": _items(_CELL)},
-                   {"description": _maybe(TEXT)})
 _POP_CHANGE = _Object({"n_players": WHOLE, "variant": TEXT, "baseline": TEXT, "diff": NUMBER,
                        "significant": FLAG, "adj_lo": NUMBER, "adj_hi": NUMBER})
 _POP_ANSWER = _Object({"estimate": NUMBER, "lo": NUMBER, "hi": NUMBER})
@@ -197,17 +205,44 @@ POPULATION = _Object(
          least=1),
      "changes": _items(_POP_CHANGE), "cost": _Object({"games": WHOLE, "core_hours": NUMBER})},
     {"next": _maybe(TEXT), "command": _maybe(TEXT), "status": _maybe(TEXT)})
-# What README's answers need of each report beyond what any study or tuning holds.
-CHECKS: dict[str, _Object] = {
-    "customer-order": STUDY.requiring(first_player=_FIRST),
-    "skill-ladder": STUDY.requiring(skill=_SKILL),
-    "river-market": STUDY.requiring(first_player=_FIRST),
-    **{name: FAIRNESS.requiring(cells=_items(_CELL.requiring(
-        recommended=_RECOMMENDED.requiring(**{seats: _items(NUMBER)}))))
-       for name, seats in (("compensation", "start_scores"),
-                           ("compensation-search", "start_scores"),
-                           ("river-coins", "seat_coins"))},
-}
+
+
+def _recommended() -> _Object:
+    """A fairness recommendation: its games, shares and every seat's bonus (the key of any
+    game's seat bonus)."""
+    return _Object({"games": WHOLE, "shares": _items(NUMBER)},
+                   {**{key: _items(NUMBER) for key in seat_bonuses()},
+                    "confirmed": _maybe(FLAG)}, _seats)
+
+
+def _cell(recommended: _Object) -> _Object:
+    return _Object({"label": _maybe(TEXT), "players": WHOLE, "recommended": recommended},
+                   {"checks": _maybe(_items(_Object({"agents": _items(TEXT, least=1)},
+                                                    {"fair": _maybe(FLAG)})))})
+
+
+def fairness_check() -> _Object:
+    """What the answers read of any fairness tuning's summary."""
+    return _Object({"title": TEXT, "format": TEXT, "agents": TEXT,
+                    "cells": _items(_cell(_recommended()))}, {"description": _maybe(TEXT)})
+
+
+def _needing(need: str) -> _Object:
+    """A report whose answers need `need` (a game's `REPORT_NEEDS`): a study's
+    `first_player` or `skill`, or a fairness tuning's seat-bonus key."""
+    if need == "first_player":
+        return STUDY.requiring(first_player=_FIRST)
+    if need == "skill":
+        return STUDY.requiring(skill=_SKILL)
+    return fairness_check().requiring(cells=_items(_cell(
+        _recommended().requiring(**{need: _items(NUMBER)}))))
+
+
+def checks() -> dict[str, _Object]:
+    """What README's answers need of each report beyond what any study or tuning holds, as
+    the games' report facets say (`REPORT_NEEDS`)."""
+    return {name: _needing(str(need)) for facet in report_facets()
+            for name, need in getattr(facet, "REPORT_NEEDS", {}).items()}
 
 
 def is_fairness(s: dict[str, Any]) -> bool:
@@ -221,8 +256,8 @@ def is_population(s: dict[str, Any]) -> bool:
 
 
 def _check_of(name: str, data: dict[str, Any]) -> _Object:
-    return CHECKS.get(name) or (FAIRNESS if is_fairness(data) else
-                                POPULATION if is_population(data) else STUDY)
+    return checks().get(name) or (fairness_check() if is_fairness(data) else
+                                  POPULATION if is_population(data) else STUDY)
 
 
 def _read_summary(path: Path) -> dict[str, Any]:
@@ -244,18 +279,19 @@ class Summaries:
 
     def __init__(self, reports: Path) -> None:
         self.reports = reports
+        self.order = report_order()
         self.extra = sorted(p.parent.name for p in reports.glob("*/summary.json")
-                            if p.parent.name not in ORDER)
+                            if p.parent.name not in self.order)
         self._read: dict[str, dict[str, Any] | None] = {}
 
     @classmethod
     def checked(cls, reports: Path) -> Summaries:
-        """Every committed report's summary, read and checked: each report of `ORDER` must
+        """Every committed report's summary, read and checked: each report of the order must
         be there (README's answers read them all), and every summary (any other report's
         too) must hold what the answers read, of the right kinds; an `AnswersError` naming
         the file, the field and the reason otherwise."""
         summaries = cls(reports)
-        for name in (*ORDER, *summaries.extra):
+        for name in (*summaries.order, *summaries.extra):
             path = summaries.path(name)
             data = _read_summary(path)
             check = _check_of(name, data)
@@ -278,9 +314,9 @@ class Summaries:
         return self._read[name]
 
     def names(self) -> list[str]:
-        """The reports that have a summary: those of `ORDER` in its order, then the others
-        by name."""
-        return [n for n in (*ORDER, *self.extra) if self.get(n) is not None]
+        """The reports that have a summary: those of `report_order()` in its order, then the
+        others by name."""
+        return [n for n in (*self.order, *self.extra) if self.get(n) is not None]
 
     @contextlib.contextmanager
     def showing(self, *names: str) -> Iterator[None]:

@@ -37,10 +37,10 @@ def _cells(a: Analysis) -> pd.DataFrame:
     rows = []
     for c in a.data.cells:
         rules = c.run.rules()
-        x = sweep_value(rules, info.keys[0])
+        x = sweep_value(rules, info.keys[0], a.data.game)
         parts = [info.bases[c.variant]] if info.bases.get(c.variant) else []
         named = info.points.get(c.variant, {})
-        parts += [f"{k} {named.get(k) or value_text(sweep_value(rules, k))}"
+        parts += [f"{k} {named.get(k) or value_text(sweep_value(rules, k, a.data.game))}"
                   for k in info.keys[1:]]
         rows.append({"variant": c.variant, "n_players": c.players, "x": x,
                      "x_text": value_text(x), "group": " · ".join(parts)})
@@ -66,8 +66,9 @@ def sweep_table(a: Analysis) -> pd.DataFrame | None:
     parts.append(fp)
     length = t["length"][t["length"]["measure"] == "rounds"]
     parts.append(length.assign(measure="rounds", series="", value=length["mean"]))
-    parts.append(t["points"].assign(measure="points", series=t["points"]["source"],
-                                    value=t["points"]["mean"]))
+    if "points" in t:  # a game with point sources
+        parts.append(t["points"].assign(measure="points", series=t["points"]["source"],
+                                        value=t["points"]["mean"]))
     cols = ["variant", "n_players", "measure", "series", "value", "lo", "hi"]
     long = pd.concat([p[cols] for p in parts], ignore_index=True)
     long["variant"] = long["variant"].astype(str)

@@ -15,7 +15,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
 from analysis import plots as P
-from analysis.metrics.common import GAME_SOURCES
+from analysis.facets import sources
 from analysis.report.model import Analysis
 from analysis.report.sweep import MEASURES
 from analysis.report.sweep import sweep_table
@@ -33,7 +33,9 @@ def drawn_sources(df: pd.DataFrame, game: str) -> list[str]:
     """The game's point sources a sweep draws, in scoring order (the start score, the same
     for every value, left out)."""
     held = set(df.loc[df["measure"] == "points", "series"])
-    return [s for s in GAME_SOURCES[game].names if s in held and s != "start"]
+    points = sources(game)
+    names = points.names if points is not None else ()
+    return [s for s in names if s in held and s != "start"]
 
 def _is_numeric(values: Sequence[Any]) -> bool:
     """Whether swept values can stand on a number line (not booleans, lists or tables)."""
@@ -116,16 +118,17 @@ def sweep_figure(a: Analysis, measure: str) -> Figure:
         return fig
 
 def _colour(measure: str, s: str, series: Sequence[str], g: str,
-            groups: Sequence[str], game: str = "portobello-market") -> Any:
+            groups: Sequence[str], game: str) -> Any:
     """Seats and sources by colour (groups by line style); single lines by group."""
     if measure == "points":
-        return P.source_colours(GAME_SOURCES[game]).get(s, "#333333")
+        points = sources(game)
+        return (P.source_colours(points) if points is not None else {}).get(s, "#333333")
     if measure == "win share":
         return P.PALETTE[series.index(s) % len(P.PALETTE)]
     return P.PALETTE[groups.index(g) % len(P.PALETTE)]
 
 def _sweep_legend(fig: Figure, measure: str, series: Sequence[str],
-                  groups: Sequence[str], game: str = "portobello-market") -> None:
+                  groups: Sequence[str], game: str) -> None:
     """Legend below the panels: seats or sources by colour, groups by line style."""
     handles: list[Line2D] = []
     names: list[str] = []
@@ -155,10 +158,13 @@ def _sweep_legend(fig: Figure, measure: str, series: Sequence[str],
                    ncols=-(-len(handles) // rows))
 
 def sweep_figures(a: Analysis) -> dict[str, Figure]:
-    """The section's charts by name (`sweep_<measure>`); none without a sweep."""
-    if sweep_table(a) is None:
+    """The section's charts by name (`sweep_<measure>`) of the measures the sweep has (a
+    game without point sources has no points); none without a sweep."""
+    df = sweep_table(a)
+    if df is None:
         return {}
-    return {f"sweep_{m.replace(' ', '_')}": sweep_figure(a, m) for m in MEASURES}
+    held = set(df["measure"])
+    return {f"sweep_{m.replace(' ', '_')}": sweep_figure(a, m) for m in MEASURES if m in held}
 
 def sweep_tables(a: Analysis) -> dict[str, Table]:
     """The section's table (`sweep`): one row per cell in sweep order, with every seat's
@@ -213,11 +219,13 @@ def _getter(d: pd.DataFrame) -> Any:
 def sweep_context(a: Analysis) -> dict[str, Any] | None:
     """What the page's sweep section needs besides images and tables (None: no section)."""
     info = a.data.sweep
-    if info is None or sweep_table(a) is None:
+    df = sweep_table(a)
+    if info is None or df is None:
         return None
+    held = set(df["measure"])
     lines = [*(["the variant"] if any(info.bases.values()) else []), *info.keys[1:]]
     return {"key": info.keys[0], "switches": list(info.keys), "lines": " and ".join(lines),
             "baseline": a.labels.get(a.data.baseline, a.data.baseline),
             "columns": 2 if len(a.data.player_counts) == 1 else 1,
             "figures": [(f"sweep_{m.replace(' ', '_')}", title)
-                        for m, title in MEASURES.items()]}
+                        for m, title in MEASURES.items() if m in held]}

@@ -11,7 +11,8 @@ import pandas as pd
 
 from analysis import compare as C
 from analysis import metrics as M
-from analysis.metrics.common import GAME_SOURCES
+from analysis.facets import report_facet
+from analysis.facets import sources as game_sources
 from analysis.report.model import Analysis
 from analysis.report.table import Formatter
 from analysis.report.table import Table
@@ -106,19 +107,40 @@ def display_tables(a: Analysis) -> dict[str, Table]:
         "mean": ("mean", _num(2)), "lo": ("95% CI low", _num(2)), "hi": ("high", _num(2)),
         "sd": ("sd", _num(2)), "min": ("min", _num(0)), "median": ("median", _num(0)),
         "max": ("max", _num(0))})
-    pts = t["points"].pivot_table(index=["n_players", "variant"], columns="source",
-                                  values="mean", observed=True).reset_index()
-    sources = list(GAME_SOURCES[a.data.game].names)  # the game's, in scoring order
-    pts["total"] = pts[sources].sum(axis=1)
-    out["points"] = frame_table(pts, {
-        "n_players": ("players", str), "variant": ("variant", lab),
-        **{s: (s, _num(1)) for s in sources}, "total": ("= mean score", _num(1))})
+    points = game_sources(a.data.game)
+    if "points" in t and points is not None:
+        pts = t["points"].pivot_table(index=["n_players", "variant"], columns="source",
+                                      values="mean", observed=True).reset_index()
+        sources = list(points.names)  # the game's, in scoring order
+        pts["total"] = pts[sources].sum(axis=1)
+        out["points"] = frame_table(pts, {
+            "n_players": ("players", str), "variant": ("variant", lab),
+            **{s: (s, _num(1)) for s in sources}, "total": ("= mean score", _num(1))})
     end = t["endings"].copy()
     end["ci"] = [_ci(lo, hi) for lo, hi in zip(end["lo"], end["hi"], strict=True)]
     out["endings"] = frame_table(end, {
         "n_players": ("players", str), "variant": ("variant", lab),
         "value": ("end reason", lambda x: str(x).replace("_", " ")),
         "count": ("games", _num(0)), "share": ("share", _pct), "ci": ("95% CI", None)})
+    out.update(_event_tables(a))
+    an = t["anomalies"]
+    if not an.empty:
+        level = {"level": ("skill level", None)} if "level" in an.columns else {}
+        out["anomalies"] = frame_table(an, {
+            **level, "n_players": ("players", str), "variant": ("variant", lab),
+            "kind": ("what", None),
+            "games": ("games", _num(0)), "share": ("share", _pct),
+            "examples": ("examples: game (seed)", None)}, wrap=("examples",))
+    return out
+
+
+def _event_tables(a: Analysis) -> dict[str, Table]:
+    """The event sections' tables (those the game offers and the runs could fill): when
+    districts are scored, customer luck, lanes (with the board's printed spot values, from
+    the game's report facet) and spots."""
+    t = a.tables
+    lab = _lab(a)
+    out: dict[str, Table] = {}
     if "districts" in t:
         out["districts"] = frame_table(t["districts"], {
             "n_players": ("players", str), "variant": ("variant", lab), "token": ("token",
@@ -130,6 +152,7 @@ def display_tables(a: Analysis) -> dict[str, Table]:
             "mean_fraction": ("share of game elapsed", _pct),
             "mean_points": ("mean points", _num(2)), "mean_stalls": ("stalls bordering",
                                                                      _num(2))})
+    if "luck_effects" in t:
         eff = t["luck_effects"].copy()
         eff["ci"] = [f"{100 * lo:+.2f} to {100 * hi:+.2f}" for lo, hi in
                      zip(eff["lo"], eff["hi"], strict=True)]
@@ -143,15 +166,15 @@ def display_tables(a: Analysis) -> dict[str, Table]:
             "ci": ("95% CI (pp)", None), "adj": ("Holm-adjusted CI (pp, level)", None),
             "r": ("correlation r", _num(3)),
             "p_holm": ("p (Holm)", _p)}, highlight="significant", wrap=("column",))
+    if "lanes" in t:
         lanes = t["lanes"].copy()
         wide = lanes.pivot_table(index="lane", columns=["n_players", "variant"],
                                  values="points_per_game", observed=True)
         wide.columns = [f"{n}p · {a.labels.get(str(v), v)}" for n, v in wide.columns]
         wide = wide.reset_index()
-        board = a.data.board
-        spots = {board.lane_ids[i]: "-".join(map(str, s))
-                 for i, s in enumerate(board.lane_spots)}
-        wide.insert(1, "spots", wide["lane"].map(spots))
+        facet = report_facet(a.data.game)
+        assert facet is not None  # a game offers the lanes section through its facet
+        wide.insert(1, "spots", wide["lane"].map(facet.lane_spots(a.data.board)))
         out["lanes"] = frame_table(wide, {"lane": ("lane", None), "spots": ("spot values",
                                                                            None),
                                          **{c: (c, _num(1)) for c in wide.columns[2:]}})
@@ -165,14 +188,6 @@ def display_tables(a: Analysis) -> dict[str, Table]:
             "n_players": ("players", str), "variant": ("variant", lab),
             "spot_value": ("spot value", str), "stalls": ("stalls", _num(0)),
             "share": ("share of stalls", _pct)})
-    an = t["anomalies"]
-    if not an.empty:
-        level = {"level": ("skill level", None)} if "level" in an.columns else {}
-        out["anomalies"] = frame_table(an, {
-            **level, "n_players": ("players", str), "variant": ("variant", lab),
-            "kind": ("what", None),
-            "games": ("games", _num(0)), "share": ("share", _pct),
-            "examples": ("examples: game (seed)", None)}, wrap=("examples",))
     return out
 
 

@@ -1,5 +1,6 @@
-"""Games to watch: a study report links to a few viewer pages (`analysis.view`) per cell
-when its runs kept records, so a reader can look at the games behind a number.
+"""Games to watch: a study report links to a few viewer pages (`analysis.view`, the game's
+view facet) per cell when its runs kept records, so a reader can look at the games behind
+a number.
 
 Per cell: the games the anomalies table flags (round limits, exhausted boards, negative
 scores; the first two), the game with the largest winning margin, and a typical game (its
@@ -17,9 +18,11 @@ from typing import Any
 import pandas as pd
 
 from analysis import metrics as M
+from analysis.facets import declared
+from analysis.facets import sources
+from analysis.metrics.common import Sources
 from analysis.study import StudyData
-from analysis.view.page import render
-from analysis.view.source import from_run
+from analysis.view.viewer import run_page
 from sim.core.errors import PortobelloError
 from sim.core.outputs import atomic_write
 
@@ -59,7 +62,9 @@ def watch_games(data: StudyData, out: Path) -> list[dict[str, Any]]:
     """Write the viewer pages of every cell that kept records; one row per page."""
     players = data.players()
     margins_all = M.Margins()(players)
-    anomalies_all = M.Anomalies()(data.games(), players)
+    anomalies_all = M.Anomalies(sources=sources(data.game) or Sources(()),
+                                ends=declared(data.game, "ANOMALOUS_ENDS", {}))(data.games(),
+                                                                                players)
     rows: list[dict[str, Any]] = []
     for cell in data.cells:
         run_dir = cell.run.paths[0]
@@ -72,7 +77,7 @@ def watch_games(data: StudyData, out: Path) -> list[dict[str, Any]]:
                           & (anomalies_all["n_players"] == cell.players)]
         for why, game in _picks(m, a):
             try:
-                page = render(from_run(run_dir, game))
+                page = run_page(run_dir, game).html
             except PortobelloError:
                 continue  # a damaged shard: the report still builds, without this page
             name = f"{_slug(run_dir.name)}-game{game}.html"

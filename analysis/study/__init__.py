@@ -43,11 +43,11 @@ from analysis.study.spec import Sweep
 from analysis.study.spec import Variant
 from analysis.study.spec import load_study
 from analysis.study.spec import study_from_dict
-from analysis.study.switches import PER_PLAYER_KEYS
+from analysis.study.switches import per_player_keys
 
-__all__ = ["CELL_KEYS", "PER_PLAYER_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS",
+__all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS",
            "VARIANT_KEYS", "Cell", "CellResult", "CellRun", "SkillInfo", "SkillLevel",
            "StudyData", "StudyError", "StudySpec", "Sweep", "SweepInfo", "Variant",
-           "cells_from_runs", "load_study", "open_study", "run_study", "study_from_dict",
-           "sweep_value"]
+           "cells_from_runs", "load_study", "open_study", "per_player_keys", "run_study",
+           "study_from_dict", "sweep_value"]
 __all__ += ["Plan", "PrecisionError", "make_plan", "play_to_precision"]

@@ -26,6 +26,10 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
+from analysis.facets import count_defaults
+from analysis.facets import declared
+from analysis.facets import played_value
+from analysis.facets import start_scores
 from analysis.load import LoadError
 from analysis.load import RunData
 from analysis.load import load_run
@@ -34,12 +38,12 @@ from analysis.study.spec import CELL_KEYS
 from analysis.study.spec import STUDY_FILE
 from analysis.study.spec import STUDY_FORMAT
 from analysis.study.switches import value_text
-from sim.games.portobello.board import Board
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.rules import DEFAULT_STALLS
-from sim.games.portobello.rules import RULE_KEYS
-from sim.games.portobello.rules import Rules
+from sim.games.registry import default_game
 from sim.games.registry import kind
+
+# The shared tables' text columns (`sim.core.tables`), read as text; a game adds its own
+# (`TEXT_COLUMNS` of its report facet).
+TEXT_COLUMNS = ("action", "agent", "end_reason", "board", "run_id")
 
 
 @dataclass
@@ -68,12 +72,11 @@ class SweepInfo:
     points: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
-def sweep_value(rules: Rules, key: str) -> Any:
-    """A switch's value in a run's rules as a sweep draws it: the stalls each player
-    starts with (the standard count when none is set), lists as lists."""
-    if key == "stalls_per_player":
-        return rules.stalls
-    return rules.to_dict().get(key)
+def sweep_value(rules: Any, key: str, game: str = "") -> Any:
+    """A switch's value in a run's rules (of `game`, the default game when none is named)
+    as a sweep draws it: as the rules play it (the rulebook's stall count when none is set,
+    `analysis.facets.played_value`), lists as lists."""
+    return played_value(game or default_game(), rules, key)
 
 
 @dataclass
@@ -158,10 +161,10 @@ class StudyData:
     @property
     def game(self) -> str:
         """The game every cell played (`sim.games.registry`; a study plays one)."""
-        return self.cells[0].run.game if self.cells else PORTOBELLO
+        return self.cells[0].run.game if self.cells else default_game()
 
     @property
-    def board(self) -> Board:
+    def board(self) -> Any:
         """The board every cell was played on (checked to be one; River Market: the card
         set)."""
         return self.cells[0].run.board()
@@ -172,7 +175,9 @@ class StudyData:
         return all("events" in c.run.manifest.get("tables", []) for c in self.cells)
 
     def _frame(self, table: str, actions: Sequence[str] | None = None) -> pd.DataFrame:
-        """One table of every cell, text columns as strings, with variant and n_players."""
+        """One table of every cell, text columns as strings (the shared ones and the
+        game's), with variant and n_players."""
+        text_columns = (*TEXT_COLUMNS, *declared(self.game, "TEXT_COLUMNS", ()))
         frames = []
         for i, c in enumerate(self.cells):
             lf = c.run.lazy(table)
@@ -182,8 +187,7 @@ class StudyData:
                 lf = lf.drop("players").with_columns(
                     pl.col("winners").list.len().cast(pl.Int8).alias("n_winners")
                 ).drop("winners")
-            for col in ("action", "lane", "square", "district", "customer", "agent",
-                        "end_reason", "customer_order", "neutral_stack", "board", "run_id"):
+            for col in text_columns:
                 if col in lf.collect_schema().names():
                     lf = lf.with_columns(pl.col(col).cast(pl.String))
             # Variant and level as category codes: the categoricals are then made from
@@ -252,8 +256,8 @@ def _with_start_and_seed(players: pl.LazyFrame, cell: CellRun,
     `start_scores`, seat 0 first) and its game's seed, from `games` (the cell's game ids
     and seeds; read from its games table when not given)."""
     df = players.collect()
-    starts = np.asarray(getattr(cell.run.rules(), "seat_start_scores", [0] * cell.players),
-                        np.int32)  # River Market starts every seat at 0
+    starts = np.asarray(start_scores(cell.run.game, cell.run.rules(), cell.players),
+                        np.int32)  # the game's (River Market starts every seat at 0)
     df = df.with_columns(pl.Series("start_score", starts[df["seat"].to_numpy()]))
     if games is None:
         games = cell.run.lazy("games").select("game_id", "seed").collect()
@@ -333,20 +337,22 @@ def _check_same_board(cells: Sequence[CellRun]) -> None:
                         "one board")
 
 
-def _variant_key(manifest: Mapping[str, Any]) -> str:
+def _variant_key(manifest: Mapping[str, Any], game: str) -> str:
     """What makes a run's variant: its rules (player count aside) and its set of agents.
 
-    Every rules switch counts, the stall count too; a stall count equal to the standard
-    one for the run's player count counts as unset, since it plays the same games."""
+    Every rules switch counts, the stall count too; a switch equal to the rulebook's value
+    for the run's player count (`analysis.facets.count_defaults`: the standard stall count)
+    counts as unset, since it plays the same games."""
     rules = dict(manifest["rules"])
     n = rules.pop("players", None)
-    if rules.get("stalls_per_player") == DEFAULT_STALLS.get(n):
-        rules.pop("stalls_per_player")
+    for key, default in count_defaults(game).items():
+        if key in rules and rules[key] == default.get(n):
+            rules.pop(key)
     agents = sorted(set(manifest["agents"]))
     return json.dumps({"rules": rules, "agents": agents}, sort_keys=True)
 
 
-def _differing(keys: Sequence[str], rule_keys: Sequence[str] = RULE_KEYS) -> list[str]:
+def _differing(keys: Sequence[str], rule_keys: Sequence[str]) -> list[str]:
     """The rules switches whose value (or presence) differs between variant keys, in the
     order of the rules' fields (`rule_keys`: the game's)."""
     rules = [json.loads(k)["rules"] for k in keys]
@@ -354,11 +360,12 @@ def _differing(keys: Sequence[str], rule_keys: Sequence[str] = RULE_KEYS) -> lis
     return [s for s in rule_keys if s in names and len({json.dumps(r.get(s)) for r in rules}) > 1]
 
 
-def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int],
-                  game: str = PORTOBELLO) -> str:
+def _variant_name(key: str, all_keys: Sequence[str], played: Mapping[str, set[Any]],
+                  game: str) -> str:
     """A short name: the switches (or agents) in which this variant differs from others,
-    `stalls_per_player=14; neutral_stack=1,1,2,2`. `stalls` are the stall counts of the
-    variant's runs, which name a variant that leaves the count unset."""
+    `stalls_per_player=14; neutral_stack=1,1,2,2`. `played` are the values the variant's
+    runs play of each switch whose rulebook value depends on the player count (the stall
+    counts), which name a variant that leaves the switch unset."""
     mine = json.loads(key)
     others = [json.loads(k) for k in all_keys if k != key]
     g = kind(game)
@@ -372,8 +379,8 @@ def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int],
     for k in switches:
         v = mine["rules"].get(k)
         if v is None:  # unset: the rulebook's (the stall count depends on the players)
-            v = (next(iter(stalls)) if k == "stalls_per_player" and len(stalls) == 1
-                 else "standard")
+            values = played.get(k, set())
+            v = next(iter(values)) if len(values) == 1 else "standard"
         if isinstance(v, list):
             v = ",".join(map(str, v))
         elif isinstance(v, dict):
@@ -385,7 +392,7 @@ def _variant_name(key: str, all_keys: Sequence[str], stalls: set[int],
 
 
 def _infer_sweep(distinct: Sequence[str], names: Mapping[str, str],
-                 rule_keys: Sequence[str] = RULE_KEYS) -> SweepInfo | None:
+                 rule_keys: Sequence[str]) -> SweepInfo | None:
     """Runs that differ in one rules switch only, in three values or more, with the same
     agents, are read as a sweep of that switch (the report then draws it)."""
     if len(distinct) < 3 or len({json.dumps(json.loads(k)["agents"]) for k in distinct}) > 1:
@@ -426,7 +433,7 @@ def cells_from_runs(paths: Sequence[str | Path], allow_partial: bool = False) ->
                         "runs of one game")
     game = kind(games[0])
     _check_same_board([CellRun("", "", 0, r) for r in runs])
-    keys = [_variant_key(r.manifest) for r in runs]
+    keys = [_variant_key(r.manifest, game.name) for r in runs]
     distinct = list(dict.fromkeys(keys))
     default_key = next((k for k in distinct if json.loads(k)["rules"] == {
         k2: v for k2, v in game.default_rules().to_dict().items() if k2 not in CELL_KEYS}),
@@ -434,12 +441,15 @@ def cells_from_runs(paths: Sequence[str | Path], allow_partial: bool = False) ->
     if default_key is not None:
         distinct.remove(default_key)
         distinct.insert(0, default_key)
-    stalls = {k: {getattr(r.rules(), "stalls", 0) for r, rk in zip(runs, keys, strict=True)
-                  if rk == k} for k in distinct}
-    names = {k: _variant_name(k, distinct, stalls[k], game.name) for k in distinct}
+    by_count = count_defaults(game.name)  # switches whose value depends on the count
+    played = {k: {s: {played_value(game.name, r.rules(), s)
+                      for r, rk in zip(runs, keys, strict=True) if rk == k}
+                  for s in by_count} for k in distinct}
+    names = {k: _variant_name(k, distinct, played[k], game.name) for k in distinct}
+    differing = _differing(distinct, game.rule_keys)
     if default_key is not None and not any(json.loads(k)["agents"] != json.loads(
-            default_key)["agents"] for k in distinct) and not (
-            "stalls_per_player" in _differing(distinct) and len(stalls[default_key]) == 1):
+            default_key)["agents"] for k in distinct) and not any(
+            s in differing and len(played[default_key][s]) == 1 for s in by_count):
         names[default_key] = "standard"
     seen: dict[tuple[str, int], Path] = {}
     cells: list[CellRun] = []

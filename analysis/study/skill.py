@@ -17,10 +17,10 @@ at every level and in every variant (common random numbers across both).
 
 Levels must be reproducible: an agent whose budget is seconds rather than iterations plays
 differently on a faster or busier machine, so `analysis.study.spec` refuses it in any study
-(`sim.games.portobello.agents.registry.time_budget`).
+(its game's `time_budget`, `analysis.facets.time_budget`).
 
 "From the heuristic up" (`analysis.metrics.robustness`) starts at the first level whose
-every seat plays the heuristic or a search built on it (`STRONG_AGENTS`, unrestricted);
+every seat plays the heuristic or a search built on it (`strong_agents`, unrestricted);
 a study without such a level considers every level.
 """
 
@@ -32,15 +32,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from analysis.facets import report_facets
 from analysis.study.switches import err
 from sim.run.config import games_error
 
 SKILL_KEYS = ("name", "label", "agents", "games")
-# Agents that play at least as well as the tuned heuristic: the heuristic itself and the
-# searches that use it for priors and rollouts. A restricted agent (`no-district(...)`) is
-# not among them: it plays a handicapped game on purpose.
-STRONG_AGENTS = ("heuristic", "mcts", "fastmcts",
-                 "search")  # River Market's heuristic and search (its greedy is the weak one)
+
+
+def strong_agents() -> frozenset[str]:
+    """Agents that play at least as well as the tuned heuristic, as each registered game's
+    report facet names its own (`STRONG_AGENTS`: Portobello Market's heuristic and the
+    searches that use it for priors and rollouts, River Market's heuristic and search). A
+    restricted agent (`no-district(...)`) is not among them: it plays a handicapped game on
+    purpose."""
+    return frozenset(name for facet in report_facets()
+                     for name in getattr(facet, "STRONG_AGENTS", ()))
+
 
 # The spec's own readers of `agents` and of a value by player count (analysis.study.spec),
 # passed in so a level reads exactly as the top level does.
@@ -49,8 +56,8 @@ PerPlayersReader = Callable[[Any, Sequence[int], str, str], dict[int, Any]]
 
 
 def is_strong(spec: str) -> bool:
-    """Whether an agent spec is the heuristic or stronger (`STRONG_AGENTS`, unrestricted)."""
-    return spec.strip().partition(":")[0] in STRONG_AGENTS
+    """Whether an agent spec is the heuristic or stronger (`strong_agents`, unrestricted)."""
+    return spec.strip().partition(":")[0] in strong_agents()
 
 
 @dataclass(frozen=True)

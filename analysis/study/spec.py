@@ -11,9 +11,10 @@ numbers), so variant differences are measured on the same deals. With `max_games
 is a cell's first round and it plays on until its seats' win shares are as precise as
 `target_half_width` asks (`analysis.study.precision`). A spec may give skill levels instead
 of one set of agents (`skill`, `analysis.study.skill`): then there is a cell per variant,
-level and player count, every level on the same seeds too. `game = "river-market"` makes
-it a study of River Market (`sim.games.registry`): `cards` names its card set (instead of
-`board`), its rules switches and presets are River Market's, and it plays 2 to 5 players.
+level and player count, every level on the same seeds too. `game` names the study's game
+(`sim.games.registry`; the default game, Portobello Market, when absent): `game =
+"river-market"` makes it a study of River Market, whose `cards` name its card set (instead
+of `board`), whose rules switches and presets are its own, and which plays 2 to 5 players.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from analysis.facets import EVENT_SECTIONS
+from analysis.facets import sections
+from analysis.facets import time_budget
 from analysis.study.precision import Plan
 from analysis.study.precision import parse_precision
 from analysis.study.skill import SaturationCheck
@@ -48,14 +52,11 @@ from analysis.study.switches import sweep_variants
 from sim.core.errors import PortobelloError
 from sim.core.files import parse_document
 from sim.core.files import regular_file
-from sim.games.portobello.agents.registry import split_specs
-from sim.games.portobello.agents.registry import time_budget
-from sim.games.portobello.board import Board
-from sim.games.portobello.board import load_board
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.rules import RULE_KEYS
+from sim.core.specs import split_specs
+from sim.games.registry import default_game
 from sim.games.registry import game_of_spec
 from sim.games.registry import kind
+from sim.games.registry import kinds
 from sim.run.config import games_error
 from sim.run.runner import RunConfig
 
@@ -71,6 +72,12 @@ TOP_KEYS += ("ladder",)  # a skill ladder's report: its label beside each findin
 TOP_KEYS += ("saturation",)  # a skill ladder's doubled-budget check of its strongest level
 TOP_KEYS += ("game", "cards")  # the game (`sim.games.registry`) and River Market's card set
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
+
+
+def top_keys() -> tuple[str, ...]:
+    """A study spec's keys: `TOP_KEYS` and any other registered game's material key."""
+    return tuple(dict.fromkeys([*TOP_KEYS, *(g.material for g in kinds().values())]))
+
 __all__ = ["CELL_KEYS", "STUDY_FILE", "STUDY_FORMAT", "TOP_KEYS", "VARIANT_KEYS", "Cell",
            "StudyError", "StudySpec", "Sweep", "Variant", "load_study", "study_from_dict"]
 
@@ -105,7 +112,7 @@ class StudySpec:
     title: str
     description: str
     board_ref: str
-    board: Board
+    board: Any  # the study's material: its game's board (River Market: its card set)
     variants: tuple[Variant, ...]
     players: tuple[int, ...]
     agents: Mapping[int, tuple[str, ...]]
@@ -129,7 +136,7 @@ class StudySpec:
     ladder: str | None = None
     # The doubled-budget check of the strongest level (`analysis.study.skill.Saturation`).
     saturation: SaturationCheck | None = None
-    game: str = PORTOBELLO  # `board` is then its material (River Market: the card set)
+    game: str = field(default_factory=default_game)  # `board` is then its material
 
     def cells(self) -> list[Cell]:
         """Every cell the study plays: `level_cells`, then the strongest level's saturation
@@ -223,7 +230,7 @@ class StudySpec:
         """What a study folder must share with this spec to be resumed or topped up: every
         cell's rules and agents, the board, seed, shard size and tables (not the games per
         cell, nor titles and labels, which change no game)."""
-        out = {**({"game": self.game} if self.game != PORTOBELLO else {}),
+        out = {**({"game": self.game} if self.game != default_game() else {}),
                "board": self.board.content_hash, "seed": self.seed,
                "shard_size": self.shard_size, "events": self.events,
                "cells": {c.key: {"rules": c.config.rules.to_dict(),
@@ -236,7 +243,7 @@ class StudySpec:
         """The resolved spec as plain data (for study.json and the report)."""
         return {
             "name": self.name, "title": self.title, "description": self.description,
-            **({"game": self.game} if self.game != PORTOBELLO else {}),
+            **({"game": self.game} if self.game != default_game() else {}),
             "board": {"ref": self.board_ref, "name": self.board.name,
                       "hash": self.board.content_hash},
             "players": list(self.players),
@@ -297,9 +304,11 @@ def _per_players(value: Any, players: Sequence[int], source: str, fld: str) -> d
 
 
 def _agents_for(value: Any, players: Sequence[int], source: str, fld: str,
-                game: str = PORTOBELLO) -> dict[int, tuple[str, ...]]:
+                game: str = "") -> dict[int, tuple[str, ...]]:
     """The agent specs of every seat per player count (one spec fills every seat); each
-    spec is parsed now (as an agent of `game`) so a typo fails before the first game."""
+    spec is parsed now (as an agent of `game`, the default game when none is named) so a
+    typo fails before the first game."""
+    game = game or default_game()
     out: dict[int, tuple[str, ...]] = {}
     for n, text in _per_players(value, players, source, fld).items():
         if isinstance(text, list):
@@ -319,7 +328,7 @@ def _agents_for(value: Any, players: Sequence[int], source: str, fld: str,
                 kind(game).check_agent(s)
             except PortobelloError as exc:
                 raise _err(source, fld, exc.reason) from None
-            timed = time_budget(s) if game == PORTOBELLO else None
+            timed = time_budget(game, s)
             if timed:
                 raise _err(source, fld, f"{s} has a time budget ({timed}); a time budget makes "
                            "the study depend on the machine (its speed and load decide the "
@@ -328,12 +337,16 @@ def _agents_for(value: Any, players: Sequence[int], source: str, fld: str,
     return out
 
 
-def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: Board,
+def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: Any,
                        board_ref: str, base_switches: Mapping[str, Any], swept: Sequence[str],
-                       source: str, base_dir: Path | None, game: str = PORTOBELLO
+                       source: str, base_dir: Path | None, game: str = ""
                        ) -> list[Variant]:
     """The `[[variants]]` tables, validated (the study's own rules when there are none: a
-    spec with a sweep may leave variants out); a variant may not set a swept switch."""
+    spec with a sweep may leave variants out); a variant may not set a swept switch. A
+    variant may name its board (a game whose material is a board), which must be the
+    study's."""
+    game = game or default_game()
+    g = kind(game)
     if "variants" not in data:
         return [Variant(name="", label="", description="", switches=dict(base_switches),
                         game=game)]
@@ -347,7 +360,7 @@ def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: B
             raise _err(source, where, "must be a table")
         for key in raw:
             if key not in VARIANT_KEYS:
-                hint = ("; put rules switches under [variants.rules]" if key in RULE_KEYS
+                hint = ("; put rules switches under [variants.rules]" if key in g.rule_keys
                         else "")
                 raise _err(source, f"{where}.{key}", f"unknown key (keys: "
                                                      f"{', '.join(VARIANT_KEYS)}){hint}")
@@ -358,12 +371,13 @@ def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: B
                                                 f"got {vname!r}")
         if any(v.name == vname for v in variants):
             raise _err(source, f"{where}.name", f"duplicate variant name {vname!r}")
-        if "board" in raw and game != PORTOBELLO:
-            raise _err(source, f"{where}.board", f"{kind(game).title} has no board; a study "
-                       "compares variants on one card set (`cards`)")
+        if "board" in raw and g.material != "board":
+            raise _err(source, f"{where}.board", f"{g.title} has no board; a study "
+                       f"compares variants on one {g.material_words or g.material} "
+                       f"(`{g.material}`)")
         if "board" in raw:
             try:
-                vboard = load_board(str(raw["board"]), base_dir=base_dir)
+                vboard = g.load_material(str(raw["board"]), base_dir)
             except PortobelloError as exc:
                 raise _err(source, f"{where}.board", exc.message) from None
             if vboard.content_hash != board.content_hash:
@@ -383,7 +397,7 @@ def _explicit_variants(data: Mapping[str, Any], players: Sequence[int], board: B
     return variants
 
 
-def _check_rules(variant: Variant, players: Sequence[int], board: Board, board_ref: str,
+def _check_rules(variant: Variant, players: Sequence[int], board: Any, board_ref: str,
                  source: str, sweep: Sweep | None, index: int) -> None:
     """Build a variant's rules at every player count and check them against the board. An
     error names the variant (`variants[1]`), or for a swept variant the sweep value whose
@@ -416,8 +430,8 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     if not isinstance(data, Mapping):
         raise _err(source, None, "a study must be a TOML table")
     for key in data:
-        if key not in TOP_KEYS:
-            raise _err(source, key, f"unknown key (keys: {', '.join(TOP_KEYS)})")
+        if key not in top_keys():
+            raise _err(source, key, f"unknown key (keys: {', '.join(top_keys())})")
     if "skill" in data and "agents" in data:
         raise _err(source, "skill", "replaces agents (each level names the agents of every "
                                     "seat): give agents or skill, not both")
@@ -465,7 +479,9 @@ def study_from_dict(data: Mapping[str, Any], source: str = "<dict>", text: str =
     shard_size = data.get("shard_size", 500)
     if not _is_int(shard_size) or shard_size < 1:
         raise _err(source, "shard_size", f"must be a positive integer, got {shard_size!r}")
-    events = data.get("events", game.name == PORTOBELLO)  # River Market keeps no event log
+    # The events table by default when the game's report reads it (River Market keeps none).
+    events = data.get("events", "events" in game.optional_tables
+                      and any(s in sections(game.name) for s in EVENT_SECTIONS))
     if not isinstance(events, bool):
         raise _err(source, "events", f"must be true or false, got {events!r}")
     records = data.get("records", False)

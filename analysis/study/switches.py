@@ -2,14 +2,15 @@
 sweeps, turned into the `Variant`s a study compares.
 
 Any rules switch but `players` (which the study's player counts decide) may be set by the
-study (top-level `preset` and `rules`) or by a variant. `stalls_per_player` may also be a
-table by player count, `{2 = 28, 3 = 18, 4 = 14}`: the standard number depends on the player
-count, so one number rarely suits every count. A sweep (`sweep = { stalls_per_player = [12,
+study (top-level `preset` and `rules`) or by a variant. A switch whose rulebook value
+depends on the player count (the game's `COUNT_DEFAULTS`, `analysis.facets`: Portobello
+Market's `stalls_per_player`) may also be a table by player count, `{2 = 28, 3 = 18, 4 =
+14}`, since one number rarely suits every count. A sweep (`sweep = { stalls_per_player = [12,
 14, 16] }`, one or two switches) makes one variant per value (or per combination of the two
 switches' values) on top of each explicit variant; each is named after its values, so the
 report can draw every measure against the swept value. The switches and presets are the
-study's game's (`sim.games.registry`): Portobello Market's by default, River Market's with
-`game = "river-market"`.
+study's game's (`sim.games.registry`): the default game's (Portobello Market's) unless the
+spec names another, River Market's with `game = "river-market"`.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
+from analysis.facets import count_defaults
+from analysis.facets import played_value
 from sim.core.errors import PortobelloError
 from sim.core.errors import quote
-from sim.games.portobello.kind import NAME as PORTOBELLO
-from sim.games.portobello.rules import Rules
+from sim.games.registry import default_game
 from sim.games.registry import kind
 
 CELL_KEYS = ("players",)  # decided by the cell (the study's player counts), never by a variant
-PER_PLAYER_KEYS = ("stalls_per_player",)  # switches that may be a table by player count
 MAX_SWEEP_KEYS = 2
 
 
@@ -47,23 +48,31 @@ def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def at_players(switches: Mapping[str, Any], players: int) -> dict[str, Any]:
+def per_player_keys(game: str) -> tuple[str, ...]:
+    """The game's switches that may be a table by player count: those whose rulebook value
+    depends on it (`analysis.facets.count_defaults`)."""
+    return tuple(count_defaults(game))
+
+
+def at_players(switches: Mapping[str, Any], players: int, game: str) -> dict[str, Any]:
     """The switches at one player count: a table by player count gives its entry."""
     out = dict(switches)
-    for key in PER_PLAYER_KEYS:
+    for key in per_player_keys(game):
         value = out.get(key)
         if isinstance(value, Mapping):
             out[key] = value[players]
     return out
 
 
-def effective(rules: Any) -> Any:
-    """Rules with the stall count spelled out, so an explicit standard count (16 at four
-    players) and the default (none given) compare equal: they play the same games (River
-    Market's rules as they are)."""
-    if not isinstance(rules, Rules):
+def effective(rules: Any, game: str) -> Any:
+    """Rules with every switch whose rulebook value depends on the player count spelled
+    out (Portobello Market's stall count), so an explicit standard value (16 stalls at four
+    players) and the default (none given) compare equal: they play the same games (rules
+    without such switches as they are)."""
+    played = {key: played_value(game, rules, key) for key in count_defaults(game)}
+    if not played:
         return rules
-    return rules.with_changes(stalls_per_player=rules.stalls)
+    return kind(game).rules_from_dict(played, base=rules)
 
 
 @dataclass(frozen=True)
@@ -80,12 +89,12 @@ class Variant:
     switches: Mapping[str, Any]
     sweep: Mapping[str, Any] = field(default_factory=dict)
     base: str = ""
-    game: str = PORTOBELLO
+    game: str = field(default_factory=default_game)
 
     def rules(self, players: int, base: Any) -> Any:
         """This variant's switches over `base` (its game's rules), at a player count."""
         return kind(self.game).rules_from_dict(
-            {**at_players(self.switches, players), "players": players}, base=base,
+            {**at_players(self.switches, players, self.game), "players": players}, base=base,
             source=f"variant {self.name}")
 
 
@@ -112,11 +121,12 @@ def per_player_table(value: Any, players: Sequence[int], source: str, fld: str) 
 
 
 def parse_switches(raw: Mapping[str, Any], players: Sequence[int], source: str,
-                   where: str, game: str = PORTOBELLO) -> dict[str, Any]:
+                   where: str, game: str = "") -> dict[str, Any]:
     """A preset name plus a `rules` table (at the top level or in a variant, `where` is the
-    field prefix), merged into one dict of switches; a table by player count is checked
-    against the study's player counts."""
+    field prefix), merged into one dict of switches of `game` (the default game when none
+    is named); a table by player count is checked against the study's player counts."""
     switches: dict[str, Any] = {}
+    game = game or default_game()
     g = kind(game)
     name = raw.get("preset")
     if name is not None:
@@ -135,7 +145,7 @@ def parse_switches(raw: Mapping[str, Any], players: Sequence[int], source: str,
         if key in CELL_KEYS:
             raise err(source, fld, "is set by the study's player counts, not by a variant")
         switches[key] = (per_player_table(value, players, source, fld)
-                         if key in PER_PLAYER_KEYS else value)
+                         if key in per_player_keys(game) else value)
     return switches
 
 
@@ -199,10 +209,11 @@ def point_label(point: Mapping[str, Any]) -> str:
     return " · ".join(f"{k} {value_text(v)}" for k, v in point.items())
 
 
-def parse_sweep(raw: Any, players: Sequence[int], source: str, game: str = PORTOBELLO
-                ) -> Sweep:
-    """Validate the `sweep` table: one or two rules switches (not players), each with a
-    list of at least two distinct values (a stall count may be a table by player count)."""
+def parse_sweep(raw: Any, players: Sequence[int], source: str, game: str = "") -> Sweep:
+    """Validate the `sweep` table: one or two rules switches (not players) of `game` (the
+    default game when none is named), each with a list of at least two distinct values (a
+    stall count may be a table by player count)."""
+    game = game or default_game()
     example = "e.g. sweep = { stalls_per_player = [12, 14, 16] }"
     if not isinstance(raw, Mapping) or not 1 <= len(raw) <= MAX_SWEEP_KEYS:
         raise err(source, "sweep", f"must be a table of one or two rules switches, each with "
@@ -220,7 +231,7 @@ def parse_sweep(raw: Any, players: Sequence[int], source: str, game: str = PORTO
             raise err(source, fld, f"must be a list of at least two values ({example}), got "
                                    f"{vals!r}")
         checked = [per_player_table(v, players, source, f"{fld}[{i}]")
-                   if key in PER_PLAYER_KEYS else v for i, v in enumerate(vals)]
+                   if key in per_player_keys(game) else v for i, v in enumerate(vals)]
         slugs = [value_slug(v) for v in checked]
         for i, s in enumerate(slugs):
             if s in slugs[:i]:
@@ -255,11 +266,12 @@ def default_point(variants: Sequence[Variant], base: str, players: Sequence[int]
     sweep; the first point when no value gives those rules."""
     mine = [v for v in variants if v.base == base]
     plain = {k: v for k, v in mine[0].switches.items() if k not in mine[0].sweep}
-    game = kind(mine[0].game)
+    name = mine[0].game
+    game = kind(name)
     for v in mine:
         try:
-            if all(effective(v.rules(n, game.default_rules())) == effective(
-                    game.rules_from_dict({**at_players(plain, n), "players": n}))
+            if all(effective(v.rules(n, game.default_rules()), name) == effective(
+                    game.rules_from_dict({**at_players(plain, n, name), "players": n}), name)
                    for n in players):
                 return v.name
         except PortobelloError:

@@ -1,31 +1,25 @@
-"""The viewer page: one self-contained HTML file (no network, opens from disk) holding the
-board's geometry, one compact state per step and a small script that draws them.
+"""What every game's viewer page shares: one self-contained HTML file (no network, opens
+from disk) with the game's data as JSON in a script element, the seats' colours, the
+templates' environment (the controls, keys and address `#step=N` are shared templates) and
+writing the file whole.
 
-The board comes from `analysis.view.board`, the states from `analysis.view.states`; this
-module puts them into the template and writes the file.
+Each game draws its own page (its view facet, `analysis.view.viewer`) with these.
 """
 
 from __future__ import annotations
 
 import colorsys
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from analysis.view.board import board_json
-from analysis.view.source import GameSource
 from analysis.view.source import ViewError
-from analysis.view.states import Step
-from analysis.view.states import replay_steps
 from sim.core.errors import from_os_error
 from sim.core.outputs import atomic_write
-from sim.games.portobello.codes import CUSTOMER_NAMES
 
-TEMPLATE = "view.html.j2"
 # Seat colours: distinct on a light board and from the lanes' grey and the districts' blue.
 SEAT_COLOURS = ("#d7263d", "#1b998b", "#f49d37", "#6a4c93", "#2e86de", "#8c564b",
                 "#e056a0", "#4d7c0f")
@@ -40,24 +34,6 @@ def seat_colours(n: int) -> list[str]:
     return out
 
 
-def page_data(src: GameSource, steps: Sequence[Step]) -> dict[str, Any]:
-    """Everything the page needs, as one JSON-ready object."""
-    game = src.game
-    rules = game.rules
-    agents = src.record.get("agents") or [""] * rules.players
-    return {
-        "title": src.label,
-        "board": board_json(game.board),
-        "players": rules.players,
-        "colours": seat_colours(rules.players),
-        "agents": list(agents),
-        "seed": src.record.get("seed", 0),
-        "customer_names": {str(k): v for k, v in CUSTOMER_NAMES.items()},
-        "known_order": game.line is not None,
-        "steps": [s.to_json() for s in steps],
-    }
-
-
 def script_json(data: Any) -> Markup:
     """JSON safe inside a `<script>` element: no `<`, `>` or `&` (a board id like
     `</script>` cannot end the element early or inject markup)."""
@@ -67,18 +43,11 @@ def script_json(data: Any) -> Markup:
     return Markup(text)
 
 
-def render(src: GameSource, steps: Sequence[Step] | None = None, at_end: bool = False) -> str:
-    """The page as one HTML string (the game replayed here unless `steps` are given),
-    opening at the first step, or with `at_end` at the last (a game still being played)."""
-    if steps is None:
-        steps = replay_steps(src.game, src.record["actions"])
-    env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
-                             autoescape=jinja2.select_autoescape(["html", "j2"]),
-                             undefined=jinja2.StrictUndefined)
-    data = page_data(src, steps)
-    if at_end:
-        data["start"] = len(steps) - 1
-    return env.get_template(TEMPLATE).render(title=src.label, data=script_json(data))
+def templates() -> jinja2.Environment:
+    """The viewer pages' templates (`analysis/templates`), autoescaped, strict."""
+    return jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
+                              autoescape=jinja2.select_autoescape(["html", "j2"]),
+                              undefined=jinja2.StrictUndefined)
 
 
 def check_out(out: str | Path) -> Path:
@@ -94,14 +63,9 @@ def check_out(out: str | Path) -> Path:
     return path
 
 
-def write_page(src: GameSource, out: str | Path) -> int:
-    """Replay the game, render its page and write it to `out` atomically (nothing is
-    written when the record has an illegal action); returns the number of steps."""
-    path = check_out(out)
-    steps = replay_steps(src.game, src.record["actions"])
-    html = render(src, steps)
+def write_html(path: Path, html: str) -> None:
+    """Write a page whole (`atomic_write`); a failure is a ViewError naming the file."""
     try:
         atomic_write(path, html.encode("utf-8"))
     except OSError as exc:
         raise ViewError(from_os_error(exc).reason, source=str(path)) from None
-    return len(steps)

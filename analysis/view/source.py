@@ -1,9 +1,10 @@
-"""Where a game to view comes from: a record file, or one game of a run kept with
-`--records` (docs/run-format.md). Either way the result is the record and a fresh engine
-game set up as it says, ready to be replayed step by step.
+"""Where a game to view comes from, whatever the game: a record file, or one game of a run
+kept with `--records` (docs/run-format.md). This module finds the record (and checks what
+is asked: a run folder needs a game id, a record file takes none); the game's view facet
+(`analysis.view.viewer`) replays it and draws its page.
 
-A run's game is replayed on the board the run was played on (the manifest keeps its full
-content), not on whatever file its board reference names today.
+A run's game is replayed on the material the run was played on (the manifest keeps its
+full content), not on whatever file its reference names today.
 """
 
 from __future__ import annotations
@@ -14,16 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis.draw import with_layout_of
 from analysis.load import read_manifest
 from sim.core.errors import PortobelloError
 from sim.core.files import parse_json
-from sim.games.portobello.board import board_from_dict
-from sim.games.portobello.game import Game
-from sim.games.portobello.records import check_record_shape
-from sim.games.portobello.records import game_for_record
-from sim.games.portobello.records import game_on_board
-from sim.games.portobello.records import load_record
 from sim.run.store import shard_path
 from sim.run.store import verify_shard
 
@@ -32,21 +26,18 @@ class ViewError(PortobelloError):
     """A game that cannot be viewed (no such game in the run, a run without records)."""
 
 
-@dataclass
-class GameSource:
-    """A record to view, where it came from (for the page's title) and its fresh game."""
+@dataclass(frozen=True)
+class RunRecord:
+    """One game's record from a run folder: the record (its `game_id` taken out), the run
+    folder, its manifest and its material (`board`: reference and full content), where the
+    record came from (for messages) and the page's title."""
 
     record: dict[str, Any]
+    folder: Path
+    manifest: dict[str, Any]
+    material: dict[str, Any]
+    source: str
     label: str
-    game: Game
-
-
-def from_record_file(path: str | Path) -> GameSource:
-    """The game of a record file (its board resolved beside the file, as `replay` does)."""
-    p = Path(path)
-    record = load_record(p)
-    game = game_for_record(record, base_dir=p.resolve().parent, source=str(p))
-    return GameSource(record=record, label=p.name, game=game)
 
 
 def _find_record(path: Path, game_id: int) -> dict[str, Any]:
@@ -73,8 +64,9 @@ def _shard_lines(path: Path) -> list[str]:
         raise ViewError(f"cannot read the records shard ({exc})", source=str(path)) from None
 
 
-def from_run(run_dir: str | Path, game_id: int) -> GameSource:
-    """Game `game_id` of a run folder written with `--records`."""
+def run_record(run_dir: str | Path, game_id: int) -> RunRecord:
+    """Game `game_id`'s record in a run folder written with `--records` (its shard checked
+    whole first)."""
     out = Path(run_dir)
     manifest = read_manifest(out)
     mpath = str(out / "manifest.json")
@@ -82,8 +74,8 @@ def from_run(run_dir: str | Path, game_id: int) -> GameSource:
         tables = [str(t) for t in manifest["tables"]]
         run_id, games = str(manifest["run_id"]), int(manifest["games"])
         shard_size = int(manifest["shard_size"])
-        board_info = manifest["board"]
-        content = board_info["content"]
+        material = manifest["board"]
+        material["content"]  # checked here: the material the game is replayed on
     except (KeyError, TypeError, ValueError):
         raise ViewError("manifest.json lacks tables, run_id, games, shard_size or board",
                         source=mpath) from None
@@ -100,30 +92,21 @@ def from_run(run_dir: str | Path, game_id: int) -> GameSource:
                         source=str(out))
     path = shard_path(out, "records", shard)
     record = _find_record(path, game_id)
-    source = f"{path} game {game_id}"
-    check_record_shape(record, source)
-    try:
-        board = board_from_dict(content, source=mpath)
-    except PortobelloError as exc:
-        raise ViewError(f"the board in manifest.json is not valid: {exc.reason}",
-                        source=mpath, field="board") from None
-    board = with_layout_of(board, board_info.get("ref") if isinstance(board_info, dict)
-                           else None)
-    label = f"{out.name} game {game_id}"
-    return GameSource(record=record, label=label, game=game_on_board(record, board, source))
+    return RunRecord(record=record, folder=out, manifest=manifest, material=material,
+                     source=f"{path} game {game_id}", label=f"{out.name} game {game_id}")
 
 
-def game_source(target: str | Path, game_id: int | None) -> GameSource:
-    """A record file, or with `game_id` a run folder's game; a folder without `game_id` or
-    a file with one is refused with what to give instead."""
+def check_target(target: str | Path, game_id: int | None) -> Path:
+    """A record file, or with `game_id` a run folder: a folder without `game_id` or a file
+    with one is refused with what to give instead."""
     p = Path(target)
     if p.is_dir():
         if game_id is None:
             raise ViewError("is a run folder: name the game with --game ID", source=str(p))
-        return from_run(p, game_id)
+        return p
     if game_id is not None:
         if not p.exists():
             raise ViewError("no such record file or run folder", source=str(p))
         raise ViewError(f"--game {game_id} is for a run folder; this is a record file "
                         "(leave --game out)", source=str(p))
-    return from_record_file(p)
+    return p

@@ -3,25 +3,29 @@ for a River Market record): the river's two rows of Booths with their owners' ho
 pawns and the Events' attendees; each player's resources, houses, hand (every hand, or one
 seat's view with the others' hidden) and Helpers; the score so far, part by part; and the
 game action by action in words, each step that changes a score marked as a scoring. Its
-controls, keys and address (`#step=N`) are the Portobello Market viewer's."""
+controls, keys and address (`#step=N`) are the Portobello Market viewer's.
+
+This module is River Market's "view" facet (`analysis.view.viewer.ViewFacet`): it claims
+the record files of its format and draws their pages; its runs keep no records, so a run
+folder's game has no page."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
-from analysis.view.page import check_out
 from analysis.view.page import script_json
 from analysis.view.page import seat_colours
+from analysis.view.page import templates
+from analysis.view.source import RunRecord
 from analysis.view.source import ViewError
-from sim.core.errors import from_os_error
-from sim.core.outputs import atomic_write
+from analysis.view.viewer import Page
 from sim.games.river import compiled as C
 from sim.games.river import tables as T
 from sim.games.river.effects import RESOURCES
 from sim.games.river.game import RiverGame
+from sim.games.river.records import FORMAT
 from sim.games.river.records import action_to_json
 from sim.games.river.records import read_record
 from sim.games.river.words import card_line
@@ -96,26 +100,30 @@ def river_steps(start: RiverGame, actions: list[int]) -> list[dict[str, Any]]:
 
 
 def render(g0: RiverGame, actions: list[int], title: str) -> str:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("analysis", "templates"),
-                             autoescape=jinja2.select_autoescape(["html", "j2"]),
-                             undefined=jinja2.StrictUndefined)
+    """The page of a game from its start `g0` and its actions, as one HTML string."""
     cards = {d.name: card_line(d) for d in g0.tables.designs}
     data = {"title": title, "players": g0.players, "colours": seat_colours(g0.players),
             "resources": list(RESOURCES), "cards": cards, "seed": g0.seed,
             "steps": river_steps(g0, actions)}
-    return env.get_template(TEMPLATE).render(title=title, data=script_json(data))
+    return templates().get_template(TEMPLATE).render(title=title, data=script_json(data))
 
 
-def write_river_page(record: str | Path, out: str | Path) -> int:
-    """Replay a River Market record and write its page (nothing written when the record is
-    refused); returns the number of steps."""
-    path = check_out(out)
-    end = read_record(record)
+def is_record(data: Mapping[str, Any]) -> bool:
+    """Whether a record file's JSON is a River Market record (by its format)."""
+    return data.get("format") == FORMAT
+
+
+def record_page(path: Path) -> Page:
+    """The page of a River Market record (refused, with the reason, when it is not valid)."""
+    end = read_record(path)
     start = RiverGame.new(end.rules, seed=end.seed)
     actions = list(end.history)
     html = render(start, actions, f"River Market, {end.players} players, seed {end.seed}")
-    try:
-        atomic_write(path, html.encode("utf-8"))
-    except OSError as exc:
-        raise ViewError(from_os_error(exc).reason, source=str(path)) from None
-    return len(actions) + 1
+    return Page(html, len(actions) + 1, f"the River Market game in {path}")
+
+
+def run_page(run: RunRecord) -> Page:
+    """River Market runs keep no records (`GameKind.optional_tables`): no run game has a
+    page."""
+    raise ViewError("River Market runs keep no game records", source=str(run.folder))
+

@@ -1,9 +1,10 @@
 """The board as the viewer page draws it: squares, lanes, spots and districts in SVG
 pixels, and where each square's customer goes.
 
-The geometry is that of `portobello board show` (`analysis.draw.geometry`: the board's
-`[layout]` tables where it has them, a spring layout elsewhere), so the page only places
-what Python computed and a board looks the same in the picture and in the viewer.
+The geometry is that of `portobello board show` (`sim.games.portobello.view.draw.geometry`:
+the board's `[layout]` tables where it has them, a spring layout elsewhere), so the page
+only places what Python computed and a board looks the same in the picture and in the
+viewer.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from analysis.draw import Geometry
-from analysis.draw import geometry
-from analysis.draw import lane_control_point
-from analysis.draw import lane_label_positions
-from analysis.draw import lane_points_at
-from analysis.draw import spot_fractions
-from analysis.draw import spot_points
 from sim.games.portobello.board import Board
+from sim.games.portobello.view.draw import Geometry
+from sim.games.portobello.view.draw import geometry
+from sim.games.portobello.view.draw import lane_control_point
+from sim.games.portobello.view.draw import lane_label_positions
+from sim.games.portobello.view.draw import lane_points_at
+from sim.games.portobello.view.draw import spot_fractions
+from sim.games.portobello.view.draw import spot_points
 
 WIDTH = 900.0  # pixels the board's drawn extent is scaled to (the SVG scales with the page)
 

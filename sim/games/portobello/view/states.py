@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.view.words import action_text
-from analysis.view.words import event_texts
 from sim.games.portobello.codes import PHASE_NAMES
 from sim.games.portobello.game import Game
 from sim.games.portobello.records import apply_record_action
+from sim.games.portobello.view.words import action_text
+from sim.games.portobello.view.words import event_texts
 
 
 @dataclass(frozen=True)

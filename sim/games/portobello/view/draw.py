@@ -1,4 +1,5 @@
-"""Draw a board: squares, lanes with their spot values, and district ids.
+"""Draw a board: squares, lanes with their spot values, and district ids; and the report's
+lane heat maps (`lane_heat_boards`: the board once per variant, lanes coloured by a value).
 
 Coordinates come from the board file's optional `[layout]` tables. Squares without
 coordinates are placed by a small spring layout (numpy only) started from a circle, and
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.axes import Axes
@@ -548,3 +550,52 @@ def with_layout_of(board: Board, ref: str | Path | None) -> Board:
         return board
     return replace(board, layout=shipped.layout)
 
+
+
+HEAT_PAGE_WIDTH = 10.64  # inches: the report's content width (1,064 px at its 100 dpi)
+
+
+def lane_heat_boards(board: Board, heats: Mapping[str, Mapping[str, float]], title: str,
+                     measure: str, labels: Mapping[str, str] | None = None,
+                     vmin: float | None = None, vmax: float | None = None) -> Figure:
+    """The board once per variant, lanes coloured by a value per lane on ONE colour scale
+    (one colour bar, `measure` naming it with its unit) and each lane labelled with its
+    value, so that variants compare lane by lane (`heats`: variant -> {lane id: value}).
+
+    Boards are drawn as `portobello board show` draws them (same layout: pass a board
+    with its layout, see `with_layout_of`), two to a row, sized for the report's page
+    width so their labels read at it; in the report's chart style (`analysis.plots.RC`).
+    """
+    from analysis.plots import RC
+
+    with mpl.rc_context(RC):
+        variants = list(heats)
+        values = {v: heat_from_mapping(board, heats[v]) for v in variants}
+        every = [x for v in variants for x in values[v]] or [0.0]
+        norm = heat_norm(every, vmin, vmax)
+        cmap = mpl.colormaps[HEAT_CMAP]
+        geo = geometry(board)
+        ncols = min(len(variants), 2) or 1
+        nrows = -(-len(variants) // ncols)
+        bar_w = 0.95
+        panel_w = min((HEAT_PAGE_WIDTH - bar_w) / ncols, 6.0)
+        ratio = float(geo.extent[1] / max(geo.extent[0], 1e-9))
+        panel_h = panel_w * ratio + 0.35
+        fig = Figure(figsize=(panel_w * ncols + bar_w, panel_h * nrows + 0.55),
+                     layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        point = float(geo.extent[0]) / (panel_w * 72 * 0.92)
+        for ax, v in zip(axes, variants, strict=False):
+            lane_labels = [f"{lid} {x:.1f}" for lid, x in zip(board.lane_ids, values[v],
+                                                               strict=True)]
+            draw_on(ax, board, geo, point, lane_colours=[cmap(norm(x)) for x in values[v]],
+                    lane_labels=lane_labels, compact=True)
+            ax.set_title((labels or {}).get(v, v), fontsize=11)
+        for ax in axes[len(variants):]:
+            ax.set_axis_off()
+        bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=list(axes), shrink=0.7,
+                           pad=0.01, aspect=30)
+        bar.set_label(measure, fontsize=10)
+        fig.suptitle(title, fontsize=11.5, fontweight="bold")
+        return fig
