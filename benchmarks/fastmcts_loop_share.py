@@ -1,7 +1,7 @@
 """What share of a `fastmcts` game is the search's own compiled code, and what share is the
-Python game loop around it (`sim.run.loop.play_game` through `Game`, the position handed to
-the search, the plan's bookkeeping): the most a compiled game loop for search line-ups could
-save.
+Python game loop around it (`sim.games.portobello.loop.play_game` through `Game`, the
+position handed to the search, the plan's bookkeeping): the most a compiled game loop for
+search line-ups could save.
 
     .venv/bin/python benchmarks/fastmcts_loop_share.py PLAYERS GAMES ITERATIONS
 
@@ -20,8 +20,8 @@ from typing import Any
 from sim.games.portobello.agents.compiled import mcts as M
 from sim.games.portobello.agents.registry import make_agent
 from sim.games.portobello.board import load_board
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.rules import preset
-from sim.run.loop import play_game
 
 SEARCH_CALLS = ("iterate", "begin", "follow", "resume", "best", "after")
 spent = [0.0]

@@ -32,9 +32,9 @@ from sim.games.portobello.agents.model import Model
 from sim.games.portobello.board import load_board
 from sim.games.portobello.codes import CHANCE
 from sim.games.portobello.codes import OVER
+from sim.games.portobello.engines import CompiledEngine
 from sim.games.portobello.game import Game
 from sim.games.portobello.rules import Rules
-from sim.run.engines import CompiledEngine
 
 
 def rows(players: int, games: int, rollouts: int, every: int, seed: int

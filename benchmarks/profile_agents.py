@@ -1,6 +1,6 @@
 """Where the game loop played decision by decision spends its time: cProfile over
-`sim.run.loop.play_game` (the Python loop through `Game`, the agents' compiled decisions and
-the compiled rules under it).
+`sim.games.portobello.loop.play_game` (the Python loop through `Game`, the agents' compiled
+decisions and the compiled rules under it).
 
 For each case (agent, players, games) the games are played once without the profiler (for
 the plain wall time) and once under cProfile, as the runner plays them (`keep_log=False`,
@@ -27,9 +27,9 @@ from sim.cli.options import add_seed
 from sim.cli.options import positive_int
 from sim.games.portobello.agents.registry import make_agent
 from sim.games.portobello.board import load_board
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.rules import Rules
 from sim.run.loop import derive_seed
-from sim.run.loop import play_game
 
 DEFAULT_CASES = ("random:2:300", "greedy:3:30", "heuristic:3:10")
 ROOT = Path(__file__).resolve().parents[1]

@@ -59,8 +59,8 @@ from sim.games.portobello.compiled.layout import S_SCORES
 from sim.games.portobello.compiled.layout import S_SIZE
 from sim.games.portobello.compiled.layout import SEAT
 from sim.games.portobello.compiled.layout import TURN
+from sim.games.portobello.engines import CompiledEngine
 from sim.games.portobello.rules import Rules
-from sim.run.engines import CompiledEngine
 
 PARTS = ("queued", "turn start", "actions (planned)", "actions (fresh)", "end of turn",
          "place (planned)", "place (fresh)", "apply", "chance", "seeding")

@@ -43,8 +43,8 @@ from sim.games.portobello.compiled.engine import new_game
 from sim.games.portobello.compiled.engine import stall_and_draw_actions
 from sim.games.portobello.compiled.layout import ACTION_ROOM
 from sim.games.portobello.compiled.layout import PHASE
+from sim.games.portobello.engines import CompiledEngine
 from sim.games.portobello.rules import Rules
-from sim.run.engines import CompiledEngine
 
 
 @njit(cache=False)

@@ -3,8 +3,8 @@
 This is the one place these numbers are defined. The compiled rules and agents
 (`sim.games.portobello.compiled`, `sim.games.portobello.agents.compiled`, where numba folds these
 module-level ints into the compiled code), `Game` (`sim.games.portobello.game`), the action encoding
-(`sim.games.portobello.actions`) and the tables (`sim.run.tables`) all import them from here, so no
-two parts can disagree on what a number means.
+(`sim.games.portobello.actions`) and the tables (`sim.games.portobello.tables`) all import
+them from here, so no two parts can disagree on what a number means.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ MASK = (1 << SHIFT) - 1
 
 # -- customers (0: an empty square) -----------------------------------------------------------
 NO_CUSTOMER, CITIZEN, ARISTOCRAT, BARON = 0, 1, 2, 3
+N_CUSTOMER_CODES = 4  # the lane multipliers: a table of customer codes a, b at a * 4 + b
 CUSTOMER_NAMES = {CITIZEN: "citizen", ARISTOCRAT: "aristocrat", BARON: "baron"}
 CUSTOMER_CODES = {v: k for k, v in CUSTOMER_NAMES.items()}
 

@@ -10,7 +10,6 @@ end reason that appeared. The events come in the order the rulebook has them hap
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from typing import Any
 
 from sim.games.portobello import actions as A
@@ -21,15 +20,14 @@ from sim.games.portobello.codes import CUSTOMER_NAMES
 from sim.games.portobello.codes import DISTRICT_POINTS
 from sim.games.portobello.codes import OVER
 from sim.games.portobello.codes import STAT_NAMES
+from sim.games.portobello.compiled.transitions import lane_multiplier
 from sim.games.portobello.compiled.transitions import lane_points
-
-if TYPE_CHECKING:
-    from sim.games.portobello.game import Game
+from sim.games.portobello.position import Position
 
 Event = dict[str, Any]
 
 
-def events_of(before: Game, after: Game, action: Action) -> list[Event]:
+def events_of(before: Position, after: Position, action: Action) -> list[Event]:
     """The events of `action`, which took the game from `before` to `after`."""
     board = after.board
     k, a = A.kind(action), A.arg(action)
@@ -84,18 +82,15 @@ def events_of(before: Game, after: Game, action: Action) -> list[Event]:
     return out
 
 
-def _stat_gain(before: Game, after: Game, seat: int, stat: int) -> int:
+def _stat_gain(before: Position, after: Position, seat: int, stat: int) -> int:
     name = STAT_NAMES[stat]
     return after.stat(seat, name) - before.stat(seat, name)
 
 
-def _lane_event(after: Game, lane: int, *, baron: bool) -> Event:
-    """A lane's scoring: each seat's points (`lane_points`, the engine's own reading) and
-    the multiplier of the customers at its two ends."""
-    board = after.board
-    a, b = board.lane_ends[lane]
-    sc = after.square_customer
-    mult = after.rules.multiplier_table()[sc[a] * 4 + sc[b]]
+def _lane_event(after: Position, lane: int, *, baron: bool) -> Event:
+    """A lane's scoring: each seat's points (`lane_points`) and the multiplier of the
+    customers at its two ends (`lane_multiplier`), the engine's own readings."""
     points = [int(lane_points(after.B, after.S, lane, p)) for p in range(after.n)]
-    return {"type": "score_lane", "lane": board.lane_ids[lane], "multiplier": mult,
-            "points": points, "baron": baron}
+    return {"type": "score_lane", "lane": after.board.lane_ids[lane],
+            "multiplier": int(lane_multiplier(after.B, after.S, lane)), "points": points,
+            "baron": baron}

@@ -38,6 +38,8 @@ from sim.games.portobello.codes import PHASE_NAMES
 from sim.games.portobello.codes import STAT_NAMES
 from sim.games.portobello.compiled import engine as E
 from sim.games.portobello.compiled import layout as L
+from sim.games.portobello.compiled import transitions as T
+from sim.games.portobello.events import events_of
 from sim.games.portobello.reasons import illegal_reason
 from sim.games.portobello.rules import Rules
 
@@ -282,8 +284,7 @@ class Game:
 
     def next_spot(self, lane: int, end: int) -> int:
         """Index (from ends[0]) of the spot the next stall takes when built from `end`."""
-        c = int(self.S[self.B[L.S_LANE_COUNT] + lane])
-        return c if end == 0 else self.board.lane_len[lane] - 1 - c
+        return int(T.next_spot(self.B, self.S, lane, end))
 
     def move_cost(self, lane: int, mover: int) -> tuple[int, list[int]]:
         """Points the mover loses crossing `lane`, and the seats that gain 1 point each."""
@@ -353,8 +354,6 @@ class Game:
         if self.events is None:
             E.apply(self.B, self.S, action, log)
             return
-        from sim.games.portobello.events import events_of
-
         before = self._standing_at(self.S.copy())
         E.apply(self.B, self.S, action, log)
         self.events.extend(events_of(before, self, action))

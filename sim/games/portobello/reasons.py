@@ -5,8 +5,6 @@ action missing from its legal actions, so this never decides legality, it only e
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sim.games.portobello import actions as A
 from sim.games.portobello.actions import Action
 from sim.games.portobello.codes import CHANCE
@@ -15,12 +13,10 @@ from sim.games.portobello.codes import OVER
 from sim.games.portobello.codes import PLACE
 from sim.games.portobello.codes import SETUP
 from sim.games.portobello.codes import TURN_START
-
-if TYPE_CHECKING:
-    from sim.games.portobello.game import Game
+from sim.games.portobello.position import Position
 
 
-def illegal_reason(game: Game, action: Action) -> str:
+def illegal_reason(game: Position, action: Action) -> str:
     """The reason `action` is not legal in `game` now (it is not among its legal actions)."""
     k, a = A.kind(action), A.arg(action)
     b = game.board

@@ -17,6 +17,7 @@ from sim.core.errors import RulesError
 from sim.core.errors import quote
 from sim.core.files import read_document
 from sim.games.portobello.codes import CUSTOMER_CODES
+from sim.games.portobello.codes import N_CUSTOMER_CODES
 
 DEFAULT_STALLS = {2: 30, 3: 20, 4: 16}
 DEFAULT_MULTIPLIERS: dict[str, int] = {
@@ -120,12 +121,14 @@ class Rules:
         return (self.start_score,) * self.players
 
     def multiplier_table(self) -> tuple[int, ...]:
-        """Flat 4x4 table indexed by `a * 4 + b` with customer codes a, b (0 = none)."""
-        table = [0] * 16
+        """Flat 4x4 table indexed by `a * 4 + b` with customer codes a, b (0 = none;
+        `codes.N_CUSTOMER_CODES` a row)."""
+        n = N_CUSTOMER_CODES
+        table = [0] * (n * n)
         for name, value in self.multipliers:
             a, b = (CUSTOMER_CODES[p] for p in name.split("-"))
-            table[a * 4 + b] = value
-            table[b * 4 + a] = value
+            table[a * n + b] = value
+            table[b * n + a] = value
         return tuple(table)
 
     def check_board(self, board: Any, source: str | None = None) -> None:

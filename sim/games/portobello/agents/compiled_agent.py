@@ -1,11 +1,11 @@
 """Agents whose every decision is made by compiled code (`sim.games.portobello.agents.compiled`):
 the random, greedy, heuristic and learned (`expert`) agents. The compiled agent is the only
-implementation of each; this class seats it at a `Game`, so that a game played one decision
-at a time from Python (the web app, the adapters, a line-up with a plain-Python agent) is
-played by the very code the runner plays in batches, and gives the same game from the same
-seeds.
+implementation of each; this class seats it at a `Game` (a learned agent's network too:
+`network_entry`, which the runner's batches check their networks with as well), so that a
+game played one decision at a time from Python (the web app, the adapters, a line-up with a
+plain-Python agent) is played by the very code the runner plays in batches, and gives the
+same game from the same seeds.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,6 +18,7 @@ from sim.games.portobello import actions as A
 from sim.games.portobello.actions import Action
 from sim.games.portobello.agents.base import BaseAgent
 from sim.games.portobello.agents.base import CompiledRow
+from sim.games.portobello.board import Board
 from sim.games.portobello.game import Game
 
 
@@ -66,9 +67,6 @@ class CompiledAgent(BaseAgent):
                 "buf2": np.zeros(room, np.int64), "WF": WF, "WI": WI,
             }
             if row.kind == FP.KIND_EXPERT:
-                from sim.games.portobello.agents.expert import network_entry
-                from sim.games.portobello.agents.expert import network_work
-
                 seat["net"] = (*network_entry(row, game.board, B, game.n),  # type: ignore[misc]
                                network_work(B, row.network[0], WF, WI))
         return seat
@@ -92,6 +90,31 @@ class CompiledAgent(BaseAgent):
                                      W, L, width, margin, EW))
         return int(FP.decide_planner(game.B, game.S, self._generator, s["params"],
                                      s["restrict"], s["memory"], s["buf"], s["WF"], s["WI"]))
+
+
+def network_entry(row: CompiledRow, board: Board, B: np.ndarray, players: int
+                  ) -> tuple[np.ndarray, np.ndarray, int, float] | None:
+    """A table row's network for `sim.games.portobello.agents.compiled.expert.pack_networks` (None
+    for an agent without one), its model checked against the game's board, player count and
+    features layout: at a `Game` (`CompiledAgent`) as in the runner's batches."""
+    if row.network is None:
+        return None
+    from sim.games.portobello.agents.compiled.features import FEATURES_VERSION
+    from sim.games.portobello.agents.compiled.features import input_count
+
+    model, width, margin, source = row.network
+    model.check(board.content_hash, players, int(input_count(B)), FEATURES_VERSION,
+                source=str(source))
+    return model.W, model.L, int(width), float(margin)
+
+
+def network_work(B: np.ndarray, model: Any, WF: np.ndarray, WI: np.ndarray
+                 ) -> tuple[np.ndarray, ...]:
+    """The work space of one learned seat at a `Game`."""
+    from sim.games.portobello.agents.compiled.expert import expert_work
+    from sim.games.portobello.compiled.layout import S_SIZE
+
+    return expert_work(B, int(B[S_SIZE]), model.inputs, model.widest, WF, WI)
 
 
 @dataclass(frozen=True)

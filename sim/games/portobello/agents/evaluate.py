@@ -19,6 +19,9 @@ A seat's value is what a good player would count it worth, in points:
         keeping it, and a district scoring that swaps a 4 for a neutral 1 pays for the
         actions it gives up                               -- `tempo`
 
+The weights themselves, their names, order and defaults, are listed once, as the fields of
+`Weights` (`sim.games.portobello.agents.compiled.params`, beside the parameter row they fill).
+
 An agent compares actions by the change of its margin `V_me - rival * mean(V_others)`.
 A seat's last stall is priced as the end of the game (score, the lane it may complete and
 the baron's lanes; every hope is gone). `immediate=True` keeps only the score (the greedy
@@ -32,43 +35,18 @@ enough to be the search's rollout policy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import fields
-from typing import Any
+import numpy as np
+
+from sim.games.portobello.agents.compiled.params import Weights as Weights
+from sim.games.portobello.agents.compiled.params import planner_params
 
 STALLS_PER_TURN = 2.3  # stalls an average turn places (for the turns-left estimate)
 
 
-@dataclass(frozen=True)
-class Weights:
-    """Tunable weights of the evaluation (see the module docstring)."""
-
-    lane: float = 1.0  # weight of the expected value of stalls in unscored lanes
-    fill: float = 0.8  # chance factor per empty spot a lane still needs to be full
-    end: float = 0.85  # chance factor per end square still waiting for a customer
-    district: float = 0.8  # weight of the district-scoring potential
-    growth: float = 0.15  # share of the stalls still in hand expected in a scored district
-    horizon: float = 3.0  # turns before the end over which the district potential fades
-    majority: float = 0.4  # per inner lane where the seat alone has the most stalls
-    stall: float = 0.6  # value of a stall kept in hand
-    tempo: float = 1.5  # points an action is worth on an average turn
-    bobby: float = 0.2  # weight of the next player's chances where the Bobby is left
-    rival: float = 1.0  # weight of the rivals' values in the margin
-
-    @classmethod
-    def names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
-
-    def as_dict(self) -> dict[str, float]:
-        return {name: getattr(self, name) for name in self.names()}
-
-
 def compiled_params(weights: Weights | None = None, *, immediate: bool = False,
-                    simulate: bool = True, min_gain: float = 0.0, leave: bool = True) -> Any:
+                    simulate: bool = True, min_gain: float = 0.0, leave: bool = True) -> np.ndarray:
     """The compiled agent's parameter row (a numpy array) for these weights and planner
     switches (greedy: `immediate=True` and the default weights)."""
-    from sim.games.portobello.agents.compiled.params import planner_params
-
     return planner_params((weights or Weights()).as_dict(), STALLS_PER_TURN,
                           immediate=immediate, simulate=simulate, min_gain=min_gain,
                           leave=leave)

@@ -15,9 +15,6 @@ use, so listing agents never loads numba.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from sim.games.portobello.agents import weight_sets
 from sim.games.portobello.agents.base import CompiledRow
@@ -25,7 +22,6 @@ from sim.games.portobello.agents.compiled_agent import CompiledAgent
 from sim.games.portobello.agents.evaluate import compiled_params
 from sim.games.portobello.agents.model import Model
 from sim.games.portobello.agents.model import ModelError
-from sim.games.portobello.board import Board
 
 SHIPPED = Path(__file__).resolve().parent / "models"  # expert-{2,3,4}p.model
 
@@ -80,28 +76,3 @@ def model_for(model: Model | None, path: str, players: int) -> tuple[Model, str]
         raise ModelError(f"no shipped model for {players} players; name one with "
                          "model=FILE", source="expert", field="model")
     return Model.load(shipped), str(shipped)
-
-
-def network_entry(row: CompiledRow, board: Board, B: np.ndarray, players: int
-                  ) -> tuple[np.ndarray, np.ndarray, int, float] | None:
-    """A table row's network for `sim.games.portobello.agents.compiled.expert.pack_networks` (None
-    for an agent without one), its model checked against the game's board, player count and
-    features layout."""
-    if row.network is None:
-        return None
-    from sim.games.portobello.agents.compiled.features import FEATURES_VERSION
-    from sim.games.portobello.agents.compiled.features import input_count
-
-    model, width, margin, source = row.network
-    model.check(board.content_hash, players, int(input_count(B)), FEATURES_VERSION,
-                source=str(source))
-    return model.W, model.L, int(width), float(margin)
-
-
-def network_work(B: np.ndarray, model: Any, WF: np.ndarray, WI: np.ndarray
-                 ) -> tuple[np.ndarray, ...]:
-    """The work space of one learned seat at a `Game`."""
-    from sim.games.portobello.agents.compiled.expert import expert_work
-    from sim.games.portobello.compiled.layout import S_SIZE
-
-    return expert_work(B, int(B[S_SIZE]), model.inputs, model.widest, WF, WI)

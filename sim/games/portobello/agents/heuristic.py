@@ -16,6 +16,7 @@ weight given in the spec (`heuristic:tempo=1.2`) overrides the set's.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
 
 from sim.games.portobello.agents import weight_sets
@@ -26,23 +27,21 @@ from sim.games.portobello.agents.evaluate import compiled_params
 
 
 class HeuristicAgent(PlannerAgent):
+    """The heuristic agent; its parameters (`__signature__`, what agent specs are checked
+    against) are a weight set, one keyword per weight of `Weights` (None: the set's) and the
+    planner's switches."""
+
     name = "heuristic"
 
     def __init__(self, seed: int | None = 0, spec: str | None = None, *,
-                 weights: str = weight_sets.DEFAULT,
-                 lane: float | None = None, fill: float | None = None,
-                 end: float | None = None, district: float | None = None,
-                 horizon: float | None = None, majority: float | None = None,
-                 growth: float | None = None, stall: float | None = None,
-                 tempo: float | None = None, bobby: float | None = None,
-                 rival: float | None = None,
-                 min_gain: float = 0.0, simulate: bool = True) -> None:
+                 weights: str = weight_sets.DEFAULT, min_gain: float = 0.0,
+                 simulate: bool = True, **given: float | None) -> None:
+        unknown = sorted(set(given) - set(Weights.names()))
+        if unknown:
+            raise TypeError(f"HeuristicAgent got an unexpected keyword argument {unknown[0]!r}")
         super().__init__(seed, spec)
         weight_sets.check(weights)
         self.weight_ref = weights
-        given = dict(lane=lane, fill=fill, end=end, district=district, horizon=horizon,
-                     majority=majority, growth=growth, stall=stall, tempo=tempo, bobby=bobby,
-                     rival=rival)
         self.overrides = {k: float(v) for k, v in given.items() if v is not None}
         self.min_gain = min_gain
         self.simulate = simulate
@@ -58,3 +57,18 @@ class HeuristicAgent(PlannerAgent):
         row = compiled_params(self.weights_for(players), simulate=self.simulate,
                               min_gain=self.min_gain)
         return CompiledRow(KIND_HEURISTIC, tuple(row.tolist()), self.restrict.flags())
+
+
+def _signature() -> inspect.Signature:
+    """`HeuristicAgent(seed, spec, *, weights, <a keyword per weight>, min_gain, simulate)`:
+    its own parameters with the weights' keywords made from `Weights` (default None)."""
+    own = inspect.signature(HeuristicAgent.__init__).parameters
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature([
+        own["seed"], own["spec"], own["weights"],
+        *(inspect.Parameter(w, keyword, default=None, annotation="float | None")
+          for w in Weights.names()),
+        own["min_gain"], own["simulate"]], return_annotation=None)
+
+
+HeuristicAgent.__signature__ = _signature()  # type: ignore[attr-defined]

@@ -33,9 +33,10 @@ from sim.core.errors import quote
 from sim.core.files import MAX_BYTES as FILE_BYTES
 from sim.core.files import regular_file
 from sim.core.outputs import atomic_write
+from sim.games.portobello.agents.compiled.network import ENTRY
+from sim.games.portobello.agents.compiled.network import forward
 
 MAGIC = b"portobello-model/3\n"  # 3: weights input by input, block-diagonal layers
-ENTRY = 4  # a layer's entries in the index `L`: inputs, outputs, block start, groups
 MAX_BYTES = FILE_BYTES["model"]  # far above any model of this toolkit (under 2 MB)
 CHECKSUM = "sha256:"  # the header's `checksum`: this, then the sha256 of index and weights
 
@@ -304,8 +305,6 @@ class Model:
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The network's outputs for every row of `X`, by the compiled network."""
-        from sim.games.portobello.agents.compiled.network import forward
-
         X = np.ascontiguousarray(X, np.float64)
         out = np.zeros((X.shape[0], self.outputs))
         h, work = np.zeros(int(self.L[1])), np.zeros((2, self.widest))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.errors import PortobelloError
+from sim.core.specs import split_specs as split_specs  # a line-up's grammar, every game's
 from sim.games.portobello.agents import weight_sets
 from sim.games.portobello.agents.base import BaseAgent
 from sim.games.portobello.agents.base import CompiledRow
@@ -243,32 +244,3 @@ def compiled_row(spec: str, players: int) -> CompiledRow | None:
     if type(playing) is not COMPILED.get(playing.name):
         return None
     return playing.compiled_row(players)
-
-
-def split_specs(text: str) -> list[str]:
-    """Split `--agents` text into specs: seats are separated by ',' or ';', and a piece
-    `key=value` after a spec with parameters belongs to that spec
-    (`mcts:iterations=400,c=1.2,greedy` is two specs)."""
-    pieces: list[str] = []
-    depth = 0
-    current = ""
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch in ",;" and depth == 0:
-            pieces.append(current)
-            current = ""
-        else:
-            current += ch
-    pieces.append(current)
-    specs: list[str] = []
-    for piece in (p.strip() for p in pieces):
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece and "(" not in piece and specs:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs

@@ -12,7 +12,8 @@ from sim.games.portobello.game import Game
 class TimedAgent(BaseAgent):
     """Delegates to an agent and adds up the decisions it takes and the seconds they take
     (wall clock, and the process's CPU time: on a shared machine the wall clock also counts
-    the time other processes had the core)."""
+    the time other processes had the core). It has no compiled row (`BaseAgent`'s None):
+    timing needs the Python loop."""
 
     def __init__(self, inner: BaseAgent) -> None:
         self.inner = inner
@@ -26,15 +27,8 @@ class TimedAgent(BaseAgent):
         self.cpu_seconds = 0.0
         self.slowest_cpu = 0.0
 
-    def compiled_row(self, players: int) -> None:
-        return None  # timing needs the Python loop
-
     def reseed(self, seed: int) -> None:
         self.inner.reseed(seed)
-
-    def reset_clock(self) -> None:
-        self.decisions, self.seconds, self.slowest = 0, 0.0, 0.0
-        self.cpu_seconds = self.slowest_cpu = 0.0
 
     def choose(self, game: Game) -> Action:
         start, cpu = time.perf_counter(), time.process_time()

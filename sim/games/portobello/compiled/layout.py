@@ -5,8 +5,8 @@ The compiled path cannot read Python objects, so everything a game needs that do
 change during play (the board's lanes, districts and squares, every rules switch, and where
 each table of the state lives) is packed into one array `B` by `pack`; a game state is one
 int64 array `S` (`sim.games.portobello.compiled.engine.new_game`), so that copying a position is
-`S.copy()`. Every field position below is a module-level int, which
-numba folds into the compiled code as a constant.
+`S.copy()`. Every field position is a module-level int, which numba folds into the compiled
+code as a constant.
 
 Three kinds of names, told apart by their prefix:
 
@@ -20,103 +20,23 @@ Tables in CSR form come in pairs: `X_AT` has one entry per row plus one, row r o
 `B[B[O_X] + B[B[O_X_AT] + r]]` .. `B[B[O_X] + B[B[O_X_AT] + r + 1] - 1]`. n = players,
 t = tokens per player, nl, ns, nd = lanes, squares, districts. Booleans are 0 / 1.
 
-Scalars of B (slots 0..19), from `Board` and `Rules`:
-
-    N_PLAYERS         players                                   rules.players
-    N_LANES           lanes                                     board.n_lanes
-    N_SQUARES         squares                                   board.n_squares
-    N_DISTRICTS       districts                                 board.n_districts
-    N_SPOTS           stall spots of all lanes                  board.total_spots
-    N_TOKENS          tokens each player starts with (t)        len(rules.player_tokens)
-    START_STALLS      stalls each player starts with            rules.stalls
-    START_SCORE       the start score switch (seats start from  rules.start_score
-                      O_START_SCORES)
-    KNOWN_ORDER       customers drawn in a known order          rules.customer_order == "known"
-    HAS_SEQUENCE      that order is given by the rules          rules.customer_sequence set
-    WITH_BARON        the baron is in play                      rules.baron
-    NEGATIVE_SCORES   scores may go below zero                  rules.negative_scores
-    TIE_PAYS_BANK     a tied leader pays the bank for the Bobby rules.bobby_tie == "pay_bank"
-    MAX_ROUNDS        round limit                               rules.max_rounds
-    BOBBY_PLACER      the seat that places the Bobby            rules.bobby_placer_seat
-    N_CITIZENS        citizens in the bag at the start          rules.bag["citizen"]
-    N_ARISTOCRATS     aristocrats in the bag at the start       rules.bag["aristocrat"]
-    BAG_SIZE          customers in the bag at the start         rules.bag_size
-    N_NEUTRAL         neutral tokens in the stack               len(rules.neutral_stack)
-    TOKEN_MAX         largest token value of any kind           max of all token tuples
-
-Tables of B (their offsets in slots 20..39):
-
-    O_LANE_LEN            [nl]      spots of each lane                board.lane_len
-    O_LANE_OFFSET         [nl]      first spot of each lane           board.lane_offset
-    O_SPOT_VALUE          [spots]   value of each spot, lane by lane  board.lane_spots
-    O_LANE_END0           [nl]      square at the lane's first end    board.lane_ends[l][0]
-    O_LANE_END1           [nl]      square at the lane's other end    board.lane_ends[l][1]
-    O_LANE_DISTRICT0      [nl]      first district it borders (-1)    board.lane_districts
-    O_LANE_DISTRICT1      [nl]      second district it borders (-1)   board.lane_districts
-    O_LANE_INNER          [nl]      it borders two districts          len(lane_districts) == 2
-    O_DISTRICT_LANES_AT   [nd + 1]  CSR starts of ...                 board.district_lanes
-    O_DISTRICT_LANES      [..]      ... the lanes bordering district d
-    O_NEIGHBOURS_AT       [nd + 1]  CSR starts of ...                 board.district_neighbours
-    O_NEIGHBOUR_DISTRICT  [..]      ... the districts next to d, and
-    O_NEIGHBOUR_LANE      [..]      ... the lane between them
-    O_SQUARE_LANES_AT     [ns + 1]  CSR starts of ...                 board.square_lanes
-    O_SQUARE_LANES        [..]      ... the lanes ending at square s
-    O_PLAYER_TOKENS       [t]       a player's tokens at the start    rules.player_tokens
-    O_NEUTRAL_STACK       [..]      neutral tokens, first handed out  rules.neutral_stack
-    O_IS_DISTRICT_TOKEN   [TOKEN_MAX + 1]  value v scores districts   v in rules.district_tokens
-    O_MULTIPLIER          [16]      lane multiplier of ends (a, b)    rules.multiplier_table()
-                                    at a * 4 + b (customer codes)
-    O_SEQUENCE            [..]      the given customer line, codes    rules.customer_sequence
-                                    (baron left out)
-    O_START_SCORES        [n]       each seat's starting score        rules.seat_start_scores
-                                    (slot 58)
-
-Where the tables of S start (slots 40..54; S_SIZE, slot 55, is the length of S; B's own
-tables start at B_HEADER = 64):
-
-    S_SCORES            [n]       each seat's score                   game.scores
-    S_STALLS_LEFT       [n]       stalls each seat has left           game.stalls_left
-    S_TOK_VAL           [n * t]   token values, seat by seat (0: gone) game.tok_val
-    S_TOK_NEUTRAL       [n * t]   the token is a neutral one          game.tok_neutral
-    S_TOK_UP            [n * t]   the token is face up                game.tok_up
-    S_LANE_COUNT        [nl]      stalls in each lane                 game.lane_count
-    S_LANE_DIR          [nl]      end a lane is built from (-1: none) game.lane_dir
-    S_LANE_SCORED       [nl]      the lane has been scored            game.lane_scored
-    S_LANE_SEAT         [nl * n]  stalls of seat p in lane l, l * n + p  game.lane_seat
-    S_SPOT_SEAT         [spots]   seat owning each spot (-1: empty)   game.spot_seat
-    S_SQUARE_CUSTOMER   [ns]      customer code on each square (0)    game.square_customer
-    S_DISTRICT_SCORED   [nd]      seat that scored district (-1)      game.district_scored
-    S_LINE              [BAG_SIZE]  the known customer line           game.line
-    S_SCORED_LANES      [nl]      lanes in the order they scored      game.scored_lanes
-    S_STATS             [n * N_STATS]  per-seat statistics            game.stats
-
-Scalars of S (slots 0..17, then room up to S_HEADER):
-
-    SEAT              the seat to move                              game.seat
-    ROUND             round (from 1)                                game.round
-    TURN              turn (from 1; 0 before the Bobby is placed)   game.turn
-    PHASE             phase code (codes)                            game.phase
-    ACTIONS_LEFT      actions left in the turn                      game.actions_left
-    NEUTRAL_TOP       neutral tokens handed out so far              game.neutral_top
-    N_FULL_LANES      lanes that are full                           game.n_full
-    BOBBY             the Bobby's district (-1: not placed)         game.bobby
-    BAG_CITIZENS      citizens left in the bag                      game.bag[1]
-    BAG_ARISTOCRATS   aristocrats left in the bag (the slot after   game.bag[2]
-                      BAG_CITIZENS: the bag count of customer code c
-                      is S[BAG_CITIZENS + c - 1])
-    CUSTOMERS_LEFT    customers left to draw                        game.customers_left
-    LINE_POS          next position in the known line               game.line_pos
-    PENDING           the drawn customer waiting for a square       game.pending
-    BARON_SQUARE      the baron's square (-1: none yet)             game.baron_square
-    END_REASON        end reason code (0: none yet)                 game.end_reason
-    N_SCORED_LANES    entries used in S_SCORED_LANES                len(game.scored_lanes)
-    LOG_LEN           actions written into the record log           len(game.log)
-    LOG_OVERFLOW      1 when the log array was too short            (compiled only)
+Every field is listed once, below: `HEADER` is B's header slot by slot (B's scalars, where
+B's tables and S's tables start, S's length), `STATE_SCALARS` is S's scalars slot by slot;
+each with what it holds and where its value comes from (a B scalar's value, a B table's
+values, an S table's length, from the board and the rules). The module's names
+(`N_PLAYERS`, `O_LANE_LEN`, `S_SCORES`, `SEAT`, ...) are their slots, `pack` fills B from the
+listing, and the accessors the rules read the state through (`fields.py`) are generated
+from it by `python -m sim.games.portobello.compiled.layout`.
 """
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -125,31 +45,55 @@ from sim.games.portobello.codes import CUSTOMER_CODES
 from sim.games.portobello.codes import N_STATS
 from sim.games.portobello.rules import Rules
 
-# -- scalars of B (see the module docstring) ---------------------------------------------------
-(N_PLAYERS, N_LANES, N_SQUARES, N_DISTRICTS, N_SPOTS, N_TOKENS, START_STALLS, START_SCORE,
- KNOWN_ORDER, HAS_SEQUENCE) = range(10)
-(WITH_BARON, NEGATIVE_SCORES, TIE_PAYS_BANK, MAX_ROUNDS, BOBBY_PLACER, N_CITIZENS,
- N_ARISTOCRATS, BAG_SIZE, N_NEUTRAL, TOKEN_MAX) = range(10, 20)
-# -- offsets of B's tables ---------------------------------------------------------------------
-(O_LANE_LEN, O_LANE_OFFSET, O_SPOT_VALUE, O_LANE_END0, O_LANE_END1, O_LANE_DISTRICT0,
- O_LANE_DISTRICT1, O_DISTRICT_LANES_AT, O_DISTRICT_LANES, O_NEIGHBOURS_AT,
- O_NEIGHBOUR_DISTRICT, O_NEIGHBOUR_LANE, O_SQUARE_LANES_AT, O_SQUARE_LANES, O_PLAYER_TOKENS,
- O_NEUTRAL_STACK, O_IS_DISTRICT_TOKEN, O_MULTIPLIER, O_SEQUENCE, O_LANE_INNER) = range(20, 40)
-# -- offsets of the state array S's tables (stored in B), and S's length -----------------------
-(S_SCORES, S_STALLS_LEFT, S_TOK_VAL, S_TOK_NEUTRAL, S_TOK_UP, S_LANE_COUNT, S_LANE_DIR,
- S_LANE_SCORED, S_LANE_SEAT, S_SPOT_SEAT, S_SQUARE_CUSTOMER, S_DISTRICT_SCORED, S_LINE,
- S_SCORED_LANES, S_STATS, S_SIZE) = range(40, 56)
-# The room a list of legal actions needs on this board (at least 1024), and the longest
-# option: a Bobby path through every district and its last step.
-ACTION_ROOM, MAX_STEPS = 56, 57
-O_START_SCORES = 58  # a table of B like those above (slots 58..63 are free)
-B_HEADER = 64  # B's tables start here
+Source = Callable[[Board, Rules], Any]
 
-# -- scalars of S ------------------------------------------------------------------------------
-(SEAT, ROUND, TURN, PHASE, ACTIONS_LEFT, NEUTRAL_TOP, N_FULL_LANES, BOBBY, BAG_CITIZENS,
- BAG_ARISTOCRATS, CUSTOMERS_LEFT, LINE_POS, PENDING, BARON_SQUARE, END_REASON, N_SCORED_LANES,
- LOG_LEN, LOG_OVERFLOW) = range(18)
-S_HEADER = 24  # S's tables start here
+
+@dataclass(frozen=True)
+class Field:
+    """One field of the layout: a scalar of B or of S, or where a table of B or of S starts.
+
+    `source` gives a B scalar's value, a B table's values or an S table's length, from the
+    board and the rules (None: `pack` sets it, or play does for S's scalars). A table's
+    `accessor` names its functions in `fields.py` and `index` their arguments; entry (i, j)
+    of a two-index table is at i * stride + j, `stride` a scalar of B or a code of
+    `sim.games.portobello.codes`."""
+
+    name: str
+    doc: str
+    source: Source | None = None
+    accessor: str = ""
+    index: tuple[str, ...] = ()
+    stride: str = ""
+
+    @property
+    def board_table(self) -> bool:
+        return self.name.startswith("O_")
+
+    @property
+    def state_table(self) -> bool:
+        return self.name.startswith("S_") and bool(self.accessor)
+
+
+def _scalar(name: str, doc: str, source: Source | None = None) -> Field:
+    return Field(name, doc, source)
+
+
+def _table(name: str, accessor: str, index: str, doc: str, source: Source,
+           stride: str = "") -> Field:
+    """A table: `index` its index names, comma-separated."""
+    return Field(name, doc, source, accessor, tuple(index.split(",")), stride)
+
+
+def _starts(rows: Sequence[Sequence[Any]]) -> list[int]:
+    """The CSR starts of `rows` (one per row, plus the end)."""
+    starts = [0]
+    for row in rows:
+        starts.append(starts[-1] + len(row))
+    return starts
+
+
+def _token_max(rules: Rules) -> int:
+    return max([*rules.player_tokens, *rules.neutral_stack, *rules.district_tokens])
 
 
 def action_room(board: Board, rules: Rules) -> int:
@@ -166,139 +110,208 @@ def action_room(board: Board, rules: Rules) -> int:
     return max(1024, bound + 16)
 
 
+# B's header, slot by slot (its tables follow from slot B_HEADER on, in this order).
+HEADER: tuple[Field, ...] = (
+    # -- scalars of B (slots 0..19) --------------------------------------------------------
+    _scalar("N_PLAYERS", "players", lambda b, r: r.players),
+    _scalar("N_LANES", "lanes", lambda b, r: b.n_lanes),
+    _scalar("N_SQUARES", "squares", lambda b, r: b.n_squares),
+    _scalar("N_DISTRICTS", "districts", lambda b, r: b.n_districts),
+    _scalar("N_SPOTS", "stall spots of all lanes", lambda b, r: b.total_spots),
+    _scalar("N_TOKENS", "tokens each player starts with (t)",
+            lambda b, r: len(r.player_tokens)),
+    _scalar("START_STALLS", "stalls each player starts with", lambda b, r: r.stalls),
+    _scalar("START_SCORE", "the start score switch (seats start from O_START_SCORES)",
+            lambda b, r: r.start_score),
+    _scalar("KNOWN_ORDER", "customers drawn in a known order",
+            lambda b, r: r.customer_order == "known"),
+    _scalar("HAS_SEQUENCE", "that order is given by the rules",
+            lambda b, r: r.customer_sequence is not None),
+    _scalar("WITH_BARON", "the baron is in play", lambda b, r: r.baron),
+    _scalar("NEGATIVE_SCORES", "scores may go below zero", lambda b, r: r.negative_scores),
+    _scalar("TIE_PAYS_BANK", "a tied leader pays the bank for the Bobby",
+            lambda b, r: r.bobby_tie == "pay_bank"),
+    _scalar("MAX_ROUNDS", "round limit", lambda b, r: r.max_rounds),
+    _scalar("BOBBY_PLACER", "the seat that places the Bobby", lambda b, r: r.bobby_placer_seat),
+    _scalar("N_CITIZENS", "citizens in the bag at the start", lambda b, r: r.bag["citizen"]),
+    _scalar("N_ARISTOCRATS", "aristocrats in the bag at the start",
+            lambda b, r: r.bag["aristocrat"]),
+    _scalar("BAG_SIZE", "customers in the bag at the start", lambda b, r: r.bag_size),
+    _scalar("N_NEUTRAL", "neutral tokens in the stack", lambda b, r: len(r.neutral_stack)),
+    _scalar("TOKEN_MAX", "largest token value of any kind", lambda b, r: _token_max(r)),
+    # -- where B's tables start (slots 20..39) ---------------------------------------------
+    _table("O_LANE_LEN", "lane_len", "lane", "spots of each lane [nl]",
+           lambda b, r: b.lane_len),
+    _table("O_LANE_OFFSET", "lane_offset", "lane", "first spot of each lane [nl]",
+           lambda b, r: b.lane_offset),
+    _table("O_SPOT_VALUE", "spot_value", "spot", "value of each spot, lane by lane [spots]",
+           lambda b, r: [v for spots in b.lane_spots for v in spots]),
+    _table("O_LANE_END0", "lane_end0", "lane", "square at the lane's first end [nl]",
+           lambda b, r: [a for a, _ in b.lane_ends]),
+    _table("O_LANE_END1", "lane_end1", "lane", "square at the lane's other end [nl]",
+           lambda b, r: [z for _, z in b.lane_ends]),
+    _table("O_LANE_DISTRICT0", "lane_district0", "lane",
+           "first district the lane borders (-1: none) [nl]",
+           lambda b, r: [ds[0] if ds else -1 for ds in b.lane_districts]),
+    _table("O_LANE_DISTRICT1", "lane_district1", "lane",
+           "second district the lane borders (-1: none) [nl]",
+           lambda b, r: [ds[1] if len(ds) > 1 else -1 for ds in b.lane_districts]),
+    _table("O_DISTRICT_LANES_AT", "district_lanes_at", "district",
+           "CSR starts of O_DISTRICT_LANES [nd + 1]", lambda b, r: _starts(b.district_lanes)),
+    _table("O_DISTRICT_LANES", "district_lane", "i", "the lanes bordering each district",
+           lambda b, r: [lane for row in b.district_lanes for lane in row]),
+    _table("O_NEIGHBOURS_AT", "neighbours_at", "district",
+           "CSR starts of O_NEIGHBOUR_DISTRICT and O_NEIGHBOUR_LANE [nd + 1]",
+           lambda b, r: _starts(b.district_neighbours)),
+    _table("O_NEIGHBOUR_DISTRICT", "neighbour_district", "i",
+           "the districts next to each district",
+           lambda b, r: [d for row in b.district_neighbours for d, _ in row]),
+    _table("O_NEIGHBOUR_LANE", "neighbour_lane", "i", "the lane between them",
+           lambda b, r: [lane for row in b.district_neighbours for _, lane in row]),
+    _table("O_SQUARE_LANES_AT", "square_lanes_at", "square",
+           "CSR starts of O_SQUARE_LANES [ns + 1]", lambda b, r: _starts(b.square_lanes)),
+    _table("O_SQUARE_LANES", "square_lane", "i", "the lanes ending at each square",
+           lambda b, r: [lane for row in b.square_lanes for lane in row]),
+    _table("O_PLAYER_TOKENS", "player_token", "token", "a player's tokens at the start [t]",
+           lambda b, r: r.player_tokens),
+    _table("O_NEUTRAL_STACK", "neutral_token", "k", "the neutral tokens, first handed out first",
+           lambda b, r: r.neutral_stack),
+    _table("O_IS_DISTRICT_TOKEN", "is_district_token", "value",
+           "whether a token of this value scores districts [TOKEN_MAX + 1]",
+           lambda b, r: [v in r.district_tokens for v in range(_token_max(r) + 1)]),
+    _table("O_MULTIPLIER", "multiplier", "a,b",
+           "the multiplier of a lane with customers a and b at its ends (customer codes)",
+           lambda b, r: r.multiplier_table(), stride="N_CUSTOMER_CODES"),
+    _table("O_SEQUENCE", "sequence", "position",
+           "the customer line the rules give, as codes (the baron left out)",
+           lambda b, r: [CUSTOMER_CODES[c] for c in (r.customer_sequence or ())
+                         if c != "baron"]),
+    _table("O_LANE_INNER", "lane_inner", "lane", "the lane borders two districts [nl]",
+           lambda b, r: [len(ds) == 2 for ds in b.lane_districts]),
+    # -- where S's tables start (slots 40..54; each source is the table's length) -----------
+    _table("S_SCORES", "score", "seat", "each seat's score [n]", lambda b, r: r.players),
+    _table("S_STALLS_LEFT", "stalls_left", "seat", "stalls each seat has left [n]",
+           lambda b, r: r.players),
+    _table("S_TOK_VAL", "token_value", "seat,token", "token values, seat by seat (0: gone)",
+           lambda b, r: r.players * len(r.player_tokens), stride="N_TOKENS"),
+    _table("S_TOK_NEUTRAL", "token_neutral", "seat,token", "the token is a neutral one",
+           lambda b, r: r.players * len(r.player_tokens), stride="N_TOKENS"),
+    _table("S_TOK_UP", "token_up", "seat,token", "the token is face up",
+           lambda b, r: r.players * len(r.player_tokens), stride="N_TOKENS"),
+    _table("S_LANE_COUNT", "lane_count", "lane", "stalls in each lane", lambda b, r: b.n_lanes),
+    _table("S_LANE_DIR", "lane_dir", "lane", "the end a lane is built from (-1: none)",
+           lambda b, r: b.n_lanes),
+    _table("S_LANE_SCORED", "lane_scored", "lane", "the lane has been scored",
+           lambda b, r: b.n_lanes),
+    _table("S_LANE_SEAT", "lane_stalls", "lane,seat", "stalls of each seat in each lane",
+           lambda b, r: b.n_lanes * r.players, stride="N_PLAYERS"),
+    _table("S_SPOT_SEAT", "spot_seat", "spot", "the seat owning each spot (-1: empty)",
+           lambda b, r: b.total_spots),
+    _table("S_SQUARE_CUSTOMER", "square_customer", "square",
+           "the customer code on each square (0: none)", lambda b, r: b.n_squares),
+    _table("S_DISTRICT_SCORED", "district_scored", "district",
+           "the seat that scored each district (-1: none)", lambda b, r: b.n_districts),
+    _table("S_LINE", "line", "position", "the known customer line [BAG_SIZE]",
+           lambda b, r: r.bag_size),
+    _table("S_SCORED_LANES", "scored_lane", "k", "the lanes in the order they scored",
+           lambda b, r: b.n_lanes),
+    _table("S_STATS", "stat", "seat,stat", "per-seat statistics (codes.STAT_NAMES)",
+           lambda b, r: r.players * N_STATS, stride="N_STATS"),
+    # -- more scalars of B (slots 55..57), and the table added last (58) ---------------------
+    _scalar("S_SIZE", "the length of S (S's tables follow its scalars from S_HEADER on)"),
+    _scalar("ACTION_ROOM", "the room a list of legal actions needs (at least 1024)",
+            action_room),
+    _scalar("MAX_STEPS", "the longest option: a Bobby path through every district, its "
+            "last step", lambda b, r: b.n_districts + 2),
+    _table("O_START_SCORES", "start_score", "seat", "each seat's starting score [n]",
+           lambda b, r: r.seat_start_scores),
+)
+B_HEADER = 64  # B's tables start here
+
+# S's scalars, slot by slot (its tables follow from slot S_HEADER on).
+STATE_SCALARS: tuple[Field, ...] = (
+    _scalar("SEAT", "the seat to move"),
+    _scalar("ROUND", "round (from 1)"),
+    _scalar("TURN", "turn (from 1; 0 before the Bobby is placed)"),
+    _scalar("PHASE", "phase code (codes)"),
+    _scalar("ACTIONS_LEFT", "actions left in the turn"),
+    _scalar("NEUTRAL_TOP", "neutral tokens handed out so far"),
+    _scalar("N_FULL_LANES", "lanes that are full"),
+    _scalar("BOBBY", "the Bobby's district (-1: not placed)"),
+    _scalar("BAG_CITIZENS", "citizens left in the bag"),
+    _scalar("BAG_ARISTOCRATS", "aristocrats left in the bag (the slot after BAG_CITIZENS: "
+            "the bag count of customer code c is S[BAG_CITIZENS + c - 1])"),
+    _scalar("CUSTOMERS_LEFT", "customers left to draw"),
+    _scalar("LINE_POS", "next position in the known line"),
+    _scalar("PENDING", "the drawn customer waiting for a square"),
+    _scalar("BARON_SQUARE", "the baron's square (-1: none yet)"),
+    _scalar("END_REASON", "end reason code (0: none yet)"),
+    _scalar("N_SCORED_LANES", "entries used in S_SCORED_LANES"),
+    _scalar("LOG_LEN", "actions written into the record log"),
+    _scalar("LOG_OVERFLOW", "1 when the log array was too short"),
+)
+S_HEADER = 24  # S's tables start here
+
+# The module's names: each field's slot (`from ...layout import N_PLAYERS`).
+SLOTS: dict[str, int] = {f.name: slot for slot, f in enumerate(HEADER)}
+globals().update(SLOTS)
+globals().update({f.name: slot for slot, f in enumerate(STATE_SCALARS)})
+assert len(HEADER) <= B_HEADER and len(STATE_SCALARS) <= S_HEADER
+
+
 def pack(board: Board, rules: Rules) -> np.ndarray:
     """The array B for a board and rules (checked to fit each other by the caller)."""
     rules.check_board(board)
-    n, nl, ns, nd = rules.players, board.n_lanes, board.n_squares, board.n_districts
     head = [0] * B_HEADER
     tables: list[int] = []
-
-    def table(slot: int, values: list[int]) -> None:
-        head[slot] = B_HEADER + len(tables)
-        tables.extend(int(v) for v in values)
-
-    def csr(starts_slot: int, values_slot: int, rows: list[list[int]]) -> None:
-        starts = [0]
-        for row in rows:
-            starts.append(starts[-1] + len(row))
-        table(starts_slot, starts)
-        table(values_slot, [v for row in rows for v in row])
-
-    bag = rules.bag
-    tokens = list(rules.player_tokens)
-    stack = list(rules.neutral_stack)
-    token_max = max(tokens + stack + list(rules.district_tokens))
-    head[N_PLAYERS], head[N_LANES], head[N_SQUARES], head[N_DISTRICTS] = n, nl, ns, nd
-    head[N_SPOTS], head[N_TOKENS] = board.total_spots, len(tokens)
-    head[START_STALLS], head[START_SCORE] = rules.stalls, rules.start_score
-    head[KNOWN_ORDER] = rules.customer_order == "known"
-    head[HAS_SEQUENCE] = rules.customer_sequence is not None
-    head[WITH_BARON], head[NEGATIVE_SCORES] = rules.baron, rules.negative_scores
-    head[TIE_PAYS_BANK] = rules.bobby_tie == "pay_bank"
-    head[MAX_ROUNDS], head[BOBBY_PLACER] = rules.max_rounds, rules.bobby_placer_seat
-    head[N_CITIZENS], head[N_ARISTOCRATS] = bag["citizen"], bag["aristocrat"]
-    head[BAG_SIZE], head[N_NEUTRAL], head[TOKEN_MAX] = rules.bag_size, len(stack), token_max
-
-    table(O_LANE_LEN, list(board.lane_len))
-    table(O_LANE_OFFSET, list(board.lane_offset))
-    table(O_SPOT_VALUE, [v for spots in board.lane_spots for v in spots])
-    table(O_LANE_END0, [a for a, _ in board.lane_ends])
-    table(O_LANE_END1, [b for _, b in board.lane_ends])
-    table(O_LANE_DISTRICT0, [ds[0] if ds else -1 for ds in board.lane_districts])
-    table(O_LANE_DISTRICT1, [ds[1] if len(ds) > 1 else -1 for ds in board.lane_districts])
-    table(O_LANE_INNER, [len(ds) == 2 for ds in board.lane_districts])
-    csr(O_DISTRICT_LANES_AT, O_DISTRICT_LANES, [list(x) for x in board.district_lanes])
-    starts = [0]
-    for row in board.district_neighbours:
-        starts.append(starts[-1] + len(row))
-    table(O_NEIGHBOURS_AT, starts)
-    table(O_NEIGHBOUR_DISTRICT, [d for row in board.district_neighbours for d, _ in row])
-    table(O_NEIGHBOUR_LANE, [lane for row in board.district_neighbours for _, lane in row])
-    csr(O_SQUARE_LANES_AT, O_SQUARE_LANES, [list(x) for x in board.square_lanes])
-    table(O_PLAYER_TOKENS, tokens)
-    table(O_NEUTRAL_STACK, stack)
-    table(O_IS_DISTRICT_TOKEN, [v in rules.district_tokens for v in range(token_max + 1)])
-    table(O_MULTIPLIER, list(rules.multiplier_table()))
-    seq = [CUSTOMER_CODES[c] for c in (rules.customer_sequence or ()) if c != "baron"]
-    table(O_SEQUENCE, seq)
-    table(O_START_SCORES, list(rules.seat_start_scores))
-    head[ACTION_ROOM] = action_room(board, rules)
-    head[MAX_STEPS] = nd + 2
-
-    # Where the state's tables live in S.
-    size = S_HEADER
-    for slot, length in state_tables(board, rules):
-        head[slot] = size
-        size += length
-    head[S_SIZE] = size
+    size = S_HEADER  # where the next table of S starts
+    for slot, f in enumerate(HEADER):
+        if f.source is None:
+            continue
+        value = f.source(board, rules)
+        if f.board_table:
+            head[slot] = B_HEADER + len(tables)
+            tables.extend(int(v) for v in value)
+        elif f.state_table:
+            head[slot] = size
+            size += value
+        else:
+            head[slot] = int(value)
+    head[SLOTS["S_SIZE"]] = size
     return np.array(head + tables, dtype=np.int64)
 
 
 def state_tables(board: Board, rules: Rules) -> list[tuple[int, int]]:
     """The tables of S in their order, each as (its slot in B, its length)."""
-    n, t = rules.players, len(rules.player_tokens)
-    nl = board.n_lanes
-    return [(S_SCORES, n), (S_STALLS_LEFT, n), (S_TOK_VAL, n * t), (S_TOK_NEUTRAL, n * t),
-            (S_TOK_UP, n * t), (S_LANE_COUNT, nl), (S_LANE_DIR, nl), (S_LANE_SCORED, nl),
-            (S_LANE_SEAT, nl * n), (S_SPOT_SEAT, board.total_spots),
-            (S_SQUARE_CUSTOMER, board.n_squares), (S_DISTRICT_SCORED, board.n_districts),
-            (S_LINE, rules.bag_size), (S_SCORED_LANES, nl), (S_STATS, n * N_STATS)]
+    return [(slot, int(f.source(board, rules))) for slot, f in enumerate(HEADER)
+            if f.state_table and f.source is not None]
 
 
-# -- the field table: every table of S and B by name, with its index --------------------------
-# (name, slot, indexes): entry (i, j) of a two-index table is at i * stride + j, its stride
-# the B scalar (or number) given with the second index. `fields.py` is generated from this
-# table (`python -m sim.games.portobello.compiled.layout`): the accessors the rules read the state
-# through, `lane_stalls(B, S, lane, seat)` for `S[B[S_LANE_SEAT] + lane * B[N_PLAYERS] + seat]`.
-STATE_FIELDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
-    ("score", "S_SCORES", ("seat",), ""),
-    ("stalls_left", "S_STALLS_LEFT", ("seat",), ""),
-    ("token_value", "S_TOK_VAL", ("seat", "token"), "B[N_TOKENS]"),
-    ("token_neutral", "S_TOK_NEUTRAL", ("seat", "token"), "B[N_TOKENS]"),
-    ("token_up", "S_TOK_UP", ("seat", "token"), "B[N_TOKENS]"),
-    ("lane_count", "S_LANE_COUNT", ("lane",), ""),
-    ("lane_dir", "S_LANE_DIR", ("lane",), ""),
-    ("lane_scored", "S_LANE_SCORED", ("lane",), ""),
-    ("lane_stalls", "S_LANE_SEAT", ("lane", "seat"), "B[N_PLAYERS]"),
-    ("spot_seat", "S_SPOT_SEAT", ("spot",), ""),
-    ("square_customer", "S_SQUARE_CUSTOMER", ("square",), ""),
-    ("district_scored", "S_DISTRICT_SCORED", ("district",), ""),
-    ("line", "S_LINE", ("position",), ""),
-    ("scored_lane", "S_SCORED_LANES", ("k",), ""),
-    ("stat", "S_STATS", ("seat", "stat"), "N_STATS"),
-)
-BOARD_FIELDS: tuple[tuple[str, str, str], ...] = (
-    ("lane_len", "O_LANE_LEN", "lane"),
-    ("lane_offset", "O_LANE_OFFSET", "lane"),
-    ("spot_value", "O_SPOT_VALUE", "spot"),
-    ("lane_end0", "O_LANE_END0", "lane"),
-    ("lane_end1", "O_LANE_END1", "lane"),
-    ("lane_district0", "O_LANE_DISTRICT0", "lane"),
-    ("lane_district1", "O_LANE_DISTRICT1", "lane"),
-    ("lane_inner", "O_LANE_INNER", "lane"),
-    ("district_lanes_at", "O_DISTRICT_LANES_AT", "district"),
-    ("district_lane", "O_DISTRICT_LANES", "i"),
-    ("neighbours_at", "O_NEIGHBOURS_AT", "district"),
-    ("neighbour_district", "O_NEIGHBOUR_DISTRICT", "i"),
-    ("neighbour_lane", "O_NEIGHBOUR_LANE", "i"),
-    ("square_lanes_at", "O_SQUARE_LANES_AT", "square"),
-    ("square_lane", "O_SQUARE_LANES", "i"),
-    ("player_token", "O_PLAYER_TOKENS", "token"),
-    ("neutral_token", "O_NEUTRAL_STACK", "k"),
-    ("is_district_token", "O_IS_DISTRICT_TOKEN", "value"),
-    ("multiplier", "O_MULTIPLIER", "ends"),
-    ("sequence", "O_SEQUENCE", "position"),
-    ("start_score", "O_START_SCORES", "seat"),
-)
+def _docstring(text: str) -> list[str]:
+    """A generated function's docstring lines, wrapped to the line length."""
+    return textwrap.wrap(f'"""{text}"""', 96, initial_indent="    ", subsequent_indent="    ")
+
+
+def _stride(f: Field) -> str:
+    """The stride of a two-index table as code: a scalar of B, or a code."""
+    return f"B[{f.stride}]" if f.stride in SLOTS else f.stride
+
+
+# The tables of S as (accessor, slot name, index names, stride as code), for the tests.
+STATE_FIELDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = tuple(
+    (f.accessor, f.name, f.index, _stride(f) if f.stride else "")
+    for f in HEADER if f.state_table)
 _DECORATOR = '@njit(cache=True, _nrt=False)'
 
 
 def fields_source() -> str:
     """The source of `fields.py`: a getter for every table of B, and a getter, a setter
-    and an adder for every table of S, named after the table (see `STATE_FIELDS`)."""
-    slots = sorted({slot for _, slot, _, _ in STATE_FIELDS} | {s for _, s, _ in BOARD_FIELDS})
+    and an adder for every table of S, named after the table (its `accessor`)."""
+    tables = [f for f in HEADER if f.board_table or f.state_table]
+    names = {f.name for f in tables} | {f.stride for f in tables if f.stride in SLOTS}
+    codes = sorted({f.stride for f in tables if f.stride and f.stride not in SLOTS})
     lines = [
-        '"""Named accessors of the state and the board: generated from the field table of',
+        '"""Named accessors of the state and the board: generated from the field listing of',
         "`sim.games.portobello.compiled.layout` by",
         "`python -m sim.games.portobello.compiled.layout`; do not edit.", "",
         "`lane_stalls(B, S, lane, seat)` reads what `S[B[S_LANE_SEAT] + lane * B[N_PLAYERS] +",
@@ -313,31 +326,35 @@ def fields_source() -> str:
         "import numpy as np",
         "from numba import njit",
         "",
-        "from sim.games.portobello.codes import N_STATS",
+        *(f"from sim.games.portobello.codes import {c}" for c in codes),
         *(f"from sim.games.portobello.compiled.layout import {s}" for s in
-          sorted({*slots, "N_PLAYERS", "N_TOKENS"}, key=str.lower)),
+          sorted(names, key=str.lower)),
     ]
-    for name, slot, index in BOARD_FIELDS:
+    for f in tables:
+        args = ", ".join(f"{i}: int" for i in f.index)
+        at = f"B[{f.name}] + {f.index[0]}" if len(f.index) == 1 else \
+            f"B[{f.name}] + {f.index[0]} * {_stride(f)} + {f.index[1]}"
+        where = ", ".join(f"`{i}`" for i in f.index)
+        what = f"{f.doc[0].upper()}{f.doc[1:]}: {f.name} at {where}"
+        if f.board_table:
+            lines += ["", "", _DECORATOR,
+                      f"def {f.accessor}(B: np.ndarray, {args}) -> int:",
+                      *_docstring(f"{what}."),
+                      f"    return B[np.uint64({at})]"]
+            continue
         lines += ["", "", _DECORATOR,
-                  f"def {name}(B: np.ndarray, {index}: int) -> int:",
-                  f'    """B\'s {slot} table at `{index}`."""',
-                  f"    return B[np.uint64(B[{slot}] + {index})]"]
-    for name, slot, idx, stride in STATE_FIELDS:
-        args = ", ".join(f"{i}: int" for i in idx)
-        at = f"B[{slot}] + {idx[0]}" if len(idx) == 1 else \
-            f"B[{slot}] + {idx[0]} * {stride} + {idx[1]}"
-        what = f"S's {slot} table at {', '.join(f'`{i}`' for i in idx)}"
-        lines += ["", "", _DECORATOR,
-                  f"def {name}(B: np.ndarray, S: np.ndarray, {args}) -> int:",
-                  f'    """{what}."""',
+                  f"def {f.accessor}(B: np.ndarray, S: np.ndarray, {args}) -> int:",
+                  *_docstring(f"{what}."),
                   f"    return S[np.uint64({at})]",
                   "", "", _DECORATOR,
-                  f"def set_{name}(B: np.ndarray, S: np.ndarray, {args}, value: int) -> None:",
-                  f'    """Set {what}."""',
+                  f"def set_{f.accessor}(B: np.ndarray, S: np.ndarray, {args}, "
+                  "value: int) -> None:",
+                  *_docstring(f"Set {f.accessor}: {f.name} at {where}."),
                   f"    S[np.uint64({at})] = value",
                   "", "", _DECORATOR,
-                  f"def add_{name}(B: np.ndarray, S: np.ndarray, {args}, delta: int) -> None:",
-                  f'    """Add `delta` to {what}."""',
+                  f"def add_{f.accessor}(B: np.ndarray, S: np.ndarray, {args}, "
+                  "delta: int) -> None:",
+                  *_docstring(f"Add `delta` to {f.accessor}: {f.name} at {where}."),
                   f"    S[np.uint64({at})] += delta"]
     return "\n".join(lines) + "\n"
 

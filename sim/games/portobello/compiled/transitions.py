@@ -1,12 +1,14 @@
 """What each action does to a state: the rules of docs/rules.md, one function per rule and
-named as the rulebook names it (`play_token`, `score_district`, `place_stall`, `draw`,
-`place_customer`, `place_baron`, `score_lane`, `move_bobby`, `end_turn`, `score_baron`,
-`end_game`), reading and writing the state through the named accessors of
+named as the rulebook names it (`place_bobby`, `play_token`, `score_district`, `place_stall`,
+`draw`, `place_customer`, `place_baron`, `score_lane`, `move_bobby`, `end_turn`,
+`score_baron`, `end_game`), reading and writing the state through the named accessors of
 `sim.games.portobello.compiled.fields` (`F.lane_stalls(B, S, lane, seat)`).
 
 `sim.games.portobello.compiled.engine.apply` hands each action to its rule; the rules trust their
-caller: the action must be legal. `move_cost` (the points a Bobby move costs) lives here
-with the move that pays it; the legal-action list and the evaluator read it too.
+caller: the action must be legal. What the rules work out that others read too lives here,
+once: `move_cost` (the points a Bobby move costs; the legal-action list and the evaluator
+read it), `next_spot` (the spot a stall takes) and `lane_multiplier` (what a lane's customers
+multiply it by; the readable front, its events and the agents read them).
 """
 
 from __future__ import annotations
@@ -88,6 +90,33 @@ def move_cost(B: np.ndarray, S: np.ndarray, lane: int, mover: int) -> tuple[int,
 
 
 @njit(cache=True, _nrt=False)
+def next_spot(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> int:
+    """The spot of `lane` (counted from its first end) that a stall built from `end` takes
+    now: the next free one from that end."""
+    count = F.lane_count(B, S, lane)
+    return count if end == 0 else F.lane_len(B, lane) - 1 - count
+
+
+@njit(cache=True, _nrt=False)
+def lane_multiplier(B: np.ndarray, S: np.ndarray, lane: int) -> int:
+    """What `lane`'s points are multiplied by when it scores now: the multiplier of the
+    customers (or the baron) at its two ends."""
+    return F.multiplier(B, F.square_customer(B, S, F.lane_end0(B, lane)),
+                        F.square_customer(B, S, F.lane_end1(B, lane)))
+
+
+@njit(cache=True, _nrt=False)
+def place_bobby(S: np.ndarray, district: int) -> None:
+    """Place the Bobby on `district` before the first turn; the first round begins with
+    seat 0's turn."""
+    S[BOBBY] = district
+    S[SEAT] = 0
+    S[ROUND] = 1
+    S[TURN] = 1
+    S[PHASE] = TURN_START
+
+
+@njit(cache=True, _nrt=False)
 def play_token(B: np.ndarray, S: np.ndarray, value: int, neutral: int) -> None:
     """Play a token for actions: flip a face-up token of this value; its value is the
     number of actions this turn."""
@@ -141,8 +170,7 @@ def place_stall(B: np.ndarray, S: np.ndarray, lane: int, end: int) -> None:
     length = F.lane_len(B, lane)
     if count == 0:
         F.set_lane_dir(B, S, lane, end)
-    spot = count if end == 0 else length - 1 - count
-    F.set_spot_seat(B, S, F.lane_offset(B, lane) + spot, seat)
+    F.set_spot_seat(B, S, F.lane_offset(B, lane) + next_spot(B, S, lane, end), seat)
     F.set_lane_count(B, S, lane, count + 1)
     F.add_lane_stalls(B, S, lane, seat, 1)
     F.add_stalls_left(B, S, seat, -1)
@@ -231,15 +259,13 @@ def score_lanes_at(B: np.ndarray, S: np.ndarray, square: int) -> None:
 @njit(cache=True, inline="always", _nrt=False)
 def lane_points(B: np.ndarray, S: np.ndarray, lane: int, seat: int) -> int:
     """What `seat` gains when `lane` scores now: the sum of its spots' values times the
-    multiplier of the customers at the lane's two ends."""
-    ends = (F.square_customer(B, S, F.lane_end0(B, lane)) * 4
-            + F.square_customer(B, S, F.lane_end1(B, lane)))
+    lane's multiplier."""
     first = F.lane_offset(B, lane)
     points = 0
     for spot in range(first, first + F.lane_len(B, lane)):
         if F.spot_seat(B, S, spot) == seat:
             points += F.spot_value(B, spot)
-    return points * F.multiplier(B, ends)
+    return points * lane_multiplier(B, S, lane)
 
 
 @njit(cache=True, _nrt=False)

@@ -43,6 +43,8 @@ from sim.games.portobello.agents.compiled.params import W_LANE
 from sim.games.portobello.agents.compiled.params import W_MAJORITY
 from sim.games.portobello.agents.compiled.params import W_RIVAL
 from sim.games.portobello.codes import BARON
+from sim.games.portobello.compiled import fields as F
+from sim.games.portobello.compiled.engine import district_open
 from sim.games.portobello.compiled.layout import BARON_SQUARE
 from sim.games.portobello.compiled.layout import END_REASON
 from sim.games.portobello.compiled.layout import N_DISTRICTS
@@ -50,26 +52,10 @@ from sim.games.portobello.compiled.layout import N_LANES
 from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import N_SQUARES
 from sim.games.portobello.compiled.layout import N_TOKENS
-from sim.games.portobello.compiled.layout import O_LANE_DISTRICT0
-from sim.games.portobello.compiled.layout import O_LANE_DISTRICT1
-from sim.games.portobello.compiled.layout import O_LANE_END0
-from sim.games.portobello.compiled.layout import O_LANE_END1
-from sim.games.portobello.compiled.layout import O_LANE_INNER
-from sim.games.portobello.compiled.layout import O_LANE_LEN
-from sim.games.portobello.compiled.layout import O_LANE_OFFSET
-from sim.games.portobello.compiled.layout import O_MULTIPLIER
-from sim.games.portobello.compiled.layout import O_SPOT_VALUE
-from sim.games.portobello.compiled.layout import O_SQUARE_LANES
-from sim.games.portobello.compiled.layout import O_SQUARE_LANES_AT
-from sim.games.portobello.compiled.layout import S_DISTRICT_SCORED
-from sim.games.portobello.compiled.layout import S_LANE_COUNT
-from sim.games.portobello.compiled.layout import S_LANE_SCORED
-from sim.games.portobello.compiled.layout import S_LANE_SEAT
-from sim.games.portobello.compiled.layout import S_SCORES
-from sim.games.portobello.compiled.layout import S_SQUARE_CUSTOMER
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
 from sim.games.portobello.compiled.layout import WITH_BARON
+from sim.games.portobello.compiled.transitions import lane_multiplier
 from sim.games.portobello.compiled.transitions import move_cost
+from sim.games.portobello.compiled.transitions import next_spot
 
 
 @njit(cache=True, _nrt=False)
@@ -92,20 +78,19 @@ def _bumped_potential(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarra
     gen = ei[I_GEN]
     if ei[ei[I_STAMP] + key] == gen:
         return ef[ei[I_BUMP] + key]
-    d0 = B[B[O_LANE_DISTRICT0] + lane]
-    d1 = B[B[O_LANE_DISTRICT1] + lane]
+    d0 = F.lane_district0(B, lane)
+    d1 = F.lane_district1(B, lane)
     row = seat * nd
     topc, rank = ei[I_TOPC] + row, ei[I_RANK] + row
     q = min(ntok, ei[ei[I_NTOP] + seat])  # the counts the tokens pair with
-    dsc = B[S_DISTRICT_SCORED]
-    g0 = _group_start(ei, topc, ei[rank + d0] if d0 >= 0 and S[dsc + d0] < 0 else -1)
-    g1 = _group_start(ei, topc, ei[rank + d1] if d1 >= 0 and S[dsc + d1] < 0 else -1)
+    g0 = _group_start(ei, topc, ei[rank + d0] if d0 >= 0 and district_open(B, S, d0) else -1)
+    g1 = _group_start(ei, topc, ei[rank + d1] if d1 >= 0 and district_open(B, S, d1) else -1)
     if g0 >= 0 and g0 == g1:
         g1 = g0 + 1  # two equal counts raised: the first two of them
     value = 0.0
     pot_w = ef[F_POTW]
     if pot_w != 0.0:
-        extra = P[W_GROWTH] * (S[B[S_STALLS_LEFT] + seat] - 1)
+        extra = P[W_GROWTH] * (F.stalls_left(B, S, seat) - 1)
         dtok = ei[I_DTOK] + seat * t
         s = 0.0
         for i in range(q):
@@ -135,28 +120,22 @@ def _ending_delta(B: np.ndarray, S: np.ndarray, ef: np.ndarray, ei: np.ndarray, 
                   lane: int, value: int, scored_now: bool, delta: np.ndarray) -> None:
     """The seat's last stall ends the game."""
     n = B[N_PLAYERS]
-    sqc = B[S_SQUARE_CUSTOMER]
-    mult = B[O_MULTIPLIER]
     own_o = ei[I_OWN]
-    o_ea, o_eb = B[O_LANE_END0], B[O_LANE_END1]
-    scores = B[S_SCORES]
     for p in range(n):
-        delta[p] = float(S[scores + p])
+        delta[p] = float(F.score(B, S, p))
     if scored_now:
-        m = B[mult + S[sqc + B[o_ea + lane]] * 4 + S[sqc + B[o_eb + lane]]]
+        m = lane_multiplier(B, S, lane)
         for p in range(n):
             delta[p] += (ei[own_o + lane * n + p] + (value if p == seat else 0)) * m
     baron = S[BARON_SQUARE]
     if baron >= 0:
-        lsc = B[S_LANE_SCORED]
-        o_sql = B[O_SQUARE_LANES]
-        for i in range(B[B[O_SQUARE_LANES_AT] + baron], B[B[O_SQUARE_LANES_AT] + baron + 1]):
-            bl = B[o_sql + i]
-            if S[lsc + bl] or (bl == lane and scored_now):
+        for i in range(F.square_lanes_at(B, baron), F.square_lanes_at(B, baron + 1)):
+            bl = F.square_lane(B, i)
+            if F.lane_scored(B, S, bl) or (bl == lane and scored_now):
                 continue
-            a = B[o_ea + bl]
-            z = B[o_eb + bl]
-            m = B[mult + BARON * 4 + (S[sqc + z] if a == baron else S[sqc + a])]
+            a = F.lane_end0(B, bl)
+            z = F.lane_end1(B, bl)
+            m = F.multiplier(B, BARON, F.square_customer(B, S, z if a == baron else a))
             for p in range(n):
                 o = ei[own_o + bl * n + p] + (value if (bl == lane and p == seat) else 0)
                 delta[p] += o * m
@@ -170,20 +149,18 @@ def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
                 seat: int, lane: int, end: int, delta: np.ndarray) -> None:
     """Into delta[:n]: `seat` places a stall in `lane` from `end`."""
     n = B[N_PLAYERS]
-    c = S[B[S_LANE_COUNT] + lane]
-    length = B[B[O_LANE_LEN] + lane]
-    off = B[B[O_LANE_OFFSET] + lane]
-    v = B[B[O_SPOT_VALUE] + off + (c if end == 0 else length - 1 - c)]
+    c = F.lane_count(B, S, lane)
+    length = F.lane_len(B, lane)
+    v = F.spot_value(B, F.lane_offset(B, lane) + next_spot(B, S, lane, end))
     own0 = ei[I_OWN] + lane * n
     term0 = ei[I_TERM] + lane * n
-    a = B[B[O_LANE_END0] + lane]
-    z = B[B[O_LANE_END1] + lane]
-    sqc = B[S_SQUARE_CUSTOMER]
-    ca = S[sqc + a]
-    cb = S[sqc + z]
+    a = F.lane_end0(B, lane)
+    z = F.lane_end1(B, lane)
+    ca = F.square_customer(B, S, a)
+    cb = F.square_customer(B, S, z)
     imm = P[P_IMMEDIATE] != 0.0
     scored_now = c + 1 == length and ca != 0 and cb != 0
-    mult = B[B[O_MULTIPLIER] + ca * 4 + cb]
+    mult = F.multiplier(B, ca, cb)
     if scored_now:
         f = float(mult)
     elif imm:
@@ -198,11 +175,11 @@ def stall_delta(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
         delta[p] = o * f - ef[term0 + p]
     if imm:
         return
-    if S[B[S_STALLS_LEFT] + seat] == 1 and S[END_REASON] == 0:
+    if F.stalls_left(B, S, seat) == 1 and S[END_REASON] == 0:
         _ending_delta(B, S, ef, ei, seat, lane, v, scored_now, delta)
         return
-    if B[B[O_LANE_INNER] + lane]:
-        lead = leader(S, B[S_LANE_SEAT] + lane * n, n, seat)
+    if F.lane_inner(B, lane):
+        lead = leader(B, S, lane, seat)
         old = ei[ei[I_LEAD] + lane]
         if lead != old:
             mj = P[W_MAJORITY]
@@ -233,7 +210,6 @@ def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
     customer `other` on the same square into delta2[:n]: one walk over the square's lanes
     for both (each delta summed in the same order as the whole evaluation sums it)."""
     n = B[N_PLAYERS]
-    sqc = B[S_SQUARE_CUSTOMER]
     two = other != 0
     for p in range(n):
         delta[p] = 0.0
@@ -243,16 +219,13 @@ def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
     extra = -1
     if last and B[WITH_BARON] and baron < 0:
         for s in range(B[N_SQUARES]):
-            if S[sqc + s] == 0 and s != square:
+            if F.square_customer(B, S, s) == 0 and s != square:
                 extra = s
                 baron = s
                 break
     imm = P[P_IMMEDIATE] != 0.0
     own_o = ei[I_OWN]
     term_o = ei[I_TERM]
-    o_sqs, o_sql = B[O_SQUARE_LANES_AT], B[O_SQUARE_LANES]
-    o_ea, o_eb, o_len, o_mult = B[O_LANE_END0], B[O_LANE_END1], B[O_LANE_LEN], B[O_MULTIPLIER]
-    lsc, lc = B[S_LANE_SCORED], B[S_LANE_COUNT]
     e2 = ef[F_E2]
     w_lane = P[W_LANE]
     hand = ei[I_HAND]
@@ -260,12 +233,12 @@ def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
         s = square if x == 0 else extra
         if s < 0:
             break
-        for i in range(B[o_sqs + s], B[o_sqs + s + 1]):
-            lane = B[o_sql + i]
-            if S[lsc + lane]:
+        for i in range(F.square_lanes_at(B, s), F.square_lanes_at(B, s + 1)):
+            lane = F.square_lane(B, i)
+            if F.lane_scored(B, S, lane):
                 continue
-            a = B[o_ea + lane]
-            z = B[o_eb + lane]
+            a = F.lane_end0(B, lane)
+            z = F.lane_end1(B, lane)
             if x == 1 and (a == square or z == square):
                 continue  # seen from the first square
             own0 = own_o + lane * n
@@ -275,20 +248,20 @@ def customer_deltas(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
                     anyone = True
             if not anyone:
                 continue
-            count = S[lc + lane]
+            count = F.lane_count(B, S, lane)
             term0 = term_o + lane * n
-            length = B[o_len + lane]
+            length = F.lane_len(B, lane)
             for y in range(2 if two else 1):
                 c = customer if y == 0 else other
                 out = delta if y == 0 else delta2
-                ca = c if a == square else (BARON if a == extra else S[sqc + a])
-                cb = c if z == square else (BARON if z == extra else S[sqc + z])
+                ca = c if a == square else (BARON if a == extra else F.square_customer(B, S, a))
+                cb = c if z == square else (BARON if z == extra else F.square_customer(B, S, z))
                 if ca and cb and count == length:
-                    m = B[o_mult + ca * 4 + cb]
+                    m = F.multiplier(B, ca, cb)
                     for p in range(n):
                         out[p] += ei[own0 + p] * m - ef[term0 + p]
                 elif not imm:
-                    f = lane_factor(P, ef, B[o_mult + ca * 4 + cb], e2, w_lane,
+                    f = lane_factor(P, ef, F.multiplier(B, ca, cb), e2, w_lane,
                                     length - count, hand, ca, cb, baron in (a, z))
                     for p in range(n):
                         out[p] += ei[own0 + p] * f - ef[term0 + p]

@@ -19,17 +19,18 @@ from sim.games.portobello.agents.compiled.params import P_FILL_POW
 from sim.games.portobello.agents.compiled.params import P_IMMEDIATE
 from sim.games.portobello.agents.compiled.params import W_GROWTH
 from sim.games.portobello.agents.compiled.params import W_TEMPO
+from sim.games.portobello.codes import ARISTOCRAT
+from sim.games.portobello.codes import BARON
+from sim.games.portobello.codes import CITIZEN
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.layout import BAG_ARISTOCRATS
 from sim.games.portobello.compiled.layout import BAG_CITIZENS
 from sim.games.portobello.compiled.layout import BAG_SIZE
 from sim.games.portobello.compiled.layout import BARON_SQUARE
 from sim.games.portobello.compiled.layout import KNOWN_ORDER
 from sim.games.portobello.compiled.layout import LINE_POS
+from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import N_TOKENS
-from sim.games.portobello.compiled.layout import O_MULTIPLIER
-from sim.games.portobello.compiled.layout import S_LINE
-from sim.games.portobello.compiled.layout import S_TOK_UP
-from sim.games.portobello.compiled.layout import S_TOK_VAL
 from sim.games.portobello.compiled.layout import WITH_BARON
 
 
@@ -57,32 +58,33 @@ def token_term(P: np.ndarray, sum_up: int, len_up: int, sum_held: int, len_held:
 @njit(cache=True, _nrt=False, inline='always')
 def seat_tokens(B: np.ndarray, S: np.ndarray, seat: int) -> tuple[int, int, int, int]:
     """(sum of face-up values, their count, sum of held values, their count)."""
-    t = B[N_TOKENS]
     su = lu = sh = lh = 0
-    for i in range(seat * t, seat * t + t):
-        v = S[B[S_TOK_VAL] + i]
+    for i in range(B[N_TOKENS]):
+        v = F.token_value(B, S, seat, i)
         if v:
             sh += v
             lh += 1
-            if S[B[S_TOK_UP] + i]:
+            if F.token_up(B, S, seat, i):
                 su += v
                 lu += 1
     return su, lu, sh, lh
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def leader(S: np.ndarray, base: int, n: int, bump: int) -> int:
-    """The leader of S[base:base + n] with seat `bump` counted once more (-1: none)."""
+def leader(B: np.ndarray, S: np.ndarray, lane: int, bump: int) -> int:
+    """The seat with the most stalls in `lane`, seat `bump` counted once more (-1: none, or
+    a tie)."""
     most = 0
+    n = B[N_PLAYERS]
     for p in range(n):
-        c = S[base + p] + (1 if p == bump else 0)
+        c = F.lane_stalls(B, S, lane, p) + (1 if p == bump else 0)
         if c > most:
             most = c
     if most == 0:
         return -1
     lead = -1
     for p in range(n):
-        if S[base + p] + (1 if p == bump else 0) == most:
+        if F.lane_stalls(B, S, lane, p) + (1 if p == bump else 0) == most:
             if lead >= 0:
                 return -1
             lead = p
@@ -140,9 +142,8 @@ def pool(B: np.ndarray, S: np.ndarray, ef: np.ndarray) -> None:
     if B[KNOWN_ORDER]:
         cit = 0
         ari = 0
-        line = B[S_LINE]
         for i in range(S[LINE_POS], B[BAG_SIZE]):
-            c = S[line + i]
+            c = F.line(B, S, i)
             if c == 1:
                 cit += 1
             elif c == 2:
@@ -160,8 +161,7 @@ def pool(B: np.ndarray, S: np.ndarray, ef: np.ndarray) -> None:
     p1 = cit / total
     p2 = ari / total
     p3 = bar / total
-    mult = B[O_MULTIPLIER]
     for c in range(4):
-        ef[F_E1 + c] = p1 * B[mult + c * 4 + 1] + p2 * B[mult + c * 4 + 2] \
-            + p3 * B[mult + c * 4 + 3]
+        ef[F_E1 + c] = p1 * F.multiplier(B, c, CITIZEN) + p2 * F.multiplier(B, c, ARISTOCRAT) \
+            + p3 * F.multiplier(B, c, BARON)
     ef[F_E2] = p1 * ef[F_E1 + 1] + p2 * ef[F_E1 + 2] + p3 * ef[F_E1 + 3]

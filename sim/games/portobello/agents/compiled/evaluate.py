@@ -62,33 +62,14 @@ from sim.games.portobello.agents.compiled.params import W_HORIZON
 from sim.games.portobello.agents.compiled.params import W_LANE
 from sim.games.portobello.agents.compiled.params import W_MAJORITY
 from sim.games.portobello.agents.compiled.params import W_STALL
+from sim.games.portobello.compiled import fields as F
+from sim.games.portobello.compiled.engine import district_open
 from sim.games.portobello.compiled.layout import BARON_SQUARE
 from sim.games.portobello.compiled.layout import END_REASON
 from sim.games.portobello.compiled.layout import N_DISTRICTS
 from sim.games.portobello.compiled.layout import N_LANES
 from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import N_TOKENS
-from sim.games.portobello.compiled.layout import O_DISTRICT_LANES
-from sim.games.portobello.compiled.layout import O_DISTRICT_LANES_AT
-from sim.games.portobello.compiled.layout import O_IS_DISTRICT_TOKEN
-from sim.games.portobello.compiled.layout import O_LANE_END0
-from sim.games.portobello.compiled.layout import O_LANE_END1
-from sim.games.portobello.compiled.layout import O_LANE_INNER
-from sim.games.portobello.compiled.layout import O_LANE_LEN
-from sim.games.portobello.compiled.layout import O_LANE_OFFSET
-from sim.games.portobello.compiled.layout import O_MULTIPLIER
-from sim.games.portobello.compiled.layout import O_SPOT_VALUE
-from sim.games.portobello.compiled.layout import S_DISTRICT_SCORED
-from sim.games.portobello.compiled.layout import S_LANE_COUNT
-from sim.games.portobello.compiled.layout import S_LANE_DIR
-from sim.games.portobello.compiled.layout import S_LANE_SCORED
-from sim.games.portobello.compiled.layout import S_LANE_SEAT
-from sim.games.portobello.compiled.layout import S_SCORES
-from sim.games.portobello.compiled.layout import S_SPOT_SEAT
-from sim.games.portobello.compiled.layout import S_SQUARE_CUSTOMER
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
-from sim.games.portobello.compiled.layout import S_TOK_NEUTRAL
-from sim.games.portobello.compiled.layout import S_TOK_VAL
 from sim.games.portobello.compiled.layout import TOKEN_MAX
 
 
@@ -111,81 +92,72 @@ def lane_state(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray,
 def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
               light: bool) -> None:
     """`state` (light=False) or `lane_state` (light=True) of the position S."""
-    # Offsets are read once into locals: numba cannot tell that B, S, ef and ei never
-    # overlap, so a table offset read inside a loop would be reloaded after every store.
+    # The cache's own offsets are read once into locals: numba cannot tell that ef and ei
+    # never overlap, so an offset read inside a loop would be reloaded after every store.
     n, nl, nd, t = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS], B[N_TOKENS]
     imm = P[P_IMMEDIATE] != 0.0
     pool(B, S, ef)
     ei[I_GEN] += 1  # invalidates the memos of the last position
-    stalls = B[S_STALLS_LEFT]
     hand = 0
     for p in range(n):
-        hand += S[stalls + p]
+        hand += F.stalls_left(B, S, p)
     ei[I_HAND] = hand
     val = ei[I_VAL]
     own_o = ei[I_OWN]
     term_o = ei[I_TERM]
     lead_o = ei[I_LEAD]
-    scores = B[S_SCORES]
     for p in range(n):
-        ef[val + p] = float(S[scores + p])
-    lc, ldir, lsc, lseat = B[S_LANE_COUNT], B[S_LANE_DIR], B[S_LANE_SCORED], B[S_LANE_SEAT]
-    spot, sqc = B[S_SPOT_SEAT], B[S_SQUARE_CUSTOMER]
-    o_len, o_loff, o_spots = B[O_LANE_LEN], B[O_LANE_OFFSET], B[O_SPOT_VALUE]
-    o_ea, o_eb = B[O_LANE_END0], B[O_LANE_END1]
-    o_inner, o_mult = B[O_LANE_INNER], B[O_MULTIPLIER]
+        ef[val + p] = float(F.score(B, S, p))
     baron = S[BARON_SQUARE]
     majority = P[W_MAJORITY]
     w_lane = P[W_LANE]
     e2 = ef[F_E2]
     for lane in range(nl):
         own0 = own_o + lane * n
-        c = S[lc + lane]
-        scored = S[lsc + lane]
+        c = F.lane_count(B, S, lane)
+        scored = F.lane_scored(B, S, lane)
         # `own` of a scored lane is never read, so it is not computed.
         if not scored:
             for p in range(n):
                 ei[own0 + p] = 0
+        length = F.lane_len(B, lane)
         if c and not scored:
-            length = B[o_len + lane]
-            off = B[o_loff + lane]
-            first = 0 if S[ldir + lane] == 0 else length - c
-            for k in range(first, first + c):
-                ei[own0 + S[spot + off + k]] += B[o_spots + off + k]
+            off = F.lane_offset(B, lane)
+            first = 0 if F.lane_dir(B, S, lane) == 0 else length - c
+            for k in range(off + first, off + first + c):
+                ei[own0 + F.spot_seat(B, S, k)] += F.spot_value(B, k)
         term0 = term_o + lane * n
         if c == 0 or imm or scored:
             for p in range(n):
                 ef[term0 + p] = 0.0
         else:
-            a = B[o_ea + lane]
-            z = B[o_eb + lane]
-            ca = S[sqc + a]
-            cb = S[sqc + z]
-            f = lane_factor(P, ef, B[o_mult + ca * 4 + cb], e2, w_lane, B[o_len + lane] - c,
-                            hand, ca, cb, baron in (a, z))
+            a = F.lane_end0(B, lane)
+            z = F.lane_end1(B, lane)
+            ca = F.square_customer(B, S, a)
+            cb = F.square_customer(B, S, z)
+            f = lane_factor(P, ef, F.multiplier(B, ca, cb), e2, w_lane, length - c, hand, ca,
+                            cb, baron in (a, z))
             for p in range(n):
                 x = ei[own0 + p] * f
                 ef[term0 + p] = x
                 ef[val + p] += x
         lead = -1
-        if B[o_inner + lane] and c and not imm and not light:
-            lead = leader(S, lseat + lane * n, n, -1)
+        if F.lane_inner(B, lane) and c and not imm and not light:
+            lead = leader(B, S, lane, -1)
             if lead >= 0:
                 ef[val + lead] += majority
         ei[lead_o + lane] = lead
     if light:
         return
     dcnt = ei[I_DCNT]
-    o_dls, o_dl = B[O_DISTRICT_LANES_AT], B[O_DISTRICT_LANES]
-    dsc = B[S_DISTRICT_SCORED]
     for d in range(nd):
-        if S[dsc + d] >= 0:
+        if not district_open(B, S, d):
             continue  # the counts of a scored district are never read
-        lo, hi = B[o_dls + d], B[o_dls + d + 1]
+        lo, hi = F.district_lanes_at(B, d), F.district_lanes_at(B, d + 1)
         for p in range(n):
             c = 0
             for i in range(lo, hi):
-                c += S[lseat + B[o_dl + i] * n + p]
+                c += F.lane_stalls(B, S, F.district_lane(B, i), p)
             ei[dcnt + d * n + p] = c
     if imm:
         ef[F_POTW] = 0.0
@@ -201,10 +173,10 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
     if S[END_REASON] != 0:
         tl = 0.0
     else:
-        low = S[stalls]
+        low = F.stalls_left(B, S, 0)
         for p in range(1, n):
-            if S[stalls + p] < low:
-                low = S[stalls + p]
+            if F.stalls_left(B, S, p) < low:
+                low = F.stalls_left(B, S, p)
         tl = low / P[P_STALLS_PER_TURN]
     ef[F_TURNS] = tl
     h = P[W_HORIZON]
@@ -215,14 +187,13 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
     dtok, ndtok, top, topc, ntop = ei[I_DTOK], ei[I_NDTOK], ei[I_TOP], ei[I_TOPC], ei[I_NTOP]
     rank = ei[I_RANK]
     pot_o, tau_o = ei[I_POT], ei[I_TAU]
-    s_tv, s_tn = B[S_TOK_VAL], B[S_TOK_NEUTRAL]
-    o_dtok, dtok_max = B[O_IS_DISTRICT_TOKEN], B[TOKEN_MAX]
     for p in range(n):
         # District tokens, largest first (insertion sort).
         k = 0
-        for i in range(p * t, p * t + t):
-            v = S[s_tv + i]
-            if v and not S[s_tn + i] and v <= dtok_max and B[o_dtok + v]:
+        for i in range(t):
+            v = F.token_value(B, S, p, i)
+            if v and not F.token_neutral(B, S, p, i) and v <= B[TOKEN_MAX] \
+                    and F.is_district_token(B, v):
                 j = k
                 while j > 0 and ei[dtok + p * t + j - 1] < v:
                     ei[dtok + p * t + j] = ei[dtok + p * t + j - 1]
@@ -235,7 +206,7 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
         m = 0
         row = p * nd
         for d in range(nd - 1, -1, -1):
-            if S[dsc + d] >= 0:
+            if not district_open(B, S, d):
                 continue
             c = ei[dcnt + d * n + p]
             j = m
@@ -251,7 +222,7 @@ def _evaluate(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: n
             ei[rank + row + d] = nd
         for j in range(m):
             ei[rank + row + ei[top + row + j]] = j
-        sl = S[stalls + p]
+        sl = F.stalls_left(B, S, p)
         pot = potential(ef, P, ei, dtok + p * t, np.int64(k), np.int64(-1), ei, topc + row,
                         np.int64(m), np.int64(-1), sl)
         su, lu, sh, lh = seat_tokens(B, S, p)

@@ -16,18 +16,19 @@ from sim.games.portobello.agents.compiled.features import features
 from sim.games.portobello.agents.compiled.features import option_inputs
 from sim.games.portobello.agents.compiled.mcts import idle_end
 from sim.games.portobello.agents.compiled.mcts import ranked
+from sim.games.portobello.agents.compiled.network import ENTRY
 from sim.games.portobello.agents.compiled.network import first_layer
 from sim.games.portobello.agents.compiled.network import first_layer_moved
 from sim.games.portobello.agents.compiled.network import rest
 from sim.games.portobello.agents.compiled.plan_bobby import option_steps
 from sim.games.portobello.agents.compiled.plan_step import options
-from sim.games.portobello.agents.compiled.plan_work import level
+from sim.games.portobello.agents.compiled.plan_work import max_options
+from sim.games.portobello.agents.compiled.plan_work import option_values
 from sim.games.portobello.agents.compiled.plan_work import uncounted_level
 from sim.games.portobello.agents.compiled.planner import M_ACTED
 from sim.games.portobello.agents.compiled.planner import M_Q
 from sim.games.portobello.agents.compiled.planner import queued
 from sim.games.portobello.agents.compiled.planner import start_queue
-from sim.games.portobello.agents.model import ENTRY
 from sim.games.portobello.codes import SETUP
 from sim.games.portobello.compiled.engine import apply
 from sim.games.portobello.compiled.engine import legal_actions
@@ -52,9 +53,9 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
     k = options(B, S, P, Rs, L0, L1, rng)
     if k == 0:
         return 0
-    ranked(L0[4], k, idx)
+    values = option_values(L0)
+    ranked(values, k, idx)
     me, phase = S[SEAT], S[PHASE]
-    ov = L0[4]
     n = min(k, width)
     # The candidates: the `width` best by price, an idle end of the turn left out while
     # another is open (as the search's root leaves it out); ranks and price gaps are
@@ -80,13 +81,13 @@ def pick(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, WF: np.nda
             continue
         m = option_steps(B, L0, idx[r], steps)
         if rank == 0:
-            top = ov[idx[r]]
+            top = values[idx[r]]
         for j in range(S.shape[0]):
             after[j] = S[j]
         for j in range(m):
             apply(B, after, steps[j], no_log)
         features(B, after, me, X)
-        option_inputs(B, rank, width, top - ov[idx[r]], X)
+        option_inputs(B, rank, width, top - values[idx[r]], X)
         first_layer_moved(W, L, X, X0, h0, h)
         rest(W, L, h, work, out)
         if rank == 0:
@@ -132,7 +133,7 @@ def expert_work(B: np.ndarray, S_size: int, inputs: int, widest: int, WF: np.nda
     position itself, the first layer's sums for both, two rows of activations, its
     outputs, an option's steps and the first candidate's, the options' order and which are
     kept, an empty record."""
-    options = level(B, WF, WI, 0)[4].shape[0]
+    options = int(max_options(B))
     room = int(B[MAX_STEPS]) + 1
     return (np.zeros(S_size, np.int64), np.zeros(inputs), np.zeros(inputs),
             np.zeros(widest), np.zeros(widest), np.zeros((2, widest)),

@@ -42,6 +42,7 @@ from numba import njit
 
 from sim.games.portobello.codes import ACTIONS
 from sim.games.portobello.codes import CHANCE
+from sim.games.portobello.codes import N_CUSTOMER_CODES
 from sim.games.portobello.codes import OVER
 from sim.games.portobello.codes import PLACE
 from sim.games.portobello.codes import SETUP
@@ -73,6 +74,7 @@ from sim.games.portobello.compiled.layout import START_STALLS
 from sim.games.portobello.compiled.layout import TIE_PAYS_BANK
 from sim.games.portobello.compiled.layout import TOKEN_MAX
 from sim.games.portobello.compiled.layout import WITH_BARON
+from sim.games.portobello.compiled.transitions import lane_multiplier
 
 FEATURES_VERSION = 1
 SEATS = 4  # seat blocks (the most players a table has)
@@ -142,8 +144,9 @@ def features(B: np.ndarray, S: np.ndarray, me: int, out: np.ndarray) -> None:
     out[k + 3] = B[TIE_PAYS_BANK]
     out[k + 4] = B[START_STALLS] / 20.0
     out[k + 5] = B[MAX_ROUNDS] / 200.0
-    for i in range(16):
-        out[k + 6 + i] = F.multiplier(B, i) / 10.0
+    for a in range(N_CUSTOMER_CODES):
+        for b in range(N_CUSTOMER_CODES):
+            out[k + 6 + a * N_CUSTOMER_CODES + b] = F.multiplier(B, a, b) / 10.0
     stack = 0
     for i in range(B[N_NEUTRAL]):
         stack += F.neutral_token(B, i)
@@ -188,7 +191,7 @@ def features(B: np.ndarray, S: np.ndarray, me: int, out: np.ndarray) -> None:
         if 1 <= c1 <= 3:
             out[at + 8 + c1] = 1.0
         if c0 and c1:
-            out[at + 12] = F.multiplier(B, c0 * 4 + c1) / 10.0
+            out[at + 12] = lane_multiplier(B, S, lane) / 10.0
     # The districts.
     k += LANE * B[N_LANES]
     for d in range(B[N_DISTRICTS]):

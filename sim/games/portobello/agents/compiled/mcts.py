@@ -52,7 +52,11 @@ from sim.games.portobello.agents.compiled.plan_bobby import path_moves
 from sim.games.portobello.agents.compiled.plan_step import options
 from sim.games.portobello.agents.compiled.plan_step import step
 from sim.games.portobello.agents.compiled.plan_work import Level
+from sim.games.portobello.agents.compiled.plan_work import eval_f
+from sim.games.portobello.agents.compiled.plan_work import eval_i
 from sim.games.portobello.agents.compiled.plan_work import level
+from sim.games.portobello.agents.compiled.plan_work import option_values
+from sim.games.portobello.agents.compiled.plan_work import path_i
 from sim.games.portobello.agents.compiled.random_agent import M_MOVES
 from sim.games.portobello.agents.compiled.random_agent import M_TURN
 from sim.games.portobello.agents.compiled.random_agent import choose_random
@@ -61,6 +65,7 @@ from sim.games.portobello.codes import CHANCE
 from sim.games.portobello.codes import OVER
 from sim.games.portobello.codes import TURN_START
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.engine import apply
 from sim.games.portobello.compiled.layout import ACTION_ROOM
 from sim.games.portobello.compiled.layout import BAG_ARISTOCRATS
@@ -70,8 +75,6 @@ from sim.games.portobello.compiled.layout import KNOWN_ORDER
 from sim.games.portobello.compiled.layout import MAX_STEPS
 from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import PHASE
-from sim.games.portobello.compiled.layout import S_SCORES
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
 from sim.games.portobello.compiled.layout import SEAT
 from sim.games.portobello.compiled.layout import TURN
 
@@ -143,14 +146,14 @@ def _expand(B: np.ndarray, S: np.ndarray, T: tuple, x: int, P: np.ndarray, Rs: n
     """Give node x the `width` best options of the seat to move, with softmax priors."""
     node, edge, prior, steps, counts = T[0], T[2], T[3], T[4], T[5]
     k = options(B, S, P, Rs, L0, L1, rng)
-    ov = L0[4]
+    values = option_values(L0)
     width = min(k, int(settings[WIDTH]))
     if counts[COUNT_EDGES] + width > edge.shape[0]:
         width = 0
     idx = np.empty(k, np.int64)
-    ranked(ov, k, idx)
+    ranked(values, k, idx)
     first = counts[COUNT_EDGES]
-    top = ov[idx[0]] if k else 0.0
+    top = values[idx[0]] if k else 0.0
     total = 0.0
     for r in range(width):
         e = first + r
@@ -165,7 +168,7 @@ def _expand(B: np.ndarray, S: np.ndarray, T: tuple, x: int, P: np.ndarray, Rs: n
         edge[e, ECHILD] = -1
         edge[e, ENSTEPS] = m
         edge[e, ESTEP0] = at
-        prior[e] = math.exp((ov[i] - top) / settings[TEMP])
+        prior[e] = math.exp((values[i] - top) / settings[TEMP])
         total += prior[e]
     for r in range(width):
         prior[first + r] /= total
@@ -245,24 +248,23 @@ def _values(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.
     """Every seat's value of a rollout's end in [0, 1]."""
     n = B[N_PLAYERS]
     if S[PHASE] == OVER:
-        sc = B[S_SCORES]
         if settings[RANK]:
-            best = S[sc]
+            best = F.score(B, S, 0)
             for p in range(n):
-                best = max(best, S[sc + p])
+                best = max(best, F.score(B, S, p))
             winners = 0
             for p in range(n):
-                if S[sc + p] == best:
+                if F.score(B, S, p) == best:
                     winners += 1
             for p in range(n):
-                out[p] = 1.0 / winners if S[sc + p] == best else 0.0
+                out[p] = 1.0 / winners if F.score(B, S, p) == best else 0.0
             return
         for p in range(n):
             other = -(1 << 30)
             for q in range(n):
                 if q != p:
-                    other = max(other, S[sc + q])
-            out[p] = float(S[sc + p] - other)
+                    other = max(other, F.score(B, S, q))
+            out[p] = float(F.score(B, S, p) - other)
     else:
         state(B, S, P, ef, ei)
         value_margins(B, ef, ei, out)
@@ -345,7 +347,7 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
             if S[PHASE] != OVER:
                 _network_values(B, S, net, int(settings[WIDTH]), values)
             else:
-                _values(B, S, P_roll, L0[0], L0[1], settings, values)
+                _values(B, S, P_roll, eval_f(L0), eval_i(L0), settings, values)
             _backup(T, path, depth, values)
             continue
         # Rollout with the planner's fast policy, or the random agent's.
@@ -368,11 +370,11 @@ def iterate(B: np.ndarray, S0: np.ndarray, T: tuple, P_tree: np.ndarray,
             _, last, route = step(B, S, P_roll, Rs_me if seat == me else Rs_free, L0, L1,
                                   rng, np.bool_(True), np.bool_(False))
             if route >= 0:
-                m = path_moves(B, L0[3], route, scratch, np.int64(0))
+                m = path_moves(B, path_i(L0), route, scratch, np.int64(0))
                 for j in range(m):
                     apply(B, S, scratch[j], no_log)
             apply(B, S, last, no_log)
-        _values(B, S, P_roll, L0[0], L0[1], settings, values)
+        _values(B, S, P_roll, eval_f(L0), eval_i(L0), settings, values)
         _backup(T, path, depth, values)
     return count
 
@@ -450,8 +452,8 @@ def _behind(B: np.ndarray, S: np.ndarray, S_now: np.ndarray) -> bool:
     customers left (both only fall)."""
     if S[PHASE] == OVER or S[TURN] > S_now[TURN] or S[CUSTOMERS_LEFT] < S_now[CUSTOMERS_LEFT]:
         return False
-    at, p, n = B[S_STALLS_LEFT], 0, B[N_PLAYERS]
-    while p < n and S[at + p] >= S_now[at + p]:
+    p, n = 0, B[N_PLAYERS]
+    while p < n and F.stalls_left(B, S, p) >= F.stalls_left(B, S_now, p):
         p += 1
     return p == n
 

@@ -4,7 +4,7 @@ ReLU hidden layers and a linear output (what scikit-learn's `MLPRegressor` fits,
 
 The weights live in one flat float64 array `W` with an int64 index `L`: for layer k,
 `L[4k]` inputs, `L[4k + 1]` outputs, `L[4k + 2]` where its block starts in `W`, `L[4k + 3]`
-its groups g (`sim.games.portobello.agents.model.ENTRY`); a block is the layer's weights stored
+its groups g (`ENTRY` entries a layer); a block is the layer's weights stored
 input by input (each input's weights to the outputs it feeds, contiguous), then its biases. A layer
 of g groups is block-diagonal: input run q of n_in / g feeds output run q of n_out / g only
 (an ensemble's members side by side, `sim.games.portobello.agents.model.Model.ensemble`), and only
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.portobello.agents.model import ENTRY
+ENTRY = 4  # a layer's entries in the index `L`: inputs, outputs, block start, groups
 
 
 @njit(cache=True, _nrt=False, inline="always")

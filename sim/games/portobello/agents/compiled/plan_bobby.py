@@ -27,16 +27,16 @@ from numba import njit
 
 from sim.games.portobello.agents.compiled.eval_deltas import move_margin
 from sim.games.portobello.agents.compiled.plan_work import Level
+from sim.games.portobello.agents.compiled.plan_work import option_actions
+from sim.games.portobello.agents.compiled.plan_work import option_routes
+from sim.games.portobello.agents.compiled.plan_work import path_i
 from sim.games.portobello.agents.compiled.random_agent import R_BOBBY
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.layout import BOBBY
 from sim.games.portobello.compiled.layout import N_DISTRICTS
 from sim.games.portobello.compiled.layout import N_LANES
 from sim.games.portobello.compiled.layout import NEGATIVE_SCORES
-from sim.games.portobello.compiled.layout import O_NEIGHBOUR_DISTRICT
-from sim.games.portobello.compiled.layout import O_NEIGHBOUR_LANE
-from sim.games.portobello.compiled.layout import O_NEIGHBOURS_AT
-from sim.games.portobello.compiled.layout import S_SCORES
 
 
 @njit(cache=True, _nrt=False)
@@ -78,8 +78,7 @@ def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int
     pi[ol] = start
     m = 1
     neg = B[NEGATIVE_SCORES]
-    score = S[B[S_SCORES] + seat]
-    o_dns, o_dnd, o_dnl = B[O_NEIGHBOURS_AT], B[O_NEIGHBOUR_DISTRICT], B[O_NEIGHBOUR_LANE]
+    score = F.score(B, S, seat)
     while m > 0:
         at = 0
         cur = pi[ol]
@@ -102,11 +101,11 @@ def paths(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int
         cost = pf[cur]
         steps = pi[2 * nd + cur]
         lost = pi[3 * nd + cur]
-        for i in range(B[o_dns + cur], B[o_dns + cur + 1]):
-            d = B[o_dnd + i]
+        for i in range(F.neighbours_at(B, cur), F.neighbours_at(B, cur + 1)):
+            d = F.neighbour_district(B, i)
             if pi[4 * nd + d]:
                 continue
-            lane = B[o_dnl + i]
+            lane = F.neighbour_lane(B, i)
             if not pi[mflag + lane]:
                 mm, loss = move_margin(B, S, P, seat, lane)
                 pf[nd + lane] = mm
@@ -145,9 +144,7 @@ def path_moves(B: np.ndarray, pi: np.ndarray, d: int, out: np.ndarray, o0: int) 
 def option_steps(B: np.ndarray, L: Level, i: int, out: np.ndarray) -> int:
     """The actions of option i of level L (Bobby moves, then the final action) into out;
     returns how many."""
-    pi, oa = L[3], L[5]
-    mo = oa.shape[0] // 2
-    route = oa[mo + i]
-    k = path_moves(B, pi, route, out, np.int64(0)) if route >= 0 else 0
-    out[k] = oa[i]
+    route = option_routes(L)[i]
+    k = path_moves(B, path_i(L), route, out, np.int64(0)) if route >= 0 else 0
+    out[k] = option_actions(L)[i]
     return k + 1

@@ -40,6 +40,14 @@ from sim.games.portobello.agents.compiled.params import W_RIVAL
 from sim.games.portobello.agents.compiled.plan_bobby import paths
 from sim.games.portobello.agents.compiled.plan_pick import EPS
 from sim.games.portobello.agents.compiled.plan_work import Level
+from sim.games.portobello.agents.compiled.plan_work import eval_f
+from sim.games.portobello.agents.compiled.plan_work import eval_i
+from sim.games.portobello.agents.compiled.plan_work import option_actions
+from sim.games.portobello.agents.compiled.plan_work import option_routes
+from sim.games.portobello.agents.compiled.plan_work import option_values
+from sim.games.portobello.agents.compiled.plan_work import path_f
+from sim.games.portobello.agents.compiled.plan_work import path_i
+from sim.games.portobello.agents.compiled.plan_work import scratch_f
 from sim.games.portobello.agents.compiled.plan_work import xf_draw
 from sim.games.portobello.agents.compiled.plan_work import xf_others
 from sim.games.portobello.agents.compiled.plan_work import xi_tokens
@@ -47,6 +55,10 @@ from sim.games.portobello.agents.compiled.random_agent import R_BOBBY
 from sim.games.portobello.agents.compiled.random_agent import R_CUSTOMERS
 from sim.games.portobello.agents.compiled.random_agent import R_FIRST_END
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
+from sim.games.portobello.compiled.engine import district_open
+from sim.games.portobello.compiled.engine import plays_for_actions
+from sim.games.portobello.compiled.engine import scores_districts
 from sim.games.portobello.compiled.layout import ACTIONS_LEFT
 from sim.games.portobello.compiled.layout import BAG_ARISTOCRATS
 from sim.games.portobello.compiled.layout import BAG_CITIZENS
@@ -61,24 +73,7 @@ from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import N_SQUARES
 from sim.games.portobello.compiled.layout import N_TOKENS
 from sim.games.portobello.compiled.layout import NEUTRAL_TOP
-from sim.games.portobello.compiled.layout import O_DISTRICT_LANES
-from sim.games.portobello.compiled.layout import O_DISTRICT_LANES_AT
-from sim.games.portobello.compiled.layout import O_IS_DISTRICT_TOKEN
-from sim.games.portobello.compiled.layout import O_LANE_DISTRICT0
-from sim.games.portobello.compiled.layout import O_LANE_DISTRICT1
-from sim.games.portobello.compiled.layout import O_LANE_LEN
-from sim.games.portobello.compiled.layout import O_NEUTRAL_STACK
 from sim.games.portobello.compiled.layout import PENDING
-from sim.games.portobello.compiled.layout import S_DISTRICT_SCORED
-from sim.games.portobello.compiled.layout import S_LANE_COUNT
-from sim.games.portobello.compiled.layout import S_LANE_DIR
-from sim.games.portobello.compiled.layout import S_LINE
-from sim.games.portobello.compiled.layout import S_SQUARE_CUSTOMER
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
-from sim.games.portobello.compiled.layout import S_TOK_NEUTRAL
-from sim.games.portobello.compiled.layout import S_TOK_UP
-from sim.games.portobello.compiled.layout import S_TOK_VAL
-from sim.games.portobello.compiled.layout import TOKEN_MAX
 
 
 # -- during a turn ------------------------------------------------------------------------------
@@ -86,37 +81,38 @@ from sim.games.portobello.compiled.layout import TOKEN_MAX
 def stall_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat: int,
                   L: Level, k: int) -> int:
     """The stall options appended at option k; returns the new count."""
-    ef, ei, pf, pi, ov, oa, xf = L[0], L[1], L[2], L[3], L[4], L[5], L[6]
+    ef, ei, delta = eval_f(L), eval_i(L), scratch_f(L)
+    costs, reached = path_f(L), path_i(L)
+    values, actions, routes = option_values(L), option_actions(L), option_routes(L)
     n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
-    mo = oa.shape[0] // 2
     rival = P[W_RIVAL]
     first_end = Rs[R_FIRST_END]
     for lane in range(nl):
-        count = S[B[S_LANE_COUNT] + lane]
-        if count == B[B[O_LANE_LEN] + lane]:
+        count = F.lane_count(B, S, lane)
+        if count == F.lane_len(B, lane):
             continue
         route = -1
         for x in range(2):
-            d = B[B[O_LANE_DISTRICT0] + lane] if x == 0 else B[B[O_LANE_DISTRICT1] + lane]
-            if d < 0 or not pi[d]:
+            d = F.lane_district0(B, lane) if x == 0 else F.lane_district1(B, lane)
+            if d < 0 or not reached[d]:
                 continue
-            if route < 0 or pf[d] < pf[route] or (pf[d] == pf[route] and
-                                                  pi[2 * nd + d] < pi[2 * nd + route]):
+            if route < 0 or costs[d] < costs[route] or (
+                    costs[d] == costs[route] and reached[2 * nd + d] < reached[2 * nd + route]):
                 route = d
         if route < 0:
             continue
-        cost = pf[route]
+        cost = costs[route]
         if count:
-            e0 = S[B[S_LANE_DIR] + lane]
+            e0 = F.lane_dir(B, S, lane)
             e1 = e0
         else:
             e0 = 0
             e1 = 0 if first_end else 1
         for end in range(e0, e1 + 1):
-            stall_delta(B, S, P, ef, ei, seat, lane, end, xf)
-            ov[k] = margin(xf, n, seat, rival) - cost
-            oa[k] = A.place_stall(lane, end)
-            oa[mo + k] = route
+            stall_delta(B, S, P, ef, ei, seat, lane, end, delta)
+            values[k] = margin(delta, n, seat, rival) - cost
+            actions[k] = A.place_stall(lane, end)
+            routes[k] = route
             k += 1
     return k
 
@@ -128,7 +124,6 @@ def _best_squares(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, custom
     """max over empty squares of the margin change of placing `customer` there, and the
     same for `other` unless it is 0 (both in one walk over the squares)."""
     n = B[N_PLAYERS]
-    sqc = B[S_SQUARE_CUSTOMER]
     rival = P[W_RIVAL]
     o2 = xf_draw(B)
     delta2 = xf[o2:o2 + n]
@@ -136,7 +131,7 @@ def _best_squares(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, custom
     best2 = 0.0
     first = True
     for s in range(B[N_SQUARES]):
-        if S[sqc + s] == 0:
+        if F.square_customer(B, S, s) == 0:
             customer_deltas(B, S, P, ef, ei, s, customer, last, xf, other, delta2)
             v = margin(xf, n, seat, rival)
             v2 = margin(delta2, n, seat, rival) if other else 0.0
@@ -152,11 +147,11 @@ def _best_squares(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, custom
 def draw_value(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                L: Level) -> float:
     """Expected margin change of a draw placed on the best square."""
-    ef, ei, xf = L[0], L[1], L[6]
+    ef, ei, xf = eval_f(L), eval_i(L), scratch_f(L)
     last = S[CUSTOMERS_LEFT] == 1
     total = 0.0
     if B[KNOWN_ORDER]:
-        customer = S[B[S_LINE] + S[LINE_POS]] if S[CUSTOMERS_LEFT] > 0 else 0
+        customer = F.line(B, S, S[LINE_POS]) if S[CUSTOMERS_LEFT] > 0 else 0
         total += 1.0 * _best_squares(B, S, P, seat, customer, np.int64(0), last, ef, ei, xf)[0]
         return total
     b1, b2 = S[BAG_CITIZENS], S[BAG_ARISTOCRATS]
@@ -184,16 +179,14 @@ def action_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, 
     L when the seat has stalls."""
     if S[ACTIONS_LEFT] <= 0 and not force:
         return 0
-    ov, oa = L[4], L[5]
-    mo = oa.shape[0] // 2
     k = 0
-    if S[B[S_STALLS_LEFT] + seat] > 0:
-        paths(B, S, P, Rs, seat, L[2], L[3])
+    if F.stalls_left(B, S, seat) > 0:
+        paths(B, S, P, Rs, seat, path_f(L), path_i(L))
         k = stall_options(B, S, P, Rs, seat, L, np.int64(0))
     if S[CUSTOMERS_LEFT] > 0 and not Rs[R_CUSTOMERS]:
-        ov[k] = draw_value(B, S, P, seat, L)
-        oa[k] = A.DRAW
-        oa[mo + k] = -1
+        option_values(L)[k] = draw_value(B, S, P, seat, L)
+        option_actions(L)[k] = A.DRAW
+        option_routes(L)[k] = -1
         k += 1
     return k
 
@@ -214,9 +207,10 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
         return 0.0, -1
     n, nl, nd = B[N_PLAYERS], B[N_LANES], B[N_DISTRICTS]
     nxt = (seat + 1) % n
-    if nxt == seat or S[B[S_STALLS_LEFT] + nxt] <= 0:
+    if nxt == seat or F.stalls_left(B, S, nxt) <= 0:
         return 0.0, -1
-    ef, ei, pf, pi, xf = L[0], L[1], L[2], L[3], L[6]
+    ef, ei, xf = eval_f(L), eval_i(L), scratch_f(L)
+    costs, reached = path_f(L), path_i(L)
     for lane in range(nl):
         xf[n + lane] = -1.0  # not priced yet (a chance is at least 0)
     weight = P[W_BOBBY]
@@ -225,13 +219,13 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
     if here <= EPS and P[W_RIVAL] >= 0.0:
         return 0.0, -1
     if not have_paths:
-        paths(B, S, P, Rs, seat, pf, pi)
+        paths(B, S, P, Rs, seat, costs, reached)
     best_value = 0.0
     best_d = -1
     for d in range(nd):
-        if not pi[d] or pi[2 * nd + d] == 0:
+        if not reached[d] or reached[2 * nd + d] == 0:
             continue
-        upper = here - pf[d]  # the value less the chance there: at least the value
+        upper = here - costs[d]  # the value less the chance there: at least the value
         if upper <= best_value + EPS:
             continue
         value = upper - weight * _max_chance(B, S, P, ef, ei, nxt, xf, d)
@@ -245,11 +239,11 @@ def leave_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, se
 def _chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei: np.ndarray,
             nxt: int, lane: int, xf: np.ndarray) -> float:
     """The next seat's best stall gain in `lane` (0 when full or negative)."""
-    count = S[B[S_LANE_COUNT] + lane]
-    if count == B[B[O_LANE_LEN] + lane]:
+    count = F.lane_count(B, S, lane)
+    if count == F.lane_len(B, lane):
         return 0.0
     if count:
-        e0 = S[B[S_LANE_DIR] + lane]
+        e0 = F.lane_dir(B, S, lane)
         e1 = e0
     else:
         e0 = 0
@@ -271,10 +265,10 @@ def _max_chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
     """The best chance over the lanes bordering district d (priced into xf[n + lane] the
     first time a lane is seen)."""
     n = B[N_PLAYERS]
-    lo, hi = B[B[O_DISTRICT_LANES_AT] + d], B[B[O_DISTRICT_LANES_AT] + d + 1]
+    lo, hi = F.district_lanes_at(B, d), F.district_lanes_at(B, d + 1)
     best = 0.0
     for i in range(lo, hi):
-        lane = B[B[O_DISTRICT_LANES] + i]
+        lane = F.district_lane(B, i)
         v = xf[n + lane]
         if v < 0.0:
             v = _chance(B, S, P, ef, ei, nxt, lane, xf)
@@ -289,20 +283,19 @@ def _max_chance(B: np.ndarray, S: np.ndarray, P: np.ndarray, ef: np.ndarray, ei:
 def square_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int,
                    L: Level) -> int:
     """The squares of the pending customer as options (evaluated cache in L)."""
-    ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
+    ef, ei, delta = eval_f(L), eval_i(L), scratch_f(L)
+    values, actions, routes = option_values(L), option_actions(L), option_routes(L)
     n = B[N_PLAYERS]
-    mo = oa.shape[0] // 2
     last = S[CUSTOMERS_LEFT] == 0
     customer = S[PENDING]
-    sqc = B[S_SQUARE_CUSTOMER]
     rival = P[W_RIVAL]
     k = 0
     for s in range(B[N_SQUARES]):
-        if S[sqc + s] == 0:
-            customer_delta(B, S, P, ef, ei, s, customer, last, xf)
-            ov[k] = margin(xf, n, seat, rival)
-            oa[k] = A.place_customer(s)
-            oa[mo + k] = -1
+        if F.square_customer(B, S, s) == 0:
+            customer_delta(B, S, P, ef, ei, s, customer, last, delta)
+            values[k] = margin(delta, n, seat, rival)
+            actions[k] = A.place_customer(s)
+            routes[k] = -1
             k += 1
     return k
 
@@ -316,10 +309,10 @@ def token_actions(B: np.ndarray, S: np.ndarray, seat: int, xi: np.ndarray) -> in
     tv = xi_tokens(B)
     ta = tv + t
     k = 0
-    for i in range(seat * t, seat * t + t):
-        v = S[B[S_TOK_VAL] + i]
-        if v and S[B[S_TOK_UP] + i]:
-            neutral = S[B[S_TOK_NEUTRAL] + i]
+    for i in range(t):
+        v = F.token_value(B, S, seat, i)
+        if v and F.token_up(B, S, seat, i):
+            neutral = F.token_neutral(B, S, seat, i)
             action = A.play_token(v, neutral)
             j = 0
             while j < k and xi[tv + j] != v:
@@ -345,29 +338,22 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
     token alone. And an other seat's potential without a district outside the part of its
     list its tokens pair with is its potential itself (the very same sum), so its change is
     0.0 without summing."""
-    ef, ei, ov, oa, xf = L[0], L[1], L[4], L[5], L[6]
+    ef, ei, xf = eval_f(L), eval_i(L), scratch_f(L)
+    values, actions, routes = option_values(L), option_actions(L), option_routes(L)
     n, nd, t = B[N_PLAYERS], B[N_DISTRICTS], B[N_TOKENS]
-    mo = oa.shape[0] // 2
     rival = P[W_RIVAL]
     imm = P[P_IMMEDIATE] != 0.0
     pot_w = ef[F_POTW]
-    s_tv, s_tn, s_tu = B[S_TOK_VAL], B[S_TOK_NEUTRAL], B[S_TOK_UP]
-    dsc, stalls = B[S_DISTRICT_SCORED], B[S_STALLS_LEFT]
     dcnt, dtok, ndtok, topc, ntop = ei[I_DCNT], ei[I_DTOK], ei[I_NDTOK], ei[I_TOPC], ei[I_NTOP]
     rank, pot_o = ei[I_RANK], ei[I_POT]
     others = xf_others(B)
     priced = False
-    for i in range(seat * t, seat * t + t):
-        v = S[s_tv + i]
-        if not v or not S[s_tu + i]:
+    for i in range(t):
+        # an own face-up district token, the first of its value (each value once, first
+        # seen first, as dict.fromkeys)
+        if not (plays_for_actions(B, S, seat, i) and scores_districts(B, S, seat, i)):
             continue
-        neutral = S[s_tn + i]
-        seen = False  # dict.fromkeys: each (value, neutral) once, first seen first
-        for j in range(seat * t, i):
-            if S[s_tv + j] == v and S[s_tu + j] and S[s_tn + j] == neutral:
-                seen = True
-        if seen or neutral or v > B[TOKEN_MAX] or not B[B[O_IS_DISTRICT_TOKEN] + v]:
-            continue
+        v = F.token_value(B, S, seat, i)
         tt = 0.0
         if not imm:
             su, lu, sh, lh = seat_tokens(B, S, seat)
@@ -376,7 +362,7 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
             sh -= v
             lh -= 1
             if S[NEUTRAL_TOP] < B[N_NEUTRAL]:
-                x = B[B[O_NEUTRAL_STACK] + S[NEUTRAL_TOP]]
+                x = F.neutral_token(B, S[NEUTRAL_TOP])
                 su += x
                 lu += 1
                 sh += x
@@ -391,7 +377,7 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
                 tskip = j
                 break
         for d in range(nd):
-            if S[dsc + d] >= 0:
+            if not district_open(B, S, d):
                 continue
             if pot_w != 0.0 and not priced:
                 for p in range(n):
@@ -404,7 +390,7 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
                     else:
                         xf[others + p * nd + d] = potential(
                             ef, P, ei, dtok + p * t, ntok, np.int64(-1), ei, topc + p * nd,
-                            ei[ntop + p], cskip, S[stalls + p]) - ef[pot_o + p]
+                            ei[ntop + p], cskip, F.stalls_left(B, S, p)) - ef[pot_o + p]
             for p in range(n):
                 xf[p] = 0.0
             xf[seat] = float(v * ei[dcnt + d * n + seat])
@@ -415,13 +401,13 @@ def district_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: 
                     if p == seat:
                         xf[p] += potential(ef, P, ei, dtok + p * t, own_n, tskip, ei,
                                            topc + p * nd, ei[ntop + p],
-                                           ei[rank + p * nd + d], S[stalls + p]) \
+                                           ei[rank + p * nd + d], F.stalls_left(B, S, p)) \
                             - ef[pot_o + p]
                     else:
                         xf[p] += xf[others + p * nd + d]
-            ov[k] = margin(xf, n, seat, rival)
-            oa[k] = A.score_district(v, d)
-            oa[mo + k] = -1
+            values[k] = margin(xf, n, seat, rival)
+            actions[k] = A.score_district(v, d)
+            routes[k] = -1
             k += 1
         priced = True
     return k

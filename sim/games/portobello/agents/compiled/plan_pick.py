@@ -17,17 +17,17 @@ EPS = 1e-9  # options within EPS of the best are tied
 
 
 @njit(cache=True, _nrt=False)
-def pick(ov: np.ndarray, idx: np.ndarray, m: int, tied: np.ndarray, rng: np.ndarray,
+def pick(values: np.ndarray, idx: np.ndarray, m: int, tied: np.ndarray, rng: np.ndarray,
          use_rng: bool) -> int:
     """`pick` over the options idx[:m]: the best, ties (within EPS) broken by the generator
     (or the first tied without one). Returns an option index."""
-    best = ov[idx[0]]
+    best = values[idx[0]]
     for j in range(1, m):
-        if ov[idx[j]] > best:
-            best = ov[idx[j]]
+        if values[idx[j]] > best:
+            best = values[idx[j]]
     k = 0
     for j in range(m):
-        if ov[idx[j]] >= best - EPS:
+        if values[idx[j]] >= best - EPS:
             tied[k] = idx[j]
             k += 1
     if not use_rng or k == 1:
@@ -36,12 +36,12 @@ def pick(ov: np.ndarray, idx: np.ndarray, m: int, tied: np.ndarray, rng: np.ndar
 
 
 @njit(cache=True, _nrt=False)
-def pick_all(ov: np.ndarray, m: int, xi: np.ndarray, B: np.ndarray, rng: np.ndarray,
+def pick_all(values: np.ndarray, m: int, scratch_i: np.ndarray, B: np.ndarray, rng: np.ndarray,
              use_rng: bool) -> int:
-    """`pick` over options 0..m-1 (index lists in xi)."""
+    """`pick` over options 0..m-1 (index lists in a level's `scratch_i`)."""
     i0 = xi_index(B)
     mo = max_options(B)
-    idx = xi[i0:i0 + mo]
+    idx = scratch_i[i0:i0 + mo]
     for j in range(m):
         idx[j] = j
-    return pick(ov, idx, m, xi[i0 + mo:i0 + 2 * mo], rng, use_rng)
+    return pick(values, idx, m, scratch_i[i0 + mo:i0 + 2 * mo], rng, use_rng)

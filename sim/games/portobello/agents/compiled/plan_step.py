@@ -29,19 +29,25 @@ from sim.games.portobello.agents.compiled.plan_pick import pick
 from sim.games.portobello.agents.compiled.plan_pick import pick_all
 from sim.games.portobello.agents.compiled.plan_turn import start_options
 from sim.games.portobello.agents.compiled.plan_work import Level
+from sim.games.portobello.agents.compiled.plan_work import eval_f
+from sim.games.portobello.agents.compiled.plan_work import eval_i
 from sim.games.portobello.agents.compiled.plan_work import level
 from sim.games.portobello.agents.compiled.plan_work import max_options
+from sim.games.portobello.agents.compiled.plan_work import option_actions
+from sim.games.portobello.agents.compiled.plan_work import option_routes
+from sim.games.portobello.agents.compiled.plan_work import option_values
+from sim.games.portobello.agents.compiled.plan_work import scratch_i
 from sim.games.portobello.agents.compiled.plan_work import xi_index
 from sim.games.portobello.codes import ACTIONS
 from sim.games.portobello.codes import PLACE
 from sim.games.portobello.codes import SETUP
 from sim.games.portobello.codes import TURN_START
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.inlining import into
 from sim.games.portobello.compiled.layout import ACTIONS_LEFT
 from sim.games.portobello.compiled.layout import N_DISTRICTS
 from sim.games.portobello.compiled.layout import PHASE
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
 from sim.games.portobello.compiled.layout import SEAT
 
 
@@ -50,9 +56,9 @@ def turn_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat:
               L: Level, rng: np.ndarray, use_rng: bool,
               must_act: bool) -> tuple[float, int, int]:
     """(value, final action, route) of the option to take now."""
-    state(B, S, P, L[0], L[1])
+    state(B, S, P, eval_f(L), eval_i(L))
     k = action_options(B, S, P, Rs, seat, L, np.bool_(False))
-    have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
+    have_paths = S[ACTIONS_LEFT] > 0 and F.stalls_left(B, S, seat) > 0
     return turn_decide(B, S, P, Rs, seat, L, k, have_paths, rng, use_rng, must_act)
 
 
@@ -61,11 +67,11 @@ def turn_decide(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
                 L: Level, k: int, have_paths: bool, rng: np.ndarray, use_rng: bool,
                 must_act: bool) -> tuple[float, int, int]:
     """The end of `turn_step`, given the k action options evaluated in L."""
-    ov, oa = L[4], L[5]
+    values = option_values(L)
     if k:
-        b = pick_all(ov, k, L[7], B, rng, use_rng)
-        if must_act or ov[b] >= P[P_MIN_GAIN] - EPS:
-            return ov[b], oa[b], oa[oa.shape[0] // 2 + b]
+        b = pick_all(values, k, scratch_i(L), B, rng, use_rng)
+        if must_act or values[b] >= P[P_MIN_GAIN] - EPS:
+            return values[b], option_actions(L)[b], option_routes(L)[b]
     v, d = leave_option(B, S, P, Rs, seat, L, have_paths)
     return v, A.END, d
 
@@ -74,9 +80,9 @@ def turn_decide(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
 def place_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, seat: int, L: Level,
                rng: np.ndarray, use_rng: bool) -> int:
     """The index (in L) of the option placing the pending customer."""
-    lane_state(B, S, P, L[0], L[1])
+    lane_state(B, S, P, eval_f(L), eval_i(L))
     k = square_options(B, S, P, seat, L)
-    return pick_all(L[4], k, L[7], B, rng, use_rng)
+    return pick_all(option_values(L), k, scratch_i(L), B, rng, use_rng)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -87,26 +93,26 @@ def start_step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, seat
     k = start_options(B, S, P, Rs, seat, L0, L1, rng)
     if k == 0:
         return 0.0, A.END
-    ov, oa, xi = L0[4], L0[5], L0[7]
-    best = ov[0]
+    values, actions, scratch = option_values(L0), option_actions(L0), scratch_i(L0)
+    best = values[0]
     for j in range(1, k):
-        if ov[j] > best:
-            best = ov[j]
+        if values[j] > best:
+            best = values[j]
     i0 = xi_index(B)
     mo = max_options(B)
-    idx = xi[i0:i0 + mo]
+    idx = scratch[i0:i0 + mo]
     m = 0
     for j in range(k):  # tied plays first, to see whether there are any
-        if ov[j] >= best - EPS and A.kind(oa[j]) == A.PLAY_TOKEN:
+        if values[j] >= best - EPS and A.kind(actions[j]) == A.PLAY_TOKEN:
             idx[m] = j
             m += 1
     if m == 0:
         for j in range(k):
-            if ov[j] >= best - EPS:
+            if values[j] >= best - EPS:
                 idx[m] = j
                 m += 1
-    b = pick(ov, idx, np.int64(m), xi[i0 + mo:i0 + 2 * mo], rng, use_rng)
-    return ov[b], oa[b]
+    b = pick(values, idx, np.int64(m), scratch[i0 + mo:i0 + 2 * mo], rng, use_rng)
+    return values[b], actions[b]
 
 
 @njit(cache=True, _nrt=False, inline=into("choose_planner"))
@@ -120,7 +126,7 @@ def step(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Level,
         return turn_step(B, S, P, Rs, seat, L0, rng, use_rng, must_act)
     if phase == PLACE:
         b = place_step(B, S, P, seat, L0, rng, use_rng)
-        return L0[4][b], L0[5][b], -1
+        return option_values(L0)[b], option_actions(L0)[b], -1
     if phase == TURN_START:
         v, a = start_step(B, S, P, Rs, seat, L0, L1, rng, use_rng)
         return v, a, -1
@@ -135,50 +141,49 @@ def options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, L0: Lev
             L1: Level, rng: np.ndarray) -> int:
     """Every option of the seat to move (deduplicated by final action) into level L0;
     returns the count."""
-    ef, ei, ov, oa = L0[0], L0[1], L0[4], L0[5]
-    mo = oa.shape[0] // 2
+    ef, ei = eval_f(L0), eval_i(L0)
+    values, actions, routes = option_values(L0), option_actions(L0), option_routes(L0)
     seat = S[SEAT]
     phase = S[PHASE]
     if phase == ACTIONS:
         state(B, S, P, ef, ei)
         k = action_options(B, S, P, Rs, seat, L0, np.bool_(False))
-        have_paths = S[ACTIONS_LEFT] > 0 and S[B[S_STALLS_LEFT] + seat] > 0
+        have_paths = S[ACTIONS_LEFT] > 0 and F.stalls_left(B, S, seat) > 0
         v, d = leave_option(B, S, P, Rs, seat, L0, have_paths)
-        ov[k] = v
-        oa[k] = A.END
-        oa[mo + k] = d
-        return _dedupe(ov, oa, k + 1)
+        values[k] = v
+        actions[k] = A.END
+        routes[k] = d
+        return _dedupe(values, actions, routes, k + 1)
     if phase == PLACE:
         lane_state(B, S, P, ef, ei)
         return square_options(B, S, P, seat, L0)
     if phase == TURN_START:
-        k = _dedupe(ov, oa, start_options(B, S, P, Rs, seat, L0, L1, rng))
+        k = _dedupe(values, actions, routes, start_options(B, S, P, Rs, seat, L0, L1, rng))
         if k == 0:
-            ov[0] = 0.0
-            oa[0] = A.END
-            oa[mo] = -1
+            values[0] = 0.0
+            actions[0] = A.END
+            routes[0] = -1
             k = 1
         return k
     raise ValueError("no options in this phase")
 
 
 @njit(cache=True, _nrt=False)
-def _dedupe(ov: np.ndarray, oa: np.ndarray, k: int) -> int:
+def _dedupe(values: np.ndarray, actions: np.ndarray, routes: np.ndarray, k: int) -> int:
     """One option per final action, at its first position, with the (first) best value."""
-    mo = oa.shape[0] // 2
     m = 0
     for i in range(k):
         j = 0
-        while j < m and oa[j] != oa[i]:
+        while j < m and actions[j] != actions[i]:
             j += 1
         if j == m:
-            ov[m] = ov[i]
-            oa[m] = oa[i]
-            oa[mo + m] = oa[mo + i]
+            values[m] = values[i]
+            actions[m] = actions[i]
+            routes[m] = routes[i]
             m += 1
-        elif ov[i] > ov[j]:
-            ov[j] = ov[i]
-            oa[mo + j] = oa[mo + i]
+        elif values[i] > values[j]:
+            values[j] = values[i]
+            routes[j] = routes[i]
     return m
 
 
@@ -193,6 +198,6 @@ def every_option(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray,
     L1 = level(B, WF, WI, 1)
     k = min(options(B, S, P, Rs, L0, L1, rng), values.shape[0])
     for i in range(k):
-        values[i] = L0[4][i]
+        values[i] = option_values(L0)[i]
         lengths[i] = option_steps(B, L0, i, steps[i])
     return k

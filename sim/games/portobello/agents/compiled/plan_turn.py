@@ -32,9 +32,19 @@ from sim.games.portobello.agents.compiled.plan_options import square_options
 from sim.games.portobello.agents.compiled.plan_options import token_actions
 from sim.games.portobello.agents.compiled.plan_pick import pick_all
 from sim.games.portobello.agents.compiled.plan_work import Level
+from sim.games.portobello.agents.compiled.plan_work import eval_f
+from sim.games.portobello.agents.compiled.plan_work import eval_i
 from sim.games.portobello.agents.compiled.plan_work import max_options
 from sim.games.portobello.agents.compiled.plan_work import n_slots
+from sim.games.portobello.agents.compiled.plan_work import new_level
+from sim.games.portobello.agents.compiled.plan_work import option_actions
+from sim.games.portobello.agents.compiled.plan_work import option_routes
+from sim.games.portobello.agents.compiled.plan_work import option_values
+from sim.games.portobello.agents.compiled.plan_work import path_f
+from sim.games.portobello.agents.compiled.plan_work import path_i
 from sim.games.portobello.agents.compiled.plan_work import plan_size
+from sim.games.portobello.agents.compiled.plan_work import scratch_f
+from sim.games.portobello.agents.compiled.plan_work import scratch_i
 from sim.games.portobello.agents.compiled.plan_work import slot
 from sim.games.portobello.agents.compiled.plan_work import slot_offsets
 from sim.games.portobello.agents.compiled.plan_work import xf_gains
@@ -46,6 +56,7 @@ from sim.games.portobello.agents.compiled.random_agent import R_DISTRICT
 from sim.games.portobello.codes import ACTIONS
 from sim.games.portobello.codes import PLACE
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.engine import apply
 from sim.games.portobello.compiled.layout import ACTIONS_LEFT
 from sim.games.portobello.compiled.layout import BAG_ARISTOCRATS
@@ -59,7 +70,6 @@ from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import N_TOKENS
 from sim.games.portobello.compiled.layout import PHASE
 from sim.games.portobello.compiled.layout import S_SIZE
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
 from sim.games.portobello.compiled.layout import S_TOK_UP
 
 
@@ -71,8 +81,7 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
     (`rng` is not drawn from: the plan takes the first of tied options). (ef0, ei0) is the
     evaluation of S itself. Every position the plan evaluates stays in a plan slot of L1
     (see `find_slot`)."""
-    xf, xi = L1[6], L1[7]
-    mo = max_options(B)
+    xf, xi = scratch_f(L1), scratch_i(L1)
     tp = xi_copy(B)
     size = B[S_SIZE]
     sim = xi[tp:tp + size]
@@ -89,27 +98,28 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
     ng = 1
     it = 0
     while sim[ACTIONS_LEFT] > 0 and sim[PHASE] == ACTIONS:
-        Ls, rec = slot(B, L1, 2 * it)
+        here, record = slot(B, L1, 2 * it)
         if it == 0:  # the position is S's (actions left and phase are not evaluated)
+            ef, ei = eval_f(here), eval_i(here)
             for i in range(ef0.shape[0]):
-                Ls[0][i] = ef0[i]
+                ef[i] = ef0[i]
             for i in range(ei0.shape[0]):
-                Ls[1][i] = ei0[i]
+                ei[i] = ei0[i]
         else:
-            state(B, sim, P, Ls[0], Ls[1])
-        k = action_options(B, sim, P, Rs, seat, Ls, np.bool_(False))
-        _record(B, sim, rec, np.int64(ACTIONS), k)
+            state(B, sim, P, eval_f(here), eval_i(here))
+        k = action_options(B, sim, P, Rs, seat, here, np.bool_(False))
+        _record(B, sim, record, np.int64(ACTIONS), k)
         if k == 0:
             break
-        ov, oa, pi = Ls[4], Ls[5], Ls[3]
-        b = pick_all(ov, k, xi, B, rng, np.bool_(False))
-        value = ov[b]
+        values = option_values(here)
+        b = pick_all(values, k, xi, B, rng, np.bool_(False))
+        value = values[b]
         if value <= 0:
             break
-        last = oa[b]
-        route = oa[mo + b]
+        last = option_actions(here)[b]
+        route = option_routes(here)[b]
         if route >= 0:
-            m = path_moves(B, pi, route, moves, np.int64(0))
+            m = path_moves(B, path_i(here), route, moves, np.int64(0))
             for j in range(m):
                 apply(B, sim, moves[j], no_log)
         if last == A.DRAW:
@@ -124,12 +134,12 @@ def plan_values(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, sea
                     if b2 and b2 / (b1 + b2) > b1 / (b1 + b2):
                         customer = 2
                 apply(B, sim, A.draw_customer(customer), no_log)
-            Lp, recp = slot(B, L1, 2 * it + 1)
-            lane_state(B, sim, P, Lp[0], Lp[1])
-            kp = square_options(B, sim, P, seat, Lp)
-            _record(B, sim, recp, np.int64(PLACE), kp)
-            c = pick_all(Lp[4], kp, xi, B, rng, np.bool_(False))
-            apply(B, sim, Lp[5][c], no_log)
+            placing, placed = slot(B, L1, 2 * it + 1)
+            lane_state(B, sim, P, eval_f(placing), eval_i(placing))
+            kp = square_options(B, sim, P, seat, placing)
+            _record(B, sim, placed, np.int64(PLACE), kp)
+            c = pick_all(option_values(placing), kp, xi, B, rng, np.bool_(False))
+            apply(B, sim, option_actions(placing)[c], no_log)
         else:
             apply(B, sim, last, no_log)
         gains[ng] = gains[ng - 1] + value
@@ -155,7 +165,7 @@ def _record(B: np.ndarray, S: np.ndarray, rec: np.ndarray, kind: int, k: int) ->
 @njit(cache=True, _nrt=False)
 def clear_slots(B: np.ndarray, L1: Level) -> None:
     """Forget every plan slot of L1."""
-    xi = L1[7]
+    xi = scratch_i(L1)
     for j in range(n_slots(B)):
         xi[slot_offsets(B, j)[2] + B[S_SIZE]] = 0
 
@@ -169,9 +179,9 @@ def find_slot(B: np.ndarray, S: np.ndarray, L1: Level, kind: int) -> int:
     size = B[S_SIZE]
     if kind == ACTIONS and S[END_REASON] == 0:
         for p in range(B[N_PLAYERS]):
-            if S[B[S_STALLS_LEFT] + p] == 1:
+            if F.stalls_left(B, S, p) == 1:
                 return -1
-    xi = L1[7]
+    xi = scratch_i(L1)
     tu0 = B[S_TOK_UP]
     tu1 = tu0 + B[N_PLAYERS] * B[N_TOKENS]
     r0 = slot_offsets(B, np.int64(0))[2]
@@ -197,9 +207,10 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
                   L0: Level, L1: Level, rng: np.ndarray) -> int:
     """A turn start's options into level L0 (evaluated there): token plays priced by the
     turn they give (played out in L1 with `simulate`) and district scorings."""
-    ef, ei, ov, oa, xf, xi = L0[0], L0[1], L0[4], L0[5], L0[6], L0[7]
+    ef, ei, xf, xi = eval_f(L0), eval_i(L0), scratch_f(L0), scratch_i(L0)
+    values, actions, routes = option_values(L0), option_actions(L0), option_routes(L0)
     t = B[N_TOKENS]
-    mo = oa.shape[0] // 2
+    mo = max_options(B)
     state(B, S, P, ef, ei)
     m = token_actions(B, S, seat, xi)
     tv = xi_tokens(B)
@@ -216,12 +227,14 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
         else:
             # The options open now, priced with this position's cache (Planner: on a copy
             # with `top` actions left), best first.
-            mixed = (ef, ei, L1[2], L1[3], L1[4], L1[5], L1[6], L1[7])
+            mixed = new_level(ef, ei, path_f(L1), path_i(L1), option_values(L1),
+                              option_actions(L1), scratch_f(L1), scratch_i(L1))
             kk = action_options(B, S, P, Rs, seat, mixed, np.bool_(True))
             s0 = xf_sort(B)
             gains = xf[s0:s0 + mo]
+            opened = option_values(L1)
             for j in range(kk):  # insertion sort, descending
-                v = L1[4][j]
+                v = opened[j]
                 i = j
                 while i > 0 and gains[i - 1] < v:
                     gains[i] = gains[i - 1]
@@ -233,9 +246,9 @@ def start_options(B: np.ndarray, S: np.ndarray, P: np.ndarray, Rs: np.ndarray, s
                 plan[j] = plan[j - 1] + (g if g > 0.0 else 0.0)
         for j in range(m):
             value = xi[tv + j]
-            ov[k] = plan[value] + token_delta(B, S, P, ef, ei, seat, value)
-            oa[k] = xi[tv + t + j]
-            oa[mo + k] = -1
+            values[k] = plan[value] + token_delta(B, S, P, ef, ei, seat, value)
+            actions[k] = xi[tv + t + j]
+            routes[k] = -1
             k += 1
     if not Rs[R_DISTRICT]:
         k = district_options(B, S, P, seat, L0, np.int64(k))

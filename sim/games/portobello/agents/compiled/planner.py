@@ -36,30 +36,25 @@ from sim.games.portobello.agents.compiled.plan_step import step
 from sim.games.portobello.agents.compiled.plan_step import turn_decide
 from sim.games.portobello.agents.compiled.plan_turn import clear_slots
 from sim.games.portobello.agents.compiled.plan_turn import find_slot
+from sim.games.portobello.agents.compiled.plan_work import option_actions
+from sim.games.portobello.agents.compiled.plan_work import option_values
+from sim.games.portobello.agents.compiled.plan_work import path_i
+from sim.games.portobello.agents.compiled.plan_work import scratch_i
 from sim.games.portobello.agents.compiled.plan_work import slot
 from sim.games.portobello.agents.compiled.plan_work import uncounted_level
 from sim.games.portobello.codes import ACTIONS
 from sim.games.portobello.codes import PLACE
 from sim.games.portobello.codes import TURN_START
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.engine import legal_actions
 from sim.games.portobello.compiled.inlining import into
 from sim.games.portobello.compiled.layout import ACTIONS_LEFT
 from sim.games.portobello.compiled.layout import BOBBY
 from sim.games.portobello.compiled.layout import N_LANES
 from sim.games.portobello.compiled.layout import NEGATIVE_SCORES
-from sim.games.portobello.compiled.layout import O_DISTRICT_LANES
-from sim.games.portobello.compiled.layout import O_DISTRICT_LANES_AT
-from sim.games.portobello.compiled.layout import O_LANE_LEN
-from sim.games.portobello.compiled.layout import O_NEIGHBOUR_DISTRICT
-from sim.games.portobello.compiled.layout import O_NEIGHBOUR_LANE
-from sim.games.portobello.compiled.layout import O_NEIGHBOURS_AT
 from sim.games.portobello.compiled.layout import PHASE
-from sim.games.portobello.compiled.layout import S_LANE_COUNT
-from sim.games.portobello.compiled.layout import S_LANE_DIR
-from sim.games.portobello.compiled.layout import S_SCORES
 from sim.games.portobello.compiled.layout import S_SIZE
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
 from sim.games.portobello.compiled.layout import SEAT
 from sim.games.portobello.compiled.layout import TURN
 
@@ -83,21 +78,21 @@ def _queued_legal(B: np.ndarray, S: np.ndarray, P: np.ndarray, action: int,
         return True
     if kind == A.MOVE_BOBBY:
         d = A.arg(action)
-        for i in range(B[B[O_NEIGHBOURS_AT] + bobby], B[B[O_NEIGHBOURS_AT] + bobby + 1]):
-            if B[B[O_NEIGHBOUR_DISTRICT] + i] == d:
-                lane = B[B[O_NEIGHBOUR_LANE] + i]
+        for i in range(F.neighbours_at(B, bobby), F.neighbours_at(B, bobby + 1)):
+            if F.neighbour_district(B, i) == d:
+                lane = F.neighbour_lane(B, i)
                 return bool(B[NEGATIVE_SCORES]) or \
-                    move_margin(B, S, P, seat, lane)[1] <= S[B[S_SCORES] + seat]
+                    move_margin(B, S, P, seat, lane)[1] <= F.score(B, S, seat)
         return False
     if kind == A.PLACE_STALL:
         lane = A.stall_lane(action)
-        if S[ACTIONS_LEFT] <= 0 or S[B[S_STALLS_LEFT] + seat] <= 0:
+        if S[ACTIONS_LEFT] <= 0 or F.stalls_left(B, S, seat) <= 0:
             return False
-        c = S[B[S_LANE_COUNT] + lane]
-        if c >= B[B[O_LANE_LEN] + lane] or (c and S[B[S_LANE_DIR] + lane] != A.stall_end(action)):
+        c = F.lane_count(B, S, lane)
+        if c >= F.lane_len(B, lane) or (c and F.lane_dir(B, S, lane) != A.stall_end(action)):
             return False
-        for i in range(B[B[O_DISTRICT_LANES_AT] + bobby], B[B[O_DISTRICT_LANES_AT] + bobby + 1]):
-            if B[B[O_DISTRICT_LANES] + i] == lane:
+        for i in range(F.district_lanes_at(B, bobby), F.district_lanes_at(B, bobby + 1)):
+            if F.district_lane(B, i) == lane:
                 return True
         return False
     m = legal_actions(B, S, buf)
@@ -127,23 +122,24 @@ def choose_planner(B: np.ndarray, S: np.ndarray, rng: np.ndarray, P: np.ndarray,
     # options, values and draws from the generator as a fresh evaluation.
     j = find_slot(B, S, L1, phase) if phase in (ACTIONS, PLACE) else -1
     if j >= 0:
-        Ld, rec = slot(B, L1, j)
-        k = rec[B[S_SIZE] + 1]
+        decided, record = slot(B, L1, j)
+        k = record[B[S_SIZE] + 1]
         seat = S[SEAT]
         if phase == ACTIONS:
             k_now = k if S[ACTIONS_LEFT] > 0 else 0
-            _, last, route = turn_decide(B, S, P, Rs, seat, Ld, k_now,
-                                         S[B[S_STALLS_LEFT] + seat] > 0, rng, np.bool_(True),
+            _, last, route = turn_decide(B, S, P, Rs, seat, decided, k_now,
+                                         F.stalls_left(B, S, seat) > 0, rng, np.bool_(True),
                                          must_act)
         else:
-            last = Ld[5][pick_all(Ld[4], k, L1[7], B, rng, np.bool_(True))]
+            last = option_actions(decided)[pick_all(option_values(decided), k, scratch_i(L1),
+                                                    B, rng, np.bool_(True))]
             route = -1
     else:
         if phase == TURN_START:
             clear_slots(B, L1)
-        Ld = L0
+        decided = L0
         _, last, route = step(B, S, P, Rs, L0, L1, rng, np.bool_(True), must_act)
-    k = path_moves(B, Ld[3], route, memory, np.int64(M_Q)) if route >= 0 else 0
+    k = path_moves(B, path_i(decided), route, memory, np.int64(M_Q)) if route >= 0 else 0
     memory[M_Q + k] = last
     return start_queue(memory, turn, k + 1)
 
@@ -184,7 +180,7 @@ def board_fits(B: np.ndarray) -> bool:
     """Whether the parameter row's power table covers every lane of the board."""
     longest = 0
     for lane in range(B[N_LANES]):
-        longest = max(longest, B[B[O_LANE_LEN] + lane])
+        longest = max(longest, F.lane_len(B, lane))
     return longest <= MAX_LANE_LEN
 
 

@@ -1,7 +1,7 @@
 """Whole games in compiled code: many games per call, one row of results per game.
 
-`play_batch` is `sim.run.loop.play_game` for a batch of seeds: the same chance generator, the
-same per-seat agent generators (`sim.core.rng`), the same agents.
+`play_batch` is `sim.games.portobello.loop.play_game` for a batch of seeds: the same chance
+generator, the same per-seat agent generators (`sim.core.rng`), the same agents.
 Agents are given as a small table (kind, parameters, restrictions) and each game says which
 table row plays each seat, so rotating seats and mixed line-ups cost nothing.
 """
@@ -15,6 +15,7 @@ from sim.core import rng as R
 from sim.games.portobello.agents.compiled.expert import choose_expert
 from sim.games.portobello.agents.compiled.expert import expert_work
 from sim.games.portobello.agents.compiled.features import input_count
+from sim.games.portobello.agents.compiled.network import ENTRY
 from sim.games.portobello.agents.compiled.params import N_PARAMS as PLANNER_PARAMS
 from sim.games.portobello.agents.compiled.plan_work import new_work
 from sim.games.portobello.agents.compiled.planner import M_ACTED
@@ -24,10 +25,10 @@ from sim.games.portobello.agents.compiled.planner import choose_planner
 from sim.games.portobello.agents.compiled.planner import memory_size
 from sim.games.portobello.agents.compiled.random_agent import M_TURN
 from sim.games.portobello.agents.compiled.random_agent import choose_random
-from sim.games.portobello.agents.model import ENTRY
 from sim.games.portobello.codes import CHANCE
 from sim.games.portobello.codes import N_STATS
 from sim.games.portobello.codes import OVER
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.engine import apply
 from sim.games.portobello.compiled.engine import sample_chance
 from sim.games.portobello.compiled.engine import start_game
@@ -40,10 +41,7 @@ from sim.games.portobello.compiled.layout import N_DISTRICTS
 from sim.games.portobello.compiled.layout import N_PLAYERS
 from sim.games.portobello.compiled.layout import PHASE
 from sim.games.portobello.compiled.layout import ROUND
-from sim.games.portobello.compiled.layout import S_SCORES
 from sim.games.portobello.compiled.layout import S_SIZE
-from sim.games.portobello.compiled.layout import S_STALLS_LEFT
-from sim.games.portobello.compiled.layout import S_STATS
 from sim.games.portobello.compiled.layout import SEAT
 from sim.games.portobello.compiled.layout import TURN
 
@@ -188,10 +186,10 @@ def _play(B: np.ndarray, game_seeds: np.ndarray, seat_seeds: np.ndarray,
         row[R_LOG_LEN] = S[LOG_LEN]
         row[R_OVERFLOW] = S[LOG_OVERFLOW]
         for p in range(n):
-            row[R_HEAD + p] = S[B[S_SCORES] + p]
-            row[R_HEAD + n + p] = S[B[S_STALLS_LEFT] + p]
+            row[R_HEAD + p] = F.score(B, S, p)
+            row[R_HEAD + n + p] = F.stalls_left(B, S, p)
             for k in range(N_STATS):
-                row[R_HEAD + 2 * n + p * N_STATS + k] = S[B[S_STATS] + p * N_STATS + k]
+                row[R_HEAD + 2 * n + p * N_STATS + k] = F.stat(B, S, p, k)
 
 
 def random_params(move_chance: float, max_moves: int) -> tuple[float, ...]:

@@ -14,6 +14,7 @@ from sim.games.portobello.codes import ACTIONS
 from sim.games.portobello.codes import N_KINDS
 from sim.games.portobello.codes import TURN_START
 from sim.games.portobello.compiled import actions as A
+from sim.games.portobello.compiled import fields as F
 from sim.games.portobello.compiled.engine import bobby_moves
 from sim.games.portobello.compiled.engine import every_move_affordable
 from sim.games.portobello.compiled.engine import legal_actions
@@ -23,7 +24,6 @@ from sim.games.portobello.compiled.engine import stall_and_draw_actions
 from sim.games.portobello.compiled.engine import turn_start_action
 from sim.games.portobello.compiled.engine import turn_start_counts
 from sim.games.portobello.compiled.layout import PHASE
-from sim.games.portobello.compiled.layout import S_LANE_COUNT
 from sim.games.portobello.compiled.layout import TURN
 
 # Restriction flags (sim.games.portobello.agents.base.Restrictions), one int64 each.
@@ -52,7 +52,7 @@ def allows(B: np.ndarray, S: np.ndarray, restrict: np.ndarray, action: int) -> b
     if k == A.MOVE_BOBBY:
         return not restrict[R_BOBBY]
     if k == A.PLACE_STALL and restrict[R_FIRST_END] and A.stall_end(action):
-        return S[B[S_LANE_COUNT] + A.stall_lane(action)] > 0
+        return F.lane_count(B, S, A.stall_lane(action)) > 0
     return True
 
 
