@@ -116,11 +116,12 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 # -- the compiled games, once before the tests --------------------------------------------
 def pytest_sessionstart(session: pytest.Session) -> None:
     """On a cold cache (a fresh clone), compile the engine, the planner and the learned
-    agent once, before the tests, on both cores (`sim.run.engines.compile_now`): otherwise
-    each test process compiles the same functions side by side on its own first game."""
+    agent once, before the tests, on both cores (`sim.games.portobello.engines.compile_now`):
+    otherwise each test process compiles the same functions side by side on its own first
+    game."""
     if hasattr(session.config, "workerinput"):
         return  # a test process of pytest-xdist: the session's first process compiled
-    from sim.run import engines
+    from sim.games.portobello import engines
 
     if not engines.compiled_code_cached(planner=True, networks=True):
         engines.compile_now(lambda line: print(line, file=sys.stderr, flush=True),

@@ -1,7 +1,7 @@
 """The one differential harness: the same seeds and line-ups through both sides of the engine
-seam (`sim.run.engines`: games played one decision at a time from Python through `Game`,
-and in compiled batches), every kept detail required equal, and every game then replayed on
-the oracle (`oracle.replay`), its whole state compared after every action.
+seam (`sim.games.portobello.engines`: games played one decision at a time from Python
+through `Game`, and in compiled batches), every kept detail required equal, and every game
+then replayed on the oracle (`oracle.replay`), its whole state compared after every action.
 
 Both engines are driven exactly as the runner drives them, so what this checks is what a
 run stores: the whole action log (hence identical records and events), scores, per-seat
@@ -18,10 +18,10 @@ import numpy as np
 from oracle.replay import replay_agrees
 
 from sim.games.portobello.board import Board
+from sim.games.portobello.engines import CompiledEngine
+from sim.games.portobello.engines import StepEngine
 from sim.games.portobello.rules import Rules
-from sim.run.engines import CompiledEngine
-from sim.run.engines import StepEngine
-from sim.run.tables import Results
+from sim.games.portobello.tables import Results
 
 FIELDS = ("scores", "stats", "stalls_left", "end_code", "rounds", "turns", "baron_square",
           "decisions")

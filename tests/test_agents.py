@@ -19,10 +19,10 @@ from sim.games.portobello.agents.registry import split_specs
 from sim.games.portobello.agents.restricted import RestrictedAgent
 from sim.games.portobello.board import load_board
 from sim.games.portobello.game import Game
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.rules import Rules
 from sim.run.loop import AgentError
 from sim.run.loop import derive_seed
-from sim.run.loop import play_game
 
 BOARD = load_board("standard")
 SPECS = ["random", "greedy", "heuristic", "mcts:iterations=3", "no-district(heuristic)",

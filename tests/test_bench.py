@@ -32,8 +32,8 @@ from sim.cli import bench as bench_cli
 from sim.cli.command import main
 from sim.games.portobello.agents.registry import make_agent
 from sim.games.portobello.board import load_board
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.rules import Rules
-from sim.run.loop import play_game
 from sim.run.runner import RunConfig
 
 REPO = Path(__file__).resolve().parents[1]

@@ -30,13 +30,13 @@ import pytest
 from analysis.load import load_run
 from analysis.metrics import wilson_interval
 from sim.cli.command import main
+from sim.games.portobello import engines
+from sim.games.portobello.engines import COMPILE_NOTICE
+from sim.games.portobello.engines import COMPILE_NOTICE_PLANNER
 from sim.games.portobello.records import replay_file
 from sim.games.portobello.rules import Rules
 from sim.games.portobello.rules import load_rules
 from sim.games.portobello.rules import preset
-from sim.run import engines
-from sim.run.engines import COMPILE_NOTICE
-from sim.run.engines import COMPILE_NOTICE_PLANNER
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARE = re.compile(r"(\d\.\d{3}) \[(\d\.\d{3}), (\d\.\d{3})\]")
@@ -145,7 +145,7 @@ def test_compile_detection_follows_the_cache(tmp_path: Path) -> None:
     is for the compiled engine only, and says the planner compiles only when it does."""
     script = textwrap.dedent("""
         import json
-        from sim.run.engines import compiled_code_cached, compile_notice
+        from sim.games.portobello.engines import compiled_code_cached, compile_notice
         print(json.dumps([compiled_code_cached(True), compiled_code_cached(False),
                           compile_notice(["random", "greedy"]), compile_notice(["random"]),
                           compile_notice(["random"], "python"), compile_notice(["mcts"])]))
@@ -482,7 +482,7 @@ def test_a_first_compile_compiles_the_simpler_line_ups_it_holds_once(
     code holds, so no later command compiles again (the compile itself stubbed: each kind
     is announced, compiled once, and what is cached is left alone)."""
     from sim.cli import summary
-    from sim.run import precompile
+    from sim.games.portobello import precompile
 
     done: list[str] = []
     monkeypatch.setattr(precompile, "start_helper", lambda networks=False: None)

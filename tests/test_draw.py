@@ -1,6 +1,6 @@
-"""Drawing boards (`analysis.draw`, `portobello board show`): the pictures are checked by
-their pixels (lanes in their heat colours where the lanes are drawn, squares filled), and
-the checks are shown to fail on a blank or wrongly coloured picture."""
+"""Drawing boards (`sim.games.portobello.view.draw`, `portobello board show`): the pictures
+are checked by their pixels (lanes in their heat colours where the lanes are drawn, squares
+filled), and the checks are shown to fail on a blank or wrongly coloured picture."""
 
 from __future__ import annotations
 
@@ -17,19 +17,19 @@ from matplotlib.colors import to_rgb
 from matplotlib.image import imread
 from matplotlib.patches import Circle
 
-from analysis.draw import HEAT_CMAP
-from analysis.draw import LANE_COLOUR
-from analysis.draw import SQUARE_FACE
-from analysis.draw import board_figure
-from analysis.draw import district_positions
-from analysis.draw import draw_board
-from analysis.draw import heat_from_mapping
-from analysis.draw import lane_bends
-from analysis.draw import lane_points
-from analysis.draw import square_positions
 from sim.games.portobello.board import Board
 from sim.games.portobello.board import board_from_dict
 from sim.games.portobello.board import load_board
+from sim.games.portobello.view.draw import HEAT_CMAP
+from sim.games.portobello.view.draw import LANE_COLOUR
+from sim.games.portobello.view.draw import SQUARE_FACE
+from sim.games.portobello.view.draw import board_figure
+from sim.games.portobello.view.draw import district_positions
+from sim.games.portobello.view.draw import draw_board
+from sim.games.portobello.view.draw import heat_from_mapping
+from sim.games.portobello.view.draw import lane_bends
+from sim.games.portobello.view.draw import lane_points
+from sim.games.portobello.view.draw import square_positions
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -277,7 +277,7 @@ def test_cli_board_show(tmp_path: Path) -> None:
 def test_a_run_board_is_drawn_as_board_show_draws_it(standard: Board) -> None:
     """A board rebuilt from a run manifest has no layout; given the file it came from, it
     gets that file's layout back (same square positions as `portobello board show`)."""
-    from analysis.draw import with_layout_of
+    from sim.games.portobello.view.draw import with_layout_of
 
     rebuilt = board_from_dict(standard.to_dict())
     assert not rebuilt.layout
@@ -297,8 +297,8 @@ def test_lane_heat_boards_share_one_scale(standard: Board) -> None:
     a figure no wider than the report's page, so its labels are shown at full size."""
     from matplotlib.text import Text
 
-    from analysis.plots import HEAT_PAGE_WIDTH
-    from analysis.plots import lane_heat_boards
+    from sim.games.portobello.view.draw import HEAT_PAGE_WIDTH
+    from sim.games.portobello.view.draw import lane_heat_boards
 
     ids = standard.lane_ids
     heats = {"a": {lid: float(i) for i, lid in enumerate(ids)},
@@ -347,10 +347,10 @@ def test_a_heat_maps_lane_labels_keep_clear_of_other_lanes(standard: Board) -> N
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from analysis.draw import draw_on
-    from analysis.draw import geometry
-    from analysis.draw import lane_points_at
-    from analysis.draw import with_layout_of
+    from sim.games.portobello.view.draw import draw_on
+    from sim.games.portobello.view.draw import geometry
+    from sim.games.portobello.view.draw import lane_points_at
+    from sim.games.portobello.view.draw import with_layout_of
 
     board = with_layout_of(standard, "standard")
     geo = geometry(board)

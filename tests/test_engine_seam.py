@@ -22,9 +22,9 @@ from sim.cli import main
 from sim.games.portobello.agents.registry import COMPILED
 from sim.games.portobello.agents.registry import compiled_row
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import StepEngine
+from sim.games.portobello.engines import select_engine
 from sim.games.portobello.rules import Rules
-from sim.run.engines import StepEngine
-from sim.run.engines import select_engine
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 

@@ -2,7 +2,7 @@
 and both against the oracle: the same seeds must give the same games.
 
 Every game is played twice (`differential.engines_agree`): one decision at a time through
-`Game` (`sim.run.engines.StepEngine`) and in a compiled batch (`CompiledEngine`), and
+`Game` (`sim.games.portobello.engines.StepEngine`) and in a compiled batch (`CompiledEngine`), and
 everything a run keeps must agree: the whole action log (so the game records are
 identical), scores, per-seat statistics, stalls left, end reason, rounds, turns, where the
 baron went and the decision count. Each game is then replayed on the oracle (`tests/oracle`),
@@ -33,16 +33,16 @@ from sim.games.portobello.agents.registry import make_agent
 from sim.games.portobello.board import Board
 from sim.games.portobello.board import board_from_dict
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import CompiledEngine
+from sim.games.portobello.engines import compiled_row
+from sim.games.portobello.engines import supports
 from sim.games.portobello.game import Game
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.records import record_from_game
 from sim.games.portobello.rules import RULE_KEYS
 from sim.games.portobello.rules import Rules
 from sim.games.portobello.rules import rules_from_dict
-from sim.run.engines import CompiledEngine
-from sim.run.engines import compiled_row
-from sim.run.engines import supports
 from sim.run.loop import derive_seed
-from sim.run.loop import play_game
 
 STANDARD = load_board("standard")
 RANDOM_SPECS = ["random", "random:move_chance=0.7,max_moves=4", "no-bobby(random)",
@@ -123,7 +123,7 @@ def test_records_from_compiled_logs_are_the_step_by_step_records() -> None:
 
 def test_long_games_outgrow_the_first_log_and_are_replayed() -> None:
     """A game longer than the first log room is replayed with more room, not cut short."""
-    import sim.run.engines as batch
+    import sim.games.portobello.engines as batch
 
     rules = Rules(players=2)
     seed = derive_seed("long", 0)

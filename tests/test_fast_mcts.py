@@ -15,9 +15,9 @@ from sim.games.portobello.board import load_board
 from sim.games.portobello.codes import SETUP
 from sim.games.portobello.codes import TURN_START
 from sim.games.portobello.game import Game
+from sim.games.portobello.loop import play_game
 from sim.games.portobello.rules import Rules
 from sim.run.loop import derive_seed
-from sim.run.loop import play_game
 
 STANDARD = load_board("standard")
 

@@ -4,10 +4,11 @@ it, `tests/differential.py`).
 
 The planner agents break ties (within 1e-9) with their generator and keep a queue of steps
 between decisions, so a seat that kept another memory or drew from its generator once more
-would soon play another game. Every game here is played twice, by `sim.run.loop.play_game`
-and by `sim.games.portobello.agents.compiled.play`, and the whole action log and the final scores
-must be identical: 2, 3 and 4 players, mixed line-ups (heuristic, greedy, random), tuned weights,
-every restriction, the rules presets, and hypothesis-drawn random boards with random rules.
+would soon play another game. Every game here is played twice, by
+`sim.games.portobello.loop.play_game` and by `sim.games.portobello.agents.compiled.play`, and
+the whole action log and the final scores must be identical: 2, 3 and 4 players, mixed
+line-ups (heuristic, greedy, random), tuned weights, every restriction, the rules presets,
+and hypothesis-drawn random boards with random rules.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from sim.games.portobello.agents.compiled import params as PA
 from sim.games.portobello.board import Board
 from sim.games.portobello.board import board_from_dict
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import compiled_row
+from sim.games.portobello.engines import supports
 from sim.games.portobello.rules import Rules
 from sim.games.portobello.rules import preset
 from sim.games.portobello.rules import rules_from_dict
-from sim.run.engines import compiled_row
-from sim.run.engines import supports
 from sim.run.loop import derive_seed
 
 STANDARD = load_board("standard")

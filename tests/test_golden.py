@@ -23,10 +23,10 @@ from golden_cells import cell_seeds
 from golden_cells import digest
 
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import CompiledEngine
+from sim.games.portobello.engines import StepEngine
+from sim.games.portobello.engines import supports
 from sim.games.portobello.rules import preset
-from sim.run.engines import CompiledEngine
-from sim.run.engines import StepEngine
-from sim.run.engines import supports
 
 BOARD = load_board("standard")
 RECORDED = {(c["lineup"], c["preset"], c["players"]): c for c in

@@ -1,6 +1,6 @@
-"""The analysis package's imports form no cycle: its modules import each other one way only,
-imports inside functions and type-only imports included, so data flows down the layers
-docs/architecture.md draws. (The layer contracts of pyproject.toml, checked by
+"""The analysis and sim packages' imports form no cycle: their modules import each other one
+way only, imports inside functions and type-only imports included, so data flows down the
+layers docs/architecture.md draws. (The layer contracts of pyproject.toml, checked by
 `lint-imports` in `make test`, say which way; this test catches any cycle, even between
 modules no contract names.)"""
 
@@ -61,6 +61,11 @@ def graph() -> object:
 
 def test_no_import_cycle_in_analysis(graph: object) -> None:
     assert cycles(graph, "analysis") == []
+
+
+def test_no_import_cycle_in_sim(graph: object) -> None:
+    """The games, the shared core and the toolkit alike: no ring, lazy imports included."""
+    assert cycles(graph, "sim") == []
 
 
 def test_the_cycle_finder_sees_a_ring() -> None:

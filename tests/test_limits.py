@@ -19,10 +19,10 @@ from differential import engines_agree
 from sim.core.errors import BoardError
 from sim.games.portobello.board import Board
 from sim.games.portobello.board import board_from_dict
+from sim.games.portobello.engines import EngineError
+from sim.games.portobello.engines import engine_name
+from sim.games.portobello.engines import select_engine
 from sim.games.portobello.rules import Rules
-from sim.run.engines import EngineError
-from sim.run.engines import engine_name
-from sim.run.engines import select_engine
 from sim.run.loop import derive_seed
 
 

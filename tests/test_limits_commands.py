@@ -22,12 +22,12 @@ from sim.games.portobello.agents.registry import AgentSpecError
 from sim.games.portobello.agents.registry import parse_spec
 from sim.games.portobello.budgets import CAPS
 from sim.games.portobello.budgets import budget_error
+from sim.games.portobello.session import served_spec
 from sim.games.river.play import RiverAgentError
 from sim.games.river.play import parse_agent
 from sim.learning.spec import TrainingError
 from sim.learning.spec import load_spec
 from sim.web.limits import LimitError
-from sim.web.limits import served_spec
 
 SPEC = 'name = "tiny"\nplayers = 2\nteacher = {teacher}\n'
 HUGE = "fastmcts:iterations=1000000000000"

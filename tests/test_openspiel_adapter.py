@@ -23,8 +23,8 @@ from sim.games.portobello import actions as A  # noqa: E402
 from sim.games.portobello.agents.registry import AgentSpecError  # noqa: E402
 from sim.games.portobello.agents.registry import make_agent  # noqa: E402
 from sim.games.portobello.board import load_board  # noqa: E402
+from sim.games.portobello.loop import play_game  # noqa: E402
 from sim.games.portobello.rules import Rules  # noqa: E402
-from sim.run.loop import play_game  # noqa: E402
 
 
 def _checker_fn():

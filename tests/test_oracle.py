@@ -14,8 +14,8 @@ from oracle.variants import MORE_VARIANTS
 from oracle.variants import VARIANTS
 
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import CompiledEngine
 from sim.games.portobello.rules import Rules
-from sim.run.engines import CompiledEngine
 from sim.run.loop import derive_seed
 
 STANDARD = load_board("standard")

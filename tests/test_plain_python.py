@@ -20,8 +20,8 @@ GAMES = textwrap.dedent("""
     from sim.games.portobello.agents.registry import make_agent
     from sim.games.portobello.board import load_board
     from sim.games.portobello.rules import Rules
-    from sim.run.engines import CompiledEngine
-    from sim.run.loop import play_game
+    from sim.games.portobello.engines import CompiledEngine
+    from sim.games.portobello.loop import play_game
 
     board = load_board("standard")
     out = {}

@@ -1,6 +1,7 @@
-"""The helper of a first compile (`sim.run.precompile`): its list of the planner's compiled
-functions fits the functions as they are, it passes over a line that does not, and it runs
-only where it can help and stops when the command's own compile is done."""
+"""The helper of a first compile (`sim.games.portobello.precompile`): its list of the
+planner's compiled functions fits the functions as they are, it passes over a line that does
+not, and it runs only where it can help and stops when the command's own compile is
+done."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from numba.core.registry import CPUDispatcher
 
-from sim.run import precompile
+from sim.games.portobello import precompile
 
 
 def test_every_listed_function_takes_the_listed_arguments() -> None:

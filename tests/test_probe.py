@@ -13,14 +13,14 @@ from analysis.probe import EXIT_BEATEN
 from analysis.probe import ProbeConfig
 from analysis.probe import ProbeError
 from analysis.probe import beaten_by
-from analysis.probe import challengers
-from analysis.probe import perturbations
 from analysis.probe import probe_table
 from analysis.probe import run_probe
 from sim.cli.command import main
 from sim.games.portobello.agents import weight_sets
 from sim.games.portobello.agents.evaluate import Weights
 from sim.games.portobello.agents.registry import make_agent
+from sim.games.portobello.probe import challengers
+from sim.games.portobello.probe import perturbations
 
 # `no-district(heuristic)` never scores a district: it gives up a whole point source (a 4 and
 # a 2 token times the stalls bordering the district), so the free heuristic, the lifted

@@ -12,8 +12,8 @@ from analysis.report import build_report
 from analysis.study import open_study
 from analysis.study import run_study
 from analysis.study import study_from_dict
-from analysis.view.source import from_run
 from sim.games.portobello.records import replay
+from sim.games.portobello.view.source import from_run
 
 
 def spec(**changes: Any) -> dict[str, Any]:

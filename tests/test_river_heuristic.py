@@ -28,9 +28,9 @@ from sim.games.river.play import parse_agent
 from sim.games.river.play import play
 from sim.games.river.play import seat_agent
 from sim.games.river.rules import RiverRules
+from sim.games.river.tuning import BOUNDS as RIVER_BOUNDS
+from sim.games.river.tuning import weights_spec as river_spec_of
 from sim.run.ratings import wilson_interval
-from sim.tuning.space import RIVER_BOUNDS
-from sim.tuning.space import river_spec_of
 
 GREEDY_EXPLICIT = "heuristic:good=0.3,coin=0.2,house=0,kinds=0,booth=0,helper=0,rival=0"
 

@@ -121,6 +121,7 @@ def test_bench_river_reports_the_games_it_played() -> None:
 def test_a_river_market_tournament_is_the_same_on_one_or_two_workers(tmp_path) -> None:
     """`portobello tournament --game river-market`: the ladder's matchups on the execution
     layer, the same rows whatever the workers, the greedy agent above random play."""
+    from sim.games.river.kind import NAME as RIVER
     from sim.games.river.rules import RiverRules as Rules
     from sim.run.tournament import TournamentConfig
     from sim.run.tournament import run_tournament
@@ -128,7 +129,7 @@ def test_a_river_market_tournament_is_the_same_on_one_or_two_workers(tmp_path) -
 
     def played(jobs: int):
         config = TournamentConfig(agents=("greedy", "random"), players=(2, 3), games=24,
-                                  seed=3, jobs=jobs, river=Rules())
+                                  seed=3, jobs=jobs, rules=Rules(), game=RIVER)
         return run_tournament(config)[0]
 
     one, two = played(1), played(2)

@@ -17,8 +17,8 @@ from processes import kill_after_shards
 from analysis.load import LoadError
 from analysis.load import load_run
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import EngineError
 from sim.games.portobello.rules import Rules
-from sim.run.engines import EngineError
 from sim.run.runner import Run
 from sim.run.runner import RunConfig
 from sim.run.runner import RunError
@@ -255,13 +255,13 @@ def test_columnar_tables_equal_the_row_by_row_tables() -> None:
     """The runner builds its tables from arrays; they must be the rows `game_row` and
     `player_rows` describe game by game (ties included: several winners share a win)."""
     from sim.games.portobello.agents.registry import make_agent
+    from sim.games.portobello.loop import play_game
+    from sim.games.portobello.tables import game_row
+    from sim.games.portobello.tables import player_rows
+    from sim.games.portobello.tables import results_from_games
+    from sim.games.portobello.tables import results_tables
+    from sim.games.portobello.tables import to_table
     from sim.run.loop import derive_seed
-    from sim.run.loop import play_game
-    from sim.run.tables import game_row
-    from sim.run.tables import player_rows
-    from sim.run.tables import results_from_games
-    from sim.run.tables import results_tables
-    from sim.run.tables import to_table
 
     rules = Rules(players=3, max_rounds=1)  # one round: tied scores are common
     specs = [["random", "greedy", "random"], ["no-bobby(random)", "random", "random"]] * 30

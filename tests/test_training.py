@@ -210,7 +210,7 @@ def test_a_large_margin_plays_the_planners_first_candidate_whatever_the_model(
     from sim.games.portobello.agents.model import Model
     from sim.games.portobello.agents.registry import AgentSpecError
     from sim.games.portobello.agents.registry import make_agent
-    from sim.run.loop import play_game
+    from sim.games.portobello.loop import play_game
 
     spec = spec_from_dict({**SPEC, "rounds": 1, "eval_games": 0}, "tiny.toml")
     T.train(spec, tmp_path / "t", quiet=True)

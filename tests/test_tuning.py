@@ -13,18 +13,18 @@ import pytest
 
 from sim.cli import main
 from sim.core.errors import PortobelloError
+from sim.games.portobello import tuning as space
 from sim.games.portobello.agents.evaluate import Weights
 from sim.games.portobello.agents.registry import make_agent
 from sim.games.portobello.agents.weight_sets import read_weight_set
 from sim.games.portobello.board import load_board
 from sim.games.portobello.rules import Rules
+from sim.games.portobello.tuning import chosen_weights
 from sim.run.ratings import wilson_interval
 from sim.tuning import selfplay
-from sim.tuning import space
 from sim.tuning.search import LOG
 from sim.tuning.search import RESULT
 from sim.tuning.search import TuneConfig
-from sim.tuning.search import chosen_weights
 from sim.tuning.search import tune
 
 STANDARD = load_board("standard")

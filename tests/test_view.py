@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from analysis.view.page import render
 from analysis.view.page import script_json
-from analysis.view.source import from_record_file
-from analysis.view.source import game_source
-from analysis.view.states import Step
-from analysis.view.states import replay_steps
 from sim.cli.command import main
 from sim.games.portobello.records import load_record
 from sim.games.portobello.records import replay
+from sim.games.portobello.view.page import render
+from sim.games.portobello.view.source import from_record_file
+from sim.games.portobello.view.source import game_source
+from sim.games.portobello.view.states import Step
+from sim.games.portobello.view.states import replay_steps
 
 RECORD = Path(__file__).parent / "golden" / "viewer-game.json"
 

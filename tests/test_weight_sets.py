@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sim.cli import main
 from sim.core.errors import PortobelloError
+from sim.games.portobello import tuning as space
 from sim.games.portobello.agents import weight_sets
 from sim.games.portobello.agents.compiled import params as PA
 from sim.games.portobello.agents.evaluate import Weights
@@ -26,7 +27,6 @@ from sim.games.portobello.agents.registry import compiled_row
 from sim.games.portobello.agents.registry import make_agent
 from sim.games.portobello.board import load_board
 from sim.games.portobello.rules import Rules
-from sim.tuning import space
 
 STANDARD = load_board("standard")
 

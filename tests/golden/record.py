@@ -26,12 +26,12 @@ from play_pins import check_recording
 from play_pins import pin
 
 from sim.games.portobello.board import load_board
+from sim.games.portobello.engines import CompiledEngine
+from sim.games.portobello.engines import StepEngine
+from sim.games.portobello.engines import supports
 from sim.games.portobello.kind import NAME as PORTOBELLO
 from sim.games.portobello.rules import preset
 from sim.games.registry import kind
-from sim.run.engines import CompiledEngine
-from sim.run.engines import StepEngine
-from sim.run.engines import supports
 
 
 def main(only: list[str]) -> None:
