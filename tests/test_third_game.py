@@ -111,3 +111,18 @@ def test_a_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     share = rows.group_by("agent", "seat").agg(pl.col("win_share").mean())
     steady = share.filter(pl.col("agent") == "steady")["win_share"]
     assert steady.len() == 2 and steady.min() > 0.6
+
+
+def test_a_listed_facet_that_is_missing_is_one_clear_error() -> None:
+    """A game whose kind lists a module that is not there: a GameError naming the game, the
+    role and the module, not an import traceback."""
+    from dataclasses import replace
+
+    from sim.core.kind import GameError
+
+    game = replace(kind("dice-race"), facets={"session": "dice_race.session"})
+    with pytest.raises(GameError, match=r"Dice Race's session module dice_race\.session is "
+                                        "missing"):
+        game.facet("session")
+    with pytest.raises(GameError, match="Dice Race has no view"):
+        game.facet("view")

@@ -69,7 +69,14 @@ class GameKind:
         if role not in self.facets:
             raise GameError(f"{self.title} has no {role} (its features: "
                             f"{', '.join(self.facets) or 'none'})", field="game")
-        return importlib.import_module(self.facets[role])
+        module = self.facets[role]
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise
+            raise GameError(f"{self.title}'s {role} module {module} is missing (the game's "
+                            "kind lists it)", field="game") from None
 
 
 def check_tables(game: GameKind, asked: Sequence[str]) -> None:

@@ -54,8 +54,10 @@ from sim.games.portobello.compiled.layout import S_SIZE
 from sim.games.portobello.compiled.layout import TOKEN_MAX
 
 # A work level: (eval_f, eval_i, path_f, path_i, option_values, option_actions, scratch_f,
-# scratch_i), made by `new_level` and read through the accessors below.
-Level = tuple
+# scratch_i), float64 and int64 views of the work arrays, made by `new_level` and read
+# through the accessors below (numba types it as a tuple of eight arrays).
+Level = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+              np.ndarray, np.ndarray]
 SLOT_META = 4  # per plan slot, after its position: kind, number of options (2 spare)
 
 
