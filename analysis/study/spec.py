@@ -12,9 +12,9 @@ is a cell's first round and it plays on until its seats' win shares are as preci
 `target_half_width` asks (`analysis.study.precision`). A spec may give skill levels instead
 of one set of agents (`skill`, `analysis.study.skill`): then there is a cell per variant,
 level and player count, every level on the same seeds too. `game` names the study's game
-(`sim.games.registry`; the default game, Portobello Market, when absent): `game =
-"river-market"` makes it a study of River Market, whose `cards` name its card set (instead
-of `board`), whose rules switches and presets are its own, and which plays 2 to 5 players.
+(`sim.games.registry`; the default game when absent): `game = NAME` makes it a study of
+that game, whose material is named under its own key (`GameKind.material`) and whose rules
+switches, presets and player counts are its own.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ TOP_KEYS += ("max_games", "round_games")  # precision on demand: analysis.study.
 TOP_KEYS += ("records",)  # game records kept: the report links to viewer pages
 TOP_KEYS += ("ladder",)  # a skill ladder's report: its label beside each finding it examined
 TOP_KEYS += ("saturation",)  # a skill ladder's doubled-budget check of its strongest level
-TOP_KEYS += ("game", "cards")  # the game (`sim.games.registry`) and River Market's card set
+TOP_KEYS += ("game",)  # the game (`sim.games.registry`); its material key: `top_keys`
 VARIANT_KEYS = ("name", "label", "description", "preset", "board", "rules")
 
 

@@ -9,8 +9,8 @@ Market's `stalls_per_player`) may also be a table by player count, `{2 = 28, 3 =
 14, 16] }`, one or two switches) makes one variant per value (or per combination of the two
 switches' values) on top of each explicit variant; each is named after its values, so the
 report can draw every measure against the swept value. The switches and presets are the
-study's game's (`sim.games.registry`): the default game's (Portobello Market's) unless the
-spec names another, River Market's with `game = "river-market"`.
+study's game's (`sim.games.registry`): the default game's unless the spec names another
+(`game = NAME`).
 """
 
 from __future__ import annotations

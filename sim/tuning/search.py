@@ -66,9 +66,8 @@ class TuneError(PortobelloError):
 @dataclass(frozen=True)
 class TuneConfig:
     """What decides a tuning's result (not how it is executed: jobs, progress). `board` is
-    the game's material and `rules` its rules: Portobello Market's `Board` and `Rules` (the
-    default game), or with `game="river-market"` River Market's `CardSet` and
-    `RiverRules`."""
+    the material and `rules` the rules of the game `game` names (`sim.games.registry`; the
+    default game when not given), as its `GameKind` loads them."""
 
     board: Any
     board_ref: str

@@ -1,9 +1,8 @@
 """The weight-set file a tuning writes: the chosen weights (`[weights]`, what agents read)
 and where they came from (`[tuned]`: rules, player count, seeds, search settings;
 `[evaluation]`: how every finalist did against the starting weights). The file of a game
-other than the default says its game (`game = "river-market"`, and in its header) and names
-its material under the game's own key (`cards` where Portobello Market's names its
-`board`)."""
+other than the default says its game (`game = NAME`, and in its header) and names its
+material under the game's own key (`GameKind.material`)."""
 
 from __future__ import annotations
 

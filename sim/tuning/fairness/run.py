@@ -39,13 +39,11 @@ what is missing. A larger budget or more confirmation games extends a finished t
 The folder also gets `summary.json` and the recommended rules, one rules file per cell
 (`rules/<cell>.toml`).
 
-A tuning of another game than the default (`game = "river-market"`) is the same steps on
-that game's games: its rows give every seat's value of its seat bonus (River Market's extra
-Coins, `seat_coins`, where Portobello Market's give every seat's start score,
-`start_scores`), its summary names the game and its material under the game's key
-(`cards`, `cards_hash` instead of `board`, `board_hash`), and its recommended rules are
-written as the game's rules files (its tuning facet's `rules_file`); the default game's log
-and summary are as they were.
+A tuning of another game than the default (`game = NAME`) is the same steps on that game's
+games: its rows give every seat's value of its seat bonus (the key its tuning module names,
+`SEAT_BONUS`), its summary names the game and its material under the game's key (with
+`<key>_hash`), and its recommended rules are written as the game's rules files (its tuning
+facet's `rules_file`); the default game's log and summary are as they were.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ fair a setting may be at a level and still go on to the dearer ones. A list of o
 single spec, the same tuning. The agents and levels are checked in
 `sim.tuning.fairness.levels` (with `TuningError`, re-exported here).
 
-`game = "river-market"` makes it a tuning of River Market (`sim.games.registry`), as a study
-does: `cards` names its card set (instead of `board`), its presets, switches and agents
-are River Market's, it plays 2 to 5 players, and its seat bonus is `seat_coins` (extra
-starting Coins) instead of `start_scores`. What a game's knobs may set is its tuning
+`game = NAME` makes it a tuning of that game (`sim.games.registry`), as a study does: its
+material is named under the game's own key (`GameKind.material`), its presets, switches,
+agents and player counts are the game's, and its seat bonus is the one its tuning module
+names (`SEAT_BONUS`). What a game's knobs may set is its tuning
 facet's (`sim.tuning.fairness.knobs.game_knobs`); a game without one cannot be tuned.
 """
 
@@ -57,7 +57,7 @@ from sim.tuning.fairness.levels import lineup_at
 from sim.tuning.fairness.levels import spec_error as _err
 
 TOP_KEYS = ("name", "title", "description", "board", "players", "agents", "seed", "preset",
-            "rules", "variants", "knobs", "target", "search", "confirm", "game", "cards")
+            "rules", "variants", "knobs", "target", "search", "confirm", "game")
 
 
 def top_keys() -> tuple[str, ...]:

@@ -7,6 +7,8 @@ districts without coordinates sit at the centroid of the end squares of their la
 
 Matplotlib is used without pyplot: a `Figure` is built, saved with the Agg-based canvas
 and discarded, so drawing has no global state and works on machines without a display.
+The geometry and both drawings stay in one module (over 600 lines): the board picture and
+the heat maps place lanes, spots and labels with the same layout functions.
 """
 
 from __future__ import annotations
